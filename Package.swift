@@ -1,0 +1,51 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Courier",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierCurl", targets: ["CourierCurl"]),
+        .library(name: "Endpoints", targets: ["Endpoints"]),
+        .library(name: "MockServer", targets: ["MockServer"]),
+        .executable(name: "courier", targets: ["CourierCLI"]),
+    ],
+    targets: [
+        .target(name: "Courier", path: "Sources/Courier"),
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
+        .target(name: "CourierCurl", dependencies: ["Courier", "CCurlShim"], path: "Sources/CourierCurl"),
+        .target(name: "Endpoints", dependencies: ["Courier"], path: "Endpoints"),
+        .target(name: "MockServer", dependencies: ["Endpoints"], path: "MockServer"),
+        .executableTarget(
+            name: "CourierCLI",
+            dependencies: ["Courier", "CourierCurl", "Endpoints", "MockServer"],
+            path: "Sources/CourierCLI"
+        ),
+        .testTarget(name: "CourierTests", dependencies: ["Courier"], path: "Tests/CourierTests"),
+        .testTarget(
+            name: "CourierCurlTests", dependencies: ["CourierCurl", "MockServer"],
+            path: "Tests/CourierCurlTests"),
+        .testTarget(
+            name: "TransportConformanceTests",
+            dependencies: ["Courier", "CourierCurl", "MockServer"],
+            path: "Tests/TransportConformanceTests"),
+        .testTarget(
+            name: "MockServerTests", dependencies: ["MockServer", "Courier"],
+            path: "Tests/MockServerTests"),
+        .testTarget(
+            name: "EndpointsTests",
+            dependencies: ["Endpoints", "MockServer", "Courier", "CourierCurl"],
+            path: "Tests/EndpointsTests"),
+        .testTarget(
+            name: "CourierCLITests", dependencies: ["CourierCLI", "MockServer"],
+            path: "Tests/CourierCLITests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+#include "CCurlShim.h"
+const char *ccurl_version(void) { return curl_version(); }

@@ -1,0 +1,161 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one error type Courier throws.
+///
+/// Every error has a `code` whose `category` is one of four: the request could not be
+/// built, the transport failed, the status was unacceptable, or the body did not decode.
+/// It carries the request, the response head and body if one arrived, and the cause.
+///
+/// ```swift
+/// do { try await manager.send(PostsEndPoint.post(id: "42"), as: Post.self) }
+/// catch let error as CourierError where error.code == .unacceptableStatus {
+///     print(error.status ?? 0)
+/// }
+/// ```
+public struct CourierError: Error, Sendable, CustomStringConvertible {
+    /// The broad class of failure.
+    public struct Category: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// The request could not be built or was refused before sending.
+        public static let invalidRequest = Category("invalid request")
+        /// The bytes did not make it: connectivity, timeout, TLS, cancellation, limits.
+        public static let transport = Category("transport")
+        /// A response arrived with a status (or content type) the caller does not accept.
+        public static let unacceptableStatus = Category("unacceptable status")
+        /// The body did not decode into the expected type.
+        public static let decoding = Category("decoding")
+
+        public var description: String { name }
+    }
+
+    /// The specific failure. A struct with static constants, so new codes can be added
+    /// without breaking `switch` statements in user code.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, such as "timedOut".
+        public let name: String
+        /// The broad class the code belongs to.
+        public let category: Category
+
+        private init(_ name: String, _ category: Category) {
+            self.name = name
+            self.category = category
+        }
+
+        public var description: String { name }
+
+        // Invalid request.
+        /// The URL is malformed or not absolute, or a path segment is unsafe (`..`).
+        public static let invalidURL = Code("invalidURL", .invalidRequest)
+        /// A header name or value has characters HTTP does not allow (CR, LF, NUL).
+        public static let invalidHeader = Code("invalidHeader", .invalidRequest)
+        /// A parameter could not be encoded.
+        public static let invalidParameters = Code("invalidParameters", .invalidRequest)
+        /// A body file could not be read.
+        public static let invalidBody = Code("invalidBody", .invalidRequest)
+        /// The configuration is missing or malformed.
+        public static let invalidConfiguration = Code("invalidConfiguration", .invalidRequest)
+
+        // Transport.
+        /// The host name did not resolve.
+        public static let cannotResolveHost = Code("cannotResolveHost", .transport)
+        /// No connection could be made (refused, unreachable).
+        public static let cannotConnect = Code("cannotConnect", .transport)
+        /// The connection broke while sending or receiving, or the reply was empty or
+        /// malformed.
+        public static let connectionLost = Code("connectionLost", .transport)
+        /// The connect or total timeout passed.
+        public static let timedOut = Code("timedOut", .transport)
+        /// The TLS handshake or certificate verification failed.
+        public static let tls = Code("tls", .transport)
+        /// The task was cancelled.
+        public static let cancelled = Code("cancelled", .transport)
+        /// The response body is larger than `TransferOptions.maxResponseBytes`.
+        public static let responseTooLarge = Code("responseTooLarge", .transport)
+        /// More redirects than `TransferOptions.maxRedirects`.
+        public static let tooManyRedirects = Code("tooManyRedirects", .transport)
+        /// Writing the response body to its file failed.
+        public static let fileWriteFailed = Code("fileWriteFailed", .transport)
+
+        // Unacceptable status.
+        /// The status code is not in the acceptable set.
+        public static let unacceptableStatus = Code("unacceptableStatus", .unacceptableStatus)
+        /// The content type is not the one expected.
+        public static let unacceptableContentType = Code(
+            "unacceptableContentType", .unacceptableStatus)
+
+        // Decoding.
+        /// The body is not valid for the expected type.
+        public static let decodingFailed = Code("decodingFailed", .decoding)
+    }
+
+    /// The specific failure.
+    public var code: Code
+    /// A human-readable explanation, without secrets.
+    public var message: String
+    /// The request as it was (or would have been) sent, if it got that far.
+    public var request: URLRequest?
+    /// The response status, if a response arrived.
+    public var status: Int?
+    /// The response headers, if a response arrived.
+    public var headers: HTTPHeaders?
+    /// The response body, if one arrived in memory.
+    public var body: Data?
+    /// For decoding failures, the path to the value that failed, such as `posts[3].likes`.
+    public var codingPath: String?
+    /// The error that caused this one, if any.
+    public var underlying: (any Error & Sendable)?
+
+    /// Creates an error.
+    public init(
+        _ code: Code,
+        _ message: String,
+        request: URLRequest? = nil,
+        status: Int? = nil,
+        headers: HTTPHeaders? = nil,
+        body: Data? = nil,
+        codingPath: String? = nil,
+        underlying: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.request = request
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.codingPath = codingPath
+        self.underlying = underlying
+    }
+
+    /// The broad class of failure.
+    public var category: Category { code.category }
+
+    /// Up to 512 bytes of the body as text, for messages and logs.
+    public var bodySnippet: String? {
+        guard let body, !body.isEmpty else { return nil }
+        let prefix = body.prefix(512)
+        let text = String(decoding: prefix, as: UTF8.self)
+        return body.count > 512 ? text + "…" : text
+    }
+
+    public var description: String {
+        var parts = ["\(code.category): \(code.name): \(message)"]
+        if let request, let url = request.url {
+            parts.append("request: \(request.httpMethod ?? "GET") \(Redaction.redact(url: url))")
+        }
+        if let status { parts.append("status: \(status)") }
+        if let codingPath, !codingPath.isEmpty { parts.append("at: \(codingPath)") }
+        if let snippet = bodySnippet { parts.append("body: \(snippet)") }
+        if let underlying { parts.append("cause: \(underlying)") }
+        return parts.joined(separator: "; ")
+    }
+}
+
+extension CourierError: LocalizedError {
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An endpoint declared as data: method, path, parameters and headers.
+///
+/// Declare each API as an enum whose cases are its calls:
+///
+/// ```swift
+/// enum OnboardingEndPoint: APIConfigurable {
+///     case login(email: String, password: String)
+///
+///     var method: HTTPMethod { .post }
+///     var path: String { "/auth/login" }
+///     var parameters: any ParameterConvertible {
+///         switch self {
+///         case .login(let email, let password):
+///             JSONBody(Credentials(email: email, password: password))
+///         }
+///     }
+/// }
+/// ```
+///
+/// `path` is relative: `NetworkManager` resolves it against its configured base URL, so
+/// the same enum works against production and a mock server on port 0. Give `baseURL`
+/// to pin an endpoint to one host.
+public protocol APIConfigurable: URLRequestConvertible {
+    /// The HTTP method.
+    var method: HTTPMethod { get }
+    /// The path, relative to the base URL, such as `/posts/42`. Build it from user
+    /// input with `PathComponent` so that `..` and reserved characters are refused.
+    var path: String { get }
+    /// The parameters. Default: none.
+    var parameters: any ParameterConvertible { get }
+    /// Extra header fields. Default: none.
+    var headers: HTTPHeaders { get }
+    /// An absolute base URL for this endpoint. Default `nil`: the manager's base URL.
+    var baseURL: URL? { get }
+    /// A timeout for this endpoint, in seconds. Default `nil`: the manager's.
+    var timeout: TimeInterval? { get }
+}
+
+extension APIConfigurable {
+    public var parameters: any ParameterConvertible { NoParameters() }
+    public var headers: HTTPHeaders { HTTPHeaders() }
+    public var baseURL: URL? { nil }
+    public var timeout: TimeInterval? { nil }
+}

@@ -1,0 +1,3 @@
+import Courier
+
+print("courier: skeleton")

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func courierCLITestsBuilds() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func courierCurlTestsBuilds() {
+    #expect(Bool(true))
+}

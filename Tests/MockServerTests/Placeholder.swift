@@ -1,0 +1,5 @@
+import Testing
+
+@Test func mockServerTestsBuilds() {
+    #expect(Bool(true))
+}
