@@ -40,7 +40,8 @@ public enum RequestBuilding {
     /// - Throws: `CourierError.Code.invalidURL`.
     public static func url(path: String, base: URL?) throws -> URL {
         if path.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" || $0 == " " }) {
-            throw CourierError(.invalidURL, "path contains whitespace or control characters: \(path.debugDescription)")
+            throw CourierError(
+                .invalidURL, "path contains whitespace or control characters: \(path.debugDescription)")
         }
         if let absolute = URL(string: path), absolute.scheme != nil {
             return absolute
@@ -55,7 +56,8 @@ public enum RequestBuilding {
         while baseString.hasSuffix("/") { baseString.removeLast() }
         let joined = path.isEmpty ? baseString : baseString + (path.hasPrefix("/") ? path : "/" + path)
         guard let url = URL(string: joined), url.scheme != nil, url.host != nil else {
-            throw CourierError(.invalidURL, "cannot build a URL from base \(base) and path \(path.debugDescription)")
+            throw CourierError(
+                .invalidURL, "cannot build a URL from base \(base) and path \(path.debugDescription)")
         }
         return url
     }
@@ -64,10 +66,12 @@ public enum RequestBuilding {
     /// - Throws: `CourierError.Code.invalidHeader`.
     public static func validateHeader(name: String, value: String) throws {
         let tokenExtras = Set("!#$%&'*+-.^_`|~".utf8)
-        let nameIsToken = !name.isEmpty && name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
-                || (byte >= 0x61 && byte <= 0x7A) || tokenExtras.contains(byte)
-        }
+        let nameIsToken =
+            !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                    || (byte >= 0x61 && byte <= 0x7A) || tokenExtras.contains(byte)
+            }
         guard nameIsToken else {
             throw CourierError(.invalidHeader, "header name \(name.debugDescription) is not a valid token")
         }
