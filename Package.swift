@@ -28,6 +28,7 @@ let package = Package(
             dependencies: ["Courier", "CourierCurl", "Endpoints", "MockServer"],
             path: "Sources/CourierCLI"
         ),
+        .executableTarget(name: "courier-curl-bench", dependencies: ["CCurl"], path: "Sources/CCurlBench"),
         .testTarget(name: "CourierTests", dependencies: ["Courier"], path: "Tests/CourierTests"),
         .testTarget(
             name: "CourierCurlTests", dependencies: ["CourierCurl", "MockServer"],

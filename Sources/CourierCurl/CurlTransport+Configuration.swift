@@ -1,0 +1,43 @@
+import Foundation
+
+extension CurlTransport {
+    /// Settings that apply to every request a `CurlTransport` sends. Per-request limits
+    /// (timeouts, redirects, body size) are in `TransferOptions`.
+    public struct Configuration: Sendable, Hashable {
+        /// A PEM file of CA certificates to trust instead of the system's
+        /// (`CURLOPT_CAINFO`). Peer and host verification stay on either way.
+        public var caBundle: URL?
+        /// Whether to offer HTTP/2 over TLS (`CURL_HTTP_VERSION_2TLS`). Plain HTTP always
+        /// uses HTTP/1.1.
+        public var preferHTTP2: Bool
+        /// The most simultaneous connections to one host (`CURLMOPT_MAX_HOST_CONNECTIONS`);
+        /// further transfers wait for one. 0 means no limit.
+        public var maxConnectionsPerHost: Int
+        /// How many idle connections to keep for reuse (`CURLMOPT_MAXCONNECTS`).
+        public var maxCachedConnections: Int
+        /// The `User-Agent` sent when the request has none.
+        public var userAgent: String
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - caBundle: a PEM file of CA certificates to trust instead of the system's.
+        ///   - preferHTTP2: whether to offer HTTP/2 over TLS.
+        ///   - maxConnectionsPerHost: the most simultaneous connections to one host; 0 for no limit.
+        ///   - maxCachedConnections: how many idle connections to keep.
+        ///   - userAgent: the default `User-Agent`.
+        public init(
+            caBundle: URL? = nil,
+            preferHTTP2: Bool = true,
+            maxConnectionsPerHost: Int = 8,
+            maxCachedConnections: Int = 32,
+            userAgent: String = "Courier \(CurlInfo.version.split(separator: " ").first ?? "libcurl")"
+        ) {
+            self.caBundle = caBundle
+            self.preferHTTP2 = preferHTTP2
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.maxCachedConnections = maxCachedConnections
+            self.userAgent = userAgent
+        }
+    }
+}

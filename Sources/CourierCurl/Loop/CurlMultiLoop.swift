@@ -1,0 +1,181 @@
+import CCurlShim
+import Courier
+import Foundation
+import Synchronization
+
+/// One curl multi handle and the one thread that drives it.
+///
+/// The thread loops on `curl_multi_perform` / `curl_multi_info_read` /
+/// `curl_multi_poll`. Other threads never touch the multi handle except through
+/// `curl_multi_wakeup` (documented thread-safe), which they call while holding `shared`
+/// and only while the loop has not stopped, so it never runs on a freed handle.
+///
+/// `@unchecked Sendable` because: `multi` and `share` are used by the loop thread only
+/// (plus `curl_multi_wakeup` as above); all other shared state is in the `Mutex`.
+final class CurlMultiLoop: @unchecked Sendable {
+    private enum Phase {
+        case running
+        case stopping
+        case stopped
+    }
+
+    private struct Shared {
+        var phase = Phase.running
+        var adds: [CurlTransfer] = []
+        var removals: [(CurlTransfer, TransferAbortReason)] = []
+        var exitWaiters: [CheckedContinuation<Void, Never>] = []
+        var activeCount = 0
+    }
+
+    private let multi: UnsafeMutableRawPointer?
+    private let share: UnsafeMutableRawPointer?
+    private let shared: Mutex<Shared>
+
+    /// Creates the multi handle and starts the loop thread.
+    init(configuration: CurlTransport.Configuration) {
+        _ = CurlGlobal.initialized
+        let multi = curl_multi_init()
+        self.multi = multi
+        let share = curl_share_init()
+        if let share {
+            // Both used from the loop thread only, so no lock callbacks are needed.
+            _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+            _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+        }
+        self.share = share
+        shared = Mutex(Shared(phase: multi == nil ? .stopped : .running))
+        guard let multi else { return }
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxCachedConnections)
+        // The thread keeps the loop alive until it has freed every handle.
+        let thread = Thread { self.run() }
+        thread.name = "courier.curl.loop"
+        thread.start()
+    }
+
+    /// Hands a started transfer to the loop. Returns false when the loop has stopped.
+    func submit(_ transfer: CurlTransfer) -> Bool {
+        shared.withLock { shared in
+            guard shared.phase == .running, let multi else { return false }
+            shared.adds.append(transfer)
+            _ = curl_multi_wakeup(multi)
+            return true
+        }
+    }
+
+    /// Asks the loop to remove a transfer now (cancellation).
+    func remove(_ transfer: CurlTransfer, reason: TransferAbortReason) {
+        shared.withLock { shared in
+            guard shared.phase != .stopped, let multi else { return }
+            shared.removals.append((transfer, reason))
+            _ = curl_multi_wakeup(multi)
+        }
+    }
+
+    /// Stops the loop: transfers in flight end with `.cancelled`, every handle is freed.
+    /// Returns at once; `waitUntilStopped` waits for the end.
+    func requestStop() {
+        shared.withLock { shared in
+            guard shared.phase == .running, let multi else { return }
+            shared.phase = .stopping
+            _ = curl_multi_wakeup(multi)
+        }
+    }
+
+    /// Waits (without blocking a thread) until the loop has freed every handle.
+    func waitUntilStopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let stopped = shared.withLock { shared in
+                if shared.phase == .stopped { return true }
+                shared.exitWaiters.append(continuation)
+                return false
+            }
+            if stopped { continuation.resume() }
+        }
+    }
+
+    /// Whether the loop thread has exited and freed its handles.
+    var isStopped: Bool { shared.withLock { $0.phase == .stopped } }
+
+    /// Transfers currently in the multi handle.
+    var activeTransferCount: Int { shared.withLock { $0.activeCount } }
+
+    // MARK: Loop thread
+
+    private func run() {
+        guard let multi else { return }
+        var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        while true {
+            let (adds, removals, stopping) = shared.withLock { shared in
+                defer {
+                    shared.adds = []
+                    shared.removals = []
+                }
+                return (shared.adds, shared.removals, shared.phase != .running)
+            }
+            for transfer in adds {
+                if let share { _ = ccurl_easy_setopt_pointer(transfer.easy, CURLOPT_SHARE, share) }
+                let code = curl_multi_add_handle(multi, transfer.easy)
+                guard code == CURLM_OK else {
+                    transfer.complete(result: CURLE_FAILED_INIT)
+                    continue
+                }
+                active[transfer.easy] = transfer
+            }
+            for (transfer, _) in removals {
+                guard active.removeValue(forKey: transfer.easy) != nil else { continue }  // already done
+                _ = curl_multi_remove_handle(multi, transfer.easy)
+                transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
+            }
+            if stopping {
+                for transfer in active.values {
+                    _ = transfer.stop(.shutdown)
+                    _ = curl_multi_remove_handle(multi, transfer.easy)
+                    transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
+                }
+                active.removeAll()
+                break
+            }
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else {
+                    continue
+                }
+                // Read before removing: the message dies with curl_multi_remove_handle.
+                let code = message.pointee.data.result
+                guard let transfer = active.removeValue(forKey: easy) else { continue }
+                _ = curl_multi_remove_handle(multi, easy)
+                transfer.complete(result: code)
+            }
+            let count = active.count
+            shared.withLock { $0.activeCount = count }
+            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+        let waiters = shared.withLock { shared in
+            shared.phase = .stopped
+            shared.activeCount = 0
+            defer { shared.exitWaiters = [] }
+            return shared.exitWaiters
+        }
+        // Transfers submitted after the last drain cannot exist: submit refuses once
+        // the phase left .running, and the phase and the queue share one lock.
+        if let share { curl_share_cleanup(share) }
+        curl_multi_cleanup(multi)
+        for waiter in waiters { waiter.resume() }
+    }
+
+    deinit {
+        // Only reached when the thread never started (no multi handle) or has exited,
+        // which freed both handles; free a share handle that never got a loop.
+        if multi == nil, let share { curl_share_cleanup(share) }
+    }
+}
+
+/// One-time libcurl initialisation.
+enum CurlGlobal {
+    /// Runs `curl_global_init` once per process (Swift's lazy globals are thread-safe).
+    static let initialized: Bool = ccurl_global_init_all() == CURLE_OK
+}

@@ -1,0 +1,163 @@
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Everything `CurlTransport` sets on an easy handle for one request, computed without
+/// touching libcurl so that it can be checked in unit tests (STYLE habit 2).
+struct CurlRequestPlan: Sendable, Equatable {
+    /// How the method is expressed to libcurl.
+    enum Method: Sendable, Equatable {
+        /// `CURLOPT_HTTPGET`.
+        case get
+        /// `CURLOPT_NOBODY`.
+        case head
+        /// `CURLOPT_POST`, which libcurl turns into GET on a 301/302/303 like browsers do.
+        case post
+        /// `CURLOPT_CUSTOMREQUEST`, plus `CURLOPT_POST` when a body is sent.
+        case custom(String)
+    }
+
+    /// Whether and how a request body is sent.
+    enum Upload: Sendable, Equatable {
+        case none
+        /// `Content-Length` known (`CURLOPT_POSTFIELDSIZE_LARGE`).
+        case sized(Int64)
+        /// Length unknown: chunked transfer coding on HTTP/1.1.
+        case chunked
+    }
+
+    var url: String
+    var method: Method
+    var upload: Upload
+    /// Lines for `CURLOPT_HTTPHEADER`: "Name: value", "Name;" for an empty value, and
+    /// "Name:" to suppress a header libcurl would add on its own.
+    var headerLines: [String]
+    var followRedirects: Bool
+    var maxRedirects: Int
+    /// `CURLOPT_CONNECTTIMEOUT_MS`; 0 means libcurl's default.
+    var connectTimeoutMilliseconds: Int
+    /// `CURLOPT_TIMEOUT_MS`; 0 means no total timeout.
+    var totalTimeoutMilliseconds: Int
+    /// `CURLOPT_ACCEPT_ENCODING`; "" offers every encoding libcurl can decode.
+    var acceptEncoding: String
+    var caBundlePath: String?
+    var userAgent: String
+    var preferHTTP2: Bool
+    /// The in-memory body limit; nil when the body goes to a file.
+    var maxResponseBytes: Int64?
+    /// `CURLOPT_PROTOCOLS_STR` and `CURLOPT_REDIR_PROTOCOLS_STR`.
+    var allowedProtocols: String
+
+    /// Builds the plan for `request`.
+    ///
+    /// - Throws: `CourierError` `.invalidURL` for a URL that is not absolute http(s),
+    ///   `.invalidHeader` for a header libcurl would send malformed (CR, LF, NUL),
+    ///   `.invalidRequest`-category codes for a malformed method, `.invalidBody` for a
+    ///   body file that cannot be read.
+    static func make(
+        for request: TransportRequest, configuration: CurlTransport.Configuration
+    ) throws -> CurlRequestPlan {
+        let head = request.urlRequest
+        guard let url = head.url, let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else {
+            throw CourierError(
+                .invalidURL,
+                "CurlTransport needs an absolute http or https URL, got \(head.url?.absoluteString ?? "nil")",
+                request: head)
+        }
+        let methodName = head.httpMethod ?? "GET"
+        do {
+            // A method is a token, like a header name.
+            try RequestBuilding.validateHeader(name: methodName, value: "")
+        } catch {
+            throw CourierError(
+                .invalidParameters, "HTTP method \(methodName.debugDescription) is not a token", request: head
+            )
+        }
+
+        let bodyPresent: Bool
+        if case .empty = request.body { bodyPresent = false } else { bodyPresent = true }
+        let length = request.body.length
+        if case .file(let file) = request.body, length == nil {
+            throw CourierError(.invalidBody, "cannot read body file \(file.path)", request: head)
+        }
+        let bodyUpload: Upload = length.map { .sized($0) } ?? .chunked
+
+        let method: Method
+        let upload: Upload
+        switch methodName {
+        case "HEAD":
+            method = .head
+            upload = .none
+        case "GET" where !bodyPresent:
+            method = .get
+            upload = .none
+        case "POST":
+            method = .post
+            upload = bodyUpload
+        default:
+            method = .custom(methodName)
+            upload = bodyPresent || methodName == "PUT" || methodName == "PATCH" ? bodyUpload : .none
+        }
+
+        var lines: [String] = []
+        let fields = (head.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+        var present = Set<String>()
+        for (name, value) in fields {
+            try RequestBuilding.validateHeader(name: name, value: value)
+            let lower = name.lowercased()
+            // The transport owns framing: it sets Content-Length or chunked coding itself.
+            if lower == "content-length" || lower == "transfer-encoding" { continue }
+            present.insert(lower)
+            lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
+        }
+        if upload != .none {
+            if upload == .chunked { lines.append("Transfer-Encoding: chunked") }
+            // No "Expect: 100-continue" round trip (libcurl waits up to 1 s for it).
+            if !present.contains("expect") { lines.append("Expect:") }
+            // libcurl would otherwise add "application/x-www-form-urlencoded" to a POST.
+            if !present.contains("content-type") { lines.append("Content-Type:") }
+        }
+
+        let total = request.options.totalTimeout ?? head.timeoutInterval
+        let maxResponseBytes: Int64?
+        if case .memory = request.destination {
+            maxResponseBytes = request.options.maxResponseBytes
+        } else {
+            maxResponseBytes = nil
+        }
+        return CurlRequestPlan(
+            url: url.absoluteString,
+            method: method,
+            upload: upload,
+            headerLines: lines,
+            followRedirects: request.options.maxRedirects > 0,
+            maxRedirects: max(0, request.options.maxRedirects),
+            connectTimeoutMilliseconds: milliseconds(request.options.connectTimeout),
+            totalTimeoutMilliseconds: milliseconds(total),
+            acceptEncoding: "",
+            caBundlePath: configuration.caBundle?.path,
+            userAgent: configuration.userAgent,
+            preferHTTP2: configuration.preferHTTP2,
+            maxResponseBytes: maxResponseBytes,
+            allowedProtocols: "http,https"
+        )
+    }
+
+    /// Seconds to whole milliseconds, at least 1 for a positive interval; 0 for none.
+    static func milliseconds(_ seconds: TimeInterval) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return max(1, Int((seconds * 1000).rounded(.up).clamped(to: 1...Double(Int32.max))))
+    }
+}
+
+extension Double {
+    fileprivate func clamped(to range: ClosedRange<Double>) -> Double {
+        Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+    }
+}

@@ -1,0 +1,131 @@
+import CCurlShim
+import Courier
+import Foundation
+
+extension CurlTransfer {
+    /// Applies `plan` and the transport's fixed settings to the easy handle, and wires
+    /// the callbacks. Every callback gets this transfer as its user pointer, unretained:
+    /// the loop holds a strong reference from `curl_multi_add_handle` until after
+    /// `curl_multi_remove_handle`, and libcurl calls back only in between.
+    /// - Throws: `CourierError.Code.invalidConfiguration` when libcurl refuses an option.
+    func configure() throws {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        try set(CURLOPT_URL, plan.url)
+        try set(CURLOPT_PROTOCOLS_STR, plan.allowedProtocols)
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, plan.allowedProtocols)
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_TCP_KEEPALIVE, 1)
+        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
+        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, me), "PRIVATE")
+
+        switch plan.method {
+        case .get: try set(CURLOPT_HTTPGET, 1)
+        case .head: try set(CURLOPT_NOBODY, 1)
+        case .post: try set(CURLOPT_POST, 1)
+        case .custom(let name):
+            if plan.upload != .none { try set(CURLOPT_POST, 1) }
+            try set(CURLOPT_CUSTOMREQUEST, name)
+        }
+        switch plan.upload {
+        case .none: break
+        case .sized(let length): try set(CURLOPT_POSTFIELDSIZE_LARGE, offT: length)
+        case .chunked: try set(CURLOPT_POSTFIELDSIZE_LARGE, offT: -1)
+        }
+        if plan.upload != .none {
+            try check(
+                ccurl_easy_setopt_read_function(easy) { buffer, size, count, user in
+                    guard let buffer, let user else { return ccurl_readfunc_abort() }
+                    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+                    return transfer.sendBody(into: buffer, capacity: size * count) ?? ccurl_readfunc_abort()
+                }, "READFUNCTION")
+            try check(ccurl_easy_setopt_pointer(easy, CURLOPT_READDATA, me), "READDATA")
+            try check(
+                ccurl_easy_setopt_seek_function(easy) { user, offset, origin in
+                    guard let user, offset == 0, origin == SEEK_SET else { return ccurl_seekfunc_cantseek() }
+                    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+                    return transfer.rewindBody() ? ccurl_seekfunc_ok() : ccurl_seekfunc_cantseek()
+                }, "SEEKFUNCTION")
+            try check(ccurl_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, me), "SEEKDATA")
+            try set(CURLOPT_UPLOAD_BUFFERSIZE, 256 * 1024)
+        }
+
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in plan.headerLines {
+            guard let appended = curl_slist_append(list, line) else {
+                if let list { curl_slist_free_all(list) }
+                throw CourierError(
+                    .invalidConfiguration, "libcurl could not copy a header", request: urlRequest)
+            }
+            list = appended
+        }
+        headerList = list
+        if let list { try check(ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list), "HTTPHEADER") }
+
+        try check(
+            ccurl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION) { bytes, size, count, user in
+                guard let user else { return 0 }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+                let total = size * count
+                return transfer.receiveBody(UnsafeRawBufferPointer(start: bytes, count: total)) ? total : 0
+            }, "WRITEFUNCTION")
+        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me), "WRITEDATA")
+        try check(
+            ccurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION) { bytes, size, count, user in
+                guard let user else { return 0 }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+                let total = size * count
+                return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: bytes, count: total))
+                    ? total : 0
+            }, "HEADERFUNCTION")
+        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me), "HEADERDATA")
+        try set(CURLOPT_NOPROGRESS, 0)
+        try check(
+            ccurl_easy_setopt_xferinfo_function(easy) {
+                user, downloadTotal, downloaded, uploadTotal, uploaded in
+                guard let user else { return 1 }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+                let keepGoing = transfer.reportProgress(
+                    downloadTotal: Int64(downloadTotal), downloaded: Int64(downloaded),
+                    uploadTotal: Int64(uploadTotal), uploaded: Int64(uploaded))
+                return keepGoing ? 0 : 1
+            }, "XFERINFOFUNCTION")
+        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, me), "XFERINFODATA")
+
+        try set(CURLOPT_FOLLOWLOCATION, plan.followRedirects ? 1 : 0)
+        try set(CURLOPT_MAXREDIRS, plan.maxRedirects)
+        try set(CURLOPT_CONNECTTIMEOUT_MS, plan.connectTimeoutMilliseconds)
+        try set(CURLOPT_TIMEOUT_MS, plan.totalTimeoutMilliseconds)
+        try set(CURLOPT_ACCEPT_ENCODING, plan.acceptEncoding)
+        try set(CURLOPT_USERAGENT, plan.userAgent)
+        try set(CURLOPT_BUFFERSIZE, 256 * 1024)
+
+        try set(
+            CURLOPT_HTTP_VERSION, plan.preferHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))
+        try set(CURLOPT_PIPEWAIT, 1)
+        try set(CURLOPT_SSL_VERIFYPEER, 1)
+        try set(CURLOPT_SSL_VERIFYHOST, 2)
+        if let path = plan.caBundlePath { try set(CURLOPT_CAINFO, path) }
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) throws {
+        try check(ccurl_easy_setopt_long(easy, option, value), "option \(option.rawValue)")
+    }
+
+    private func set(_ option: CURLoption, offT value: Int64) throws {
+        try check(ccurl_easy_setopt_off_t(easy, option, curl_off_t(value)), "option \(option.rawValue)")
+    }
+
+    /// libcurl copies string options (all but POSTFIELDS, which is not used).
+    private func set(_ option: CURLoption, _ value: String) throws {
+        try check(
+            value.withCString { ccurl_easy_setopt_string(easy, option, $0) }, "option \(option.rawValue)")
+    }
+
+    private func check(_ code: CURLcode, _ what: String) throws {
+        guard code == CURLE_OK else {
+            throw CourierError(
+                .invalidConfiguration,
+                "libcurl refused \(what): \(String(cString: curl_easy_strerror(code)))", request: urlRequest)
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import CCurlShim
+import Courier
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One request in flight: its easy handle, the body going out, the body coming in, and
+/// the state machine that decides when and how its continuation is resumed.
+///
+/// `@unchecked Sendable` because: `state` is a `Mutex`; every other mutable field (the
+/// sources, the sink, the head parser, progress counters) is touched first by `init` on
+/// the caller's thread and then, after `submit` hands the transfer over through the
+/// loop's `Mutex`, only by the loop thread, inside libcurl callbacks or `complete`.
+final class CurlTransfer: @unchecked Sendable {
+    typealias Continuation = CheckedContinuation<TransportResponse, any Error>
+
+    /// The easy handle; cleaned up by `releaseHandle` on the loop thread (or by `deinit`
+    /// when the transfer never reached the loop).
+    let easy: UnsafeMutableRawPointer
+    let plan: CurlRequestPlan
+    let urlRequest: URLRequest
+    private let progressHandler: (@Sendable (TransferProgress) -> Void)?
+    private let state = Mutex(TransferStateMachine<Continuation>())
+
+    // Loop-thread state (see the type's comment).
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    private let source: BodySource
+    private let sink: ResponseSink
+    private var head = ResponseHeadParser()
+    private var lastUpload: Int64 = -1
+    private var lastDownload: Int64 = -1
+    private var handleReleased = false
+    /// Whether the loop added the handle to its multi handle (and set the share handle).
+    var isInMulti = false
+
+    /// Creates the easy handle and configures it from `plan`; opens the body source and
+    /// the response destination.
+    /// - Throws: `CourierError` when the body or destination cannot be opened or libcurl
+    ///   refuses an option.
+    init(request: TransportRequest, plan: CurlRequestPlan) throws {
+        guard let easy = curl_easy_init() else {
+            throw CourierError(
+                .invalidConfiguration, "libcurl could not create an easy handle", request: request.urlRequest)
+        }
+        self.easy = easy
+        self.plan = plan
+        self.urlRequest = request.urlRequest
+        self.progressHandler = request.progress
+        let size = ccurl_error_size()
+        errorBuffer = .allocate(capacity: size)
+        errorBuffer.initialize(repeating: 0, count: size)
+        do {
+            source = try BodySource(request.body)
+            sink = try ResponseSink(
+                destination: request.destination, maxResponseBytes: plan.maxResponseBytes ?? .max)
+        } catch var error as CourierError {
+            curl_easy_cleanup(easy)
+            errorBuffer.deallocate()
+            error.request = request.urlRequest
+            throw error
+        }
+        do {
+            try configure()
+        } catch {
+            releaseHandle()
+            throw error
+        }
+    }
+
+    deinit {
+        releaseHandle()
+        errorBuffer.deallocate()
+    }
+
+    // MARK: Continuation
+
+    /// Installs the continuation; returns true when the transfer should go to the loop.
+    /// Resumes the continuation itself (one of the two places) when the task was
+    /// cancelled before the transfer started.
+    func start(_ continuation: Continuation) -> Bool {
+        switch state.withLock({ $0.start(continuation) }) {
+        case .submit:
+            return true
+        case .fail(let continuation, var error):
+            error.request = error.request ?? urlRequest
+            continuation.resume(throwing: error)  // resume #1: never started
+            return false
+        }
+    }
+
+    /// Records a cancellation or shutdown; returns whether the loop must remove the handle.
+    func stop(_ reason: TransferAbortReason) -> Bool {
+        state.withLock { $0.stop(reason) } == .removeFromLoop
+    }
+
+    /// Whether a callback should stop libcurl now.
+    var shouldAbort: Bool { state.withLock { $0.shouldAbort } }
+
+    /// Records a failure found in a callback.
+    func fail(_ reason: TransferAbortReason) { state.withLock { $0.fail(reason) } }
+
+    /// Ends the transfer on the loop thread, after its handle left the multi handle:
+    /// reads the response (for `CURLE_OK`) or maps the error, frees the handle and
+    /// resumes the continuation (resume #2, the only other place). `removedEarly` is
+    /// set when the loop removed the handle before libcurl finished (cancel, shutdown).
+    func complete(result code: CURLcode, removedEarly: Bool = false) {
+        var result: Result<TransportResponse, CourierError>
+        if removedEarly {
+            result = .failure(CourierError(.cancelled, "the transfer was stopped", request: urlRequest))
+        } else if code == CURLE_OK {
+            result = makeResponse()
+        } else {
+            let text = String(cString: errorBuffer)
+            result = .failure(CurlErrorMapping.error(for: code, errorBuffer: text, request: urlRequest))
+        }
+        source.close()
+        sink.close()
+        releaseHandle()
+        guard let (continuation, final) = state.withLock({ $0.finish(result) }) else { return }
+        continuation.resume(with: final.mapError { $0 as any Error })  // resume #2
+    }
+
+    private func makeResponse() -> Result<TransportResponse, CourierError> {
+        let body: ResponseBody
+        do {
+            body = try sink.finish()
+        } catch {
+            switch error {
+            case .writeFailed(let message): fail(.fileWriteFailed(message))
+            case .tooLarge(let limit): fail(.responseTooLarge(limit: limit, declared: nil))
+            }
+            return .failure(
+                CourierError(.fileWriteFailed, "finishing the response body failed", request: urlRequest))
+        }
+        reportFinalProgress()
+        let status = CurlResponseInfo.status(easy) ?? head.status ?? 0
+        return .success(
+            TransportResponse(
+                status: status,
+                headers: head.headers,
+                body: body,
+                url: CurlResponseInfo.effectiveURL(easy),
+                timings: CurlResponseInfo.timings(easy),
+                httpVersion: CurlResponseInfo.httpVersion(easy) ?? head.httpVersion
+            ))
+    }
+
+    /// Frees the easy handle and header list. Idempotent. Must not run while the handle
+    /// is in a multi handle: the loop removes it first; `deinit` only runs after that.
+    private func releaseHandle() {
+        guard !handleReleased else { return }
+        handleReleased = true
+        curl_easy_cleanup(easy)
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+    }
+
+    // MARK: Callbacks (loop thread)
+
+    /// One header line arrived. Returns false to abort the transfer.
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if shouldAbort { return false }
+        let line = String(decoding: bytes, as: UTF8.self)
+        guard head.consume(line) == .end, let limit = plan.maxResponseBytes, let status = head.status,
+            status >= 200, !head.isRedirectToFollow(followRedirects: plan.followRedirects),
+            let declared = head.contentLength, declared > limit
+        else { return true }
+        // Refuse before reading a byte of a body that cannot fit.
+        fail(.responseTooLarge(limit: limit, declared: declared))
+        return false
+    }
+
+    /// Body bytes arrived. Returns false to abort the transfer.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if shouldAbort { return false }
+        do {
+            try sink.write(bytes)
+            return true
+        } catch {
+            switch error {
+            case .tooLarge(let limit): fail(.responseTooLarge(limit: limit, declared: head.contentLength))
+            case .writeFailed(let message): fail(.fileWriteFailed(message))
+            }
+            return false
+        }
+    }
+
+    /// libcurl wants body bytes. Returns the count, or nil to abort.
+    func sendBody(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
+        if shouldAbort { return nil }
+        do {
+            return try source.read(into: buffer, capacity: capacity)
+        } catch let error as BodySourceError {
+            fail(.bodyReadFailed(error.message))
+            return nil
+        } catch {
+            fail(.bodyReadFailed("\(error)"))
+            return nil
+        }
+    }
+
+    /// libcurl wants to send the body again from the start.
+    func rewindBody() -> Bool { source.rewind() }
+
+    /// Progress from `CURLOPT_XFERINFOFUNCTION`. Returns false to abort.
+    func reportProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Bool
+    {
+        if shouldAbort { return false }
+        guard let progressHandler else { return true }
+        if uploaded != lastUpload, uploaded > 0 || lastUpload < 0, plan.upload != .none {
+            lastUpload = uploaded
+            let total = uploadTotal > 0 ? uploadTotal : uploadLength
+            progressHandler(TransferProgress(direction: .upload, completed: uploaded, total: total))
+        }
+        if downloaded != lastDownload, downloaded > 0 {
+            lastDownload = downloaded
+            progressHandler(
+                TransferProgress(
+                    direction: .download, completed: downloaded,
+                    total: downloadTotal > 0 ? downloadTotal : nil))
+        }
+        return true
+    }
+
+    private var uploadLength: Int64? {
+        if case .sized(let length) = plan.upload { return length }
+        return nil
+    }
+
+    /// libcurl does not promise a progress call after the last byte, so the final
+    /// counts are reported once more if they were not.
+    private func reportFinalProgress() {
+        guard let progressHandler else { return }
+        let counts = CurlResponseInfo.byteCounts(easy)
+        if plan.upload != .none, counts.uploaded != lastUpload {
+            lastUpload = counts.uploaded
+            progressHandler(
+                TransferProgress(direction: .upload, completed: counts.uploaded, total: counts.uploaded))
+        }
+        if counts.downloaded > 0, counts.downloaded != lastDownload {
+            lastDownload = counts.downloaded
+            progressHandler(
+                TransferProgress(direction: .download, completed: counts.downloaded, total: counts.downloaded)
+            )
+        }
+    }
+}

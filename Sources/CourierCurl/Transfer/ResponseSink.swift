@@ -1,0 +1,94 @@
+import Courier
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Takes the response body from libcurl's write callback: into memory up to a limit,
+/// or straight into a file descriptor.
+///
+/// Used by the loop thread only, once the transfer is submitted.
+final class ResponseSink {
+    /// Why a chunk was refused.
+    enum Refusal: Error, Equatable {
+        case tooLarge(limit: Int64)
+        case writeFailed(String)
+    }
+
+    private enum Storage {
+        case memory(Data, limit: Int64)
+        case file(fd: Int32, url: URL, count: Int64)
+        case closed
+    }
+
+    private var storage: Storage
+
+    /// Prepares the destination; a file is created or truncated now.
+    /// - Throws: `CourierError.Code.fileWriteFailed` when the file cannot be created.
+    init(destination: ResponseDestination, maxResponseBytes: Int64) throws {
+        switch destination {
+        case .memory:
+            storage = .memory(Data(), limit: maxResponseBytes)
+        case .file(let url):
+            let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw CourierError(
+                    .fileWriteFailed, "cannot create response file \(url.path): \(errnoText())")
+            }
+            storage = .file(fd: fd, url: url, count: 0)
+        }
+    }
+
+    /// Takes one chunk.
+    /// - Throws: `Refusal` when the chunk passes the memory limit or cannot be written.
+    func write(_ chunk: UnsafeRawBufferPointer) throws(Refusal) {
+        switch storage {
+        case .memory(var data, let limit):
+            guard Int64(data.count) + Int64(chunk.count) <= limit else { throw .tooLarge(limit: limit) }
+            storage = .closed  // avoid a copy-on-write of `data` while it is appended to
+            data.append(contentsOf: chunk)
+            storage = .memory(data, limit: limit)
+        case .file(let fd, let url, let count):
+            guard let base = chunk.baseAddress else { return }
+            var offset = 0
+            while offset < chunk.count {
+                let written = Glibc.write(fd, base + offset, chunk.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw .writeFailed("\(url.path): \(errnoText())")
+                }
+                offset += written
+            }
+            storage = .file(fd: fd, url: url, count: count + Int64(chunk.count))
+        case .closed:
+            throw .writeFailed("the response sink is closed")
+        }
+    }
+
+    /// Closes a file destination and returns the body.
+    /// - Throws: `Refusal.writeFailed` when closing the file reports an error.
+    func finish() throws(Refusal) -> ResponseBody {
+        switch storage {
+        case .memory(let data, _):
+            storage = .closed
+            return .data(data)
+        case .file(let fd, let url, let count):
+            storage = .closed
+            if Glibc.close(fd) != 0 { throw .writeFailed("closing \(url.path): \(errnoText())") }
+            return .file(url, byteCount: count)
+        case .closed:
+            throw .writeFailed("the response sink is closed")
+        }
+    }
+
+    /// Releases the file descriptor without reporting. Idempotent.
+    func close() {
+        if case .file(let fd, _, _) = storage { _ = Glibc.close(fd) }
+        storage = .closed
+    }
+
+    deinit { close() }
+}

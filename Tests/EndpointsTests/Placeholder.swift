@@ -1,5 +1,0 @@
-import Testing
-
-@Test func endpointsTestsBuilds() {
-    #expect(Bool(true))
-}

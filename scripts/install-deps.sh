@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what Courier's build, demo and tests need on Debian/Ubuntu, skipping what is present.
+# Usage: scripts/install-deps.sh [build|test]   (build: libcurl only; test: also nginx, curl, openssl, wrk)
+set -euo pipefail
+want=(libcurl4-openssl-dev pkg-config)
+if [ "${1:-build}" = test ]; then
+  want+=(nginx curl openssl time)
+fi
+missing=()
+for pkg in "${want[@]}"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps: apt-get not found; install these yourself: ${missing[*]}" >&2
+    exit 1
+  fi
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "install-deps: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# nginx from Debian starts a system service on install; the tests start their own on loopback.
+if [ "${1:-build}" = test ] && command -v service >/dev/null 2>&1; then
+  service nginx stop >/dev/null 2>&1 || true
+fi
