@@ -1,0 +1,56 @@
+import Foundation
+
+/// Finds file parts in a `multipart/form-data` body (RFC 7578). Small bodies only.
+enum MultipartParser {
+    /// The content of the first part whose `name` is `field`, or `nil`.
+    static func filePart(named field: String, in body: Data, contentType: String) -> Data? {
+        guard let boundary = boundary(in: contentType) else { return nil }
+        let delimiter = Data("--\(boundary)".utf8)
+        let headerEnd = Data("\r\n\r\n".utf8)
+        var searchStart = body.startIndex
+        var partStarts: [Int] = []
+        while let range = body.range(of: delimiter, in: searchStart..<body.endIndex) {
+            partStarts.append(range.upperBound)
+            searchStart = range.upperBound
+        }
+        for (index, start) in partStarts.enumerated() where index + 1 < partStarts.count {
+            let end = partStarts[index + 1] - delimiter.count
+            guard start < end, let split = body.range(of: headerEnd, in: start..<end) else { continue }
+            let head = String(decoding: body[start..<split.lowerBound], as: UTF8.self)
+            guard disposition(head, names: field) else { continue }
+            var contentEnd = end
+            if contentEnd - split.upperBound >= 2, body[contentEnd - 2] == 0x0D, body[contentEnd - 1] == 0x0A
+            {
+                contentEnd -= 2
+            }
+            return Data(body[split.upperBound..<contentEnd])
+        }
+        return nil
+    }
+
+    static func boundary(in contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary"
+            else {
+                continue
+            }
+            var value = pair[1].trimmingCharacters(in: .whitespaces)
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
+    static func disposition(_ head: String, names field: String) -> Bool {
+        for line in head.split(whereSeparator: { $0 == "\r" || $0 == "\n" }) {
+            let lowered = line.lowercased()
+            guard lowered.hasPrefix("content-disposition:") else { continue }
+            return lowered.contains("name=\"\(field.lowercased())\"")
+                || lowered.contains("name=\(field.lowercased())")
+        }
+        return false
+    }
+}
