@@ -1,0 +1,320 @@
+import Foundation
+
+/// One client connection, owned by one event loop and touched only on that loop's thread.
+///
+/// Reading feeds the pure ``HTTPRequestParser``; each complete request is answered by the server's
+/// handler chain and queued as a ``Slot``; slots are written strictly in request order (pipelining).
+final class Connection {
+    /// How a connection ends.
+    enum CloseKind {
+        /// Stop writing, then read and discard until the client closes (so it sees our last response).
+        case graceful
+        /// Close now.
+        case abrupt
+        /// Close with a TCP reset.
+        case reset
+    }
+
+    /// A response waiting its turn.
+    final class Slot {
+        let method: String
+        let rangeHeader: String?
+        let response: ServerResponse
+        let keepAlive: Bool
+        let interim: Bool
+        var ready: Bool
+
+        init(
+            method: String, rangeHeader: String?, response: ServerResponse, keepAlive: Bool, interim: Bool,
+            ready: Bool
+        ) {
+            self.method = method
+            self.rangeHeader = rangeHeader
+            self.response = response
+            self.keepAlive = keepAlive
+            self.interim = interim
+            self.ready = ready
+        }
+    }
+
+    /// Where the body of the response being written comes from.
+    enum BodySource {
+        case none
+        case bytes(Data, offset: Int, end: Int)
+        case file(fd: Int32, offset: Int64, remaining: Int64)
+        case generated(producer: @Sendable (Int64, Int) -> Data, offset: Int64, remaining: Int64)
+        case dribble(chunks: [[UInt8]], next: Int, interval: UInt64)
+    }
+
+    /// The response currently being written.
+    struct Active {
+        var source: BodySource
+        var closeAfter: CloseKind?
+    }
+
+    let fd: Int32
+    let remoteAddress: String
+    unowned let loop: EventLoop
+    var parser: HTTPRequestParser
+    var head: RequestHead?
+    var body = BodyCollector()
+    var queue: [Slot] = []
+    var active: Active?
+    var out: [UInt8] = []
+    var outIndex = 0
+    var closeWhenFlushed: CloseKind?
+    var stopParsing = false
+    var readEOF = false
+    var closed = false
+    var lingering = false
+    var lingerDeadline: UInt64 = 0
+    var serverStopping = false
+    var dribbleWaiting = false
+    var lastActivity: UInt64
+    var requestStartedAt: UInt64 = 0
+    var writeBlockedSince: UInt64 = 0
+    var interestRead = true
+    var interestWrite = false
+
+    static let outputBudget = 65536
+
+    init(fd: Int32, remoteAddress: String, loop: EventLoop) {
+        self.fd = fd
+        self.remoteAddress = remoteAddress
+        self.loop = loop
+        self.parser = HTTPRequestParser(limits: loop.context.limits)
+        self.lastActivity = SocketSystem.monotonicNanos()
+        out.reserveCapacity(4096)
+    }
+
+    var configuration: MockServerConfiguration { loop.context.configuration }
+
+    /// Whether nothing is in progress in either direction.
+    var isIdle: Bool {
+        queue.isEmpty && active == nil && outIndex == out.count && head == nil && !parser.isInsideRequest
+            && closeWhenFlushed == nil
+    }
+
+    // MARK: - Events
+
+    func handle(readable: Bool, writable: Bool) {
+        if writable && !closed { drive() }
+        if readable && !closed { onReadable() }
+    }
+
+    private func onReadable() {
+        let scratch = loop.scratch
+        if lingering {
+            for _ in 0..<16 {
+                let count = SocketSystem.receive(fd, scratch)
+                if count > 0 { continue }
+                if count < 0 && SocketSystem.lastErrorIsTransient { return }
+                close(.abrupt)
+                return
+            }
+            return
+        }
+        let count = SocketSystem.receive(fd, scratch)
+        if count > 0 {
+            let now = SocketSystem.monotonicNanos()
+            lastActivity = now
+            if requestStartedAt == 0 && head == nil && !parser.isInsideRequest { requestStartedAt = now }
+            parser.append(UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
+            drive()
+        } else if count == 0 {
+            readEOF = true
+            if head != nil || parser.isInsideRequest {
+                // The client gave up mid-request: there is nothing complete to answer.
+                stopParsing = true
+                body.discard()
+                head = nil
+            }
+            drive()
+        } else if !SocketSystem.lastErrorIsTransient {
+            close(.abrupt)
+        }
+    }
+
+    /// Parses, answers and writes as far as possible, then updates the poller interest.
+    func drive() {
+        guard !closed else { return }
+        var again = true
+        while again && !closed {
+            let progress = processInput()
+            if closed { return }
+            pump()
+            if closed { return }
+            again = progress.parsed || (progress.blocked && queue.count < configuration.maxPipelinedRequests)
+        }
+        if readEOF && queue.isEmpty && active == nil && outIndex == out.count && closeWhenFlushed == nil {
+            close(.abrupt)
+            return
+        }
+        updateInterest()
+    }
+
+    private func updateInterest() {
+        guard !closed else { return }
+        let wantRead: Bool
+        if lingering {
+            wantRead = true
+        } else {
+            wantRead =
+                !readEOF && !stopParsing && queue.count < configuration.maxPipelinedRequests
+                && parser.bufferedByteCount < 4 * 1024 * 1024
+        }
+        let wantWrite = outIndex < out.count
+        if wantRead != interestRead || wantWrite != interestWrite {
+            interestRead = wantRead
+            interestWrite = wantWrite
+            loop.poller.modify(fd, read: wantRead, write: wantWrite)
+        }
+    }
+
+    // MARK: - Requests
+
+    private func processInput() -> (parsed: Bool, blocked: Bool) {
+        var parsed = false
+        while !stopParsing && !closed {
+            if head == nil && queue.count >= configuration.maxPipelinedRequests { return (parsed, true) }
+            let event: HTTPRequestParser.Event?
+            do {
+                event = try parser.next()
+            } catch {
+                fail(error)
+                return (true, false)
+            }
+            guard let event else { break }
+            parsed = true
+            switch event {
+            case .head(let newHead):
+                head = newHead
+                body = BodyCollector()
+                if newHead.expectContinue {
+                    queue.append(
+                        Slot(
+                            method: newHead.method, rangeHeader: nil, response: ServerResponse(status: 100),
+                            keepAlive: true, interim: true, ready: true))
+                }
+            case .body(let bytes):
+                do {
+                    try body.append(
+                        bytes, threshold: configuration.bodySpillThreshold,
+                        directory: loop.context.spillDirectory)
+                } catch {
+                    fail(error)
+                    return (true, false)
+                }
+            case .end(let trailers):
+                finishRequest(trailers: trailers)
+            }
+        }
+        return (parsed, false)
+    }
+
+    private func finishRequest(trailers: ServerHeaders) {
+        guard let head else { return }
+        self.head = nil
+        let collected = body.finish()
+        body = BodyCollector()
+        requestStartedAt = parser.isInsideRequest ? SocketSystem.monotonicNanos() : 0
+        let request = ServerRequest(
+            method: head.method, target: head.target, headers: head.headers, body: collected.data,
+            bodyFile: collected.file, remoteAddress: remoteAddress, version: head.version, trailers: trailers)
+        let response = loop.context.respond(request)
+        if let file = collected.file { unlink(file.path) }
+        var keepAlive = head.keepAlive && !serverStopping
+        if let connection = response.headers["Connection"], connection.lowercased().contains("close") {
+            keepAlive = false
+        }
+        let delay = response.delay.map(\.nanoseconds) ?? 0
+        let slot = Slot(
+            method: head.method, rangeHeader: head.headers["Range"], response: response, keepAlive: keepAlive,
+            interim: false, ready: delay == 0)
+        queue.append(slot)
+        if !keepAlive { stopParsing = true }
+        if delay > 0 {
+            loop.schedule(after: delay) { [self] in
+                slot.ready = true
+                drive()
+            }
+        }
+    }
+
+    /// Answers a request that cannot be read with its error status and closes.
+    private func fail(_ error: HTTPParseError) {
+        body.discard()
+        head = nil
+        stopParsing = true
+        requestStartedAt = 0
+        var response = ServerResponse.text(error.message + "\n", status: error.status)
+        response.headers["Connection"] = "close"
+        queue.append(
+            Slot(
+                method: "GET", rangeHeader: nil, response: response, keepAlive: false, interim: false,
+                ready: true))
+    }
+
+    // MARK: - Timeouts and shutdown
+
+    func checkTimeouts(now: UInt64) {
+        guard !closed else { return }
+        if lingering {
+            if now >= lingerDeadline { close(.abrupt) }
+            return
+        }
+        if writeBlockedSince != 0 && now &- writeBlockedSince > configuration.writeTimeout.nanoseconds {
+            close(.abrupt)
+            return
+        }
+        if requestStartedAt != 0 && !stopParsing
+            && now &- requestStartedAt > configuration.requestTimeout.nanoseconds
+        {
+            fail(HTTPParseError(status: 408, message: "the request did not arrive in time"))
+            drive()
+            return
+        }
+        if isIdle && now &- lastActivity > configuration.idleTimeout.nanoseconds {
+            close(.abrupt)
+        }
+    }
+
+    func beginShutdown() {
+        serverStopping = true
+        if isIdle || lingering {
+            close(.abrupt)
+        } else {
+            stopParsing = stopParsing || head == nil
+            drive()
+        }
+    }
+
+    /// Ends the connection now (`graceful` is handled by ``performClose(_:)``).
+    func close(_ kind: CloseKind) {
+        guard !closed else { return }
+        closed = true
+        if kind == .reset { SocketSystem.setResetOnClose(fd) }
+        if case .file(let file, _, _) = active?.source { SocketSystem.closeDescriptor(file) }
+        active = nil
+        queue.removeAll()
+        body.discard()
+        loop.forget(fd)
+        SocketSystem.closeDescriptor(fd)
+    }
+
+    func performClose(_ kind: CloseKind) {
+        switch kind {
+        case .graceful:
+            if readEOF {
+                close(.abrupt)
+                return
+            }
+            SocketSystem.shutdownWrite(fd)
+            lingering = true
+            lingerDeadline = SocketSystem.monotonicNanos() &+ 2_000_000_000
+            updateInterest()
+        case .abrupt, .reset:
+            close(kind)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One event-loop thread: a poller, its connections, timers, and an inbox for work from other threads.
+///
+/// Everything except ``execute(_:)`` runs on the loop's own thread.
+// unchecked Sendable: mutable state is confined to the loop thread; only `inbox` (a Mutex) and the
+// thread-safe `poller.wake()` are touched from other threads.
+final class EventLoop: @unchecked Sendable {
+    let index: Int
+    let context: HTTPServerContext
+    let poller: Poller
+    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    private var timers = TimerHeap()
+    private var connections: [Int32: Connection] = [:]
+    private var listenFD: Int32 = -1
+    private var stopping = false
+    private var stopDeadline: UInt64 = 0
+    private let finished = DispatchSemaphore(value: 0)
+    private var nextSweep: UInt64 = 0
+    private let sweepInterval: UInt64
+    /// Hands an accepted socket to a loop; set before the thread starts (loop 0 only).
+    var distribute: ((Int32, String) -> Void)?
+    /// A read buffer shared by this loop's connections.
+    let scratch: UnsafeMutableRawBufferPointer
+    var dateCache = HTTPDateCache()
+
+    init(index: Int, context: HTTPServerContext) throws {
+        self.index = index
+        self.context = context
+        self.poller = try Poller()
+        self.scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
+        let configuration = context.configuration
+        let shortest = min(
+            configuration.idleTimeout.nanoseconds, configuration.requestTimeout.nanoseconds,
+            configuration.writeTimeout.nanoseconds)
+        sweepInterval = max(5_000_000, min(1_000_000_000, shortest / 4))
+    }
+
+    deinit {
+        scratch.deallocate()
+    }
+
+    /// Makes this loop accept connections on `fd` (before the thread starts).
+    func adoptListener(_ fd: Int32) {
+        listenFD = fd
+        poller.add(fd, read: true, write: false)
+    }
+
+    /// Runs `task` on the loop thread soon; callable from any thread.
+    func execute(_ task: @escaping @Sendable () -> Void) {
+        inbox.withLock { $0.append(task) }
+        poller.wake()
+    }
+
+    /// Runs `action` on the loop thread after `delay`; call on the loop thread only.
+    func schedule(after delay: UInt64, _ action: @escaping () -> Void) {
+        timers.insert(deadline: SocketSystem.monotonicNanos() &+ delay, action: action)
+    }
+
+    /// Asks the loop to stop accepting, finish in-flight responses within `grace`, and exit.
+    func requestStop(grace: UInt64) {
+        execute { [self] in
+            guard !stopping else { return }
+            stopping = true
+            stopDeadline = SocketSystem.monotonicNanos() &+ grace
+            if listenFD >= 0 {
+                poller.remove(listenFD)
+                close(listenFD)
+                listenFD = -1
+            }
+            for connection in Array(connections.values) { connection.beginShutdown() }
+        }
+    }
+
+    /// Waits until the loop thread has exited, up to `timeout`.
+    func waitUntilFinished(timeout: DispatchTime) -> Bool {
+        finished.wait(timeout: timeout) == .success
+    }
+
+    /// Registers an accepted socket as a connection of this loop.
+    func adopt(fd: Int32, address: String) {
+        guard !stopping else {
+            close(fd)
+            return
+        }
+        let connection = Connection(fd: fd, remoteAddress: address, loop: self)
+        connections[fd] = connection
+        poller.add(fd, read: true, write: false)
+    }
+
+    /// Forgets a closed connection.
+    func forget(_ fd: Int32) {
+        poller.remove(fd)
+        connections[fd] = nil
+    }
+
+    /// The thread body.
+    func run() {
+        nextSweep = SocketSystem.monotonicNanos() &+ sweepInterval
+        while true {
+            var now = SocketSystem.monotonicNanos()
+            while let timer = timers.popDue(now: now) {
+                timer.action()
+                now = SocketSystem.monotonicNanos()
+            }
+            if now >= nextSweep {
+                for connection in Array(connections.values) { connection.checkTimeouts(now: now) }
+                nextSweep = now &+ sweepInterval
+            }
+            if stopping && (connections.isEmpty || now >= stopDeadline) { break }
+            var wakeAt = nextSweep
+            if let deadline = timers.earliestDeadline { wakeAt = min(wakeAt, deadline) }
+            if stopping { wakeAt = min(wakeAt, stopDeadline) }
+            let waitNanos = wakeAt > now ? wakeAt - now : 0
+            let timeout = Int32(min(1000, (waitNanos + 999_999) / 1_000_000))
+            poller.wait(timeoutMilliseconds: timeout) { event in
+                if event.fd == poller.wakeFD {
+                    poller.drainWake()
+                    let tasks = inbox.withLock { tasks in
+                        defer { tasks.removeAll() }
+                        return tasks
+                    }
+                    for task in tasks { task() }
+                } else if event.fd == listenFD {
+                    acceptPending()
+                } else if let connection = connections[event.fd] {
+                    connection.handle(readable: event.readable, writable: event.writable)
+                }
+            }
+        }
+        for connection in Array(connections.values) { connection.close(.abrupt) }
+        connections.removeAll()
+        timers.removeAll()
+        if listenFD >= 0 {
+            close(listenFD)
+            listenFD = -1
+        }
+        for task in inbox.withLock({ tasks in
+            defer { tasks.removeAll() }; return tasks
+        }) { task() }
+        poller.close()
+        finished.signal()
+    }
+
+    private func acceptPending() {
+        for _ in 0..<64 {
+            guard let accepted = SocketSystem.accept(listenFD) else { return }
+            if let distribute {
+                distribute(accepted.fd, accepted.address)
+            } else {
+                adopt(fd: accepted.fd, address: accepted.address)
+            }
+        }
+    }
+}

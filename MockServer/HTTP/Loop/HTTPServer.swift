@@ -1,0 +1,111 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What every loop shares: the configuration, derived limits and the function that answers requests.
+final class HTTPServerContext: Sendable {
+    let configuration: MockServerConfiguration
+    let limits: HTTPRequestParser.Limits
+    let spillDirectory: String
+    let respond: @Sendable (ServerRequest) -> ServerResponse
+
+    init(
+        configuration: MockServerConfiguration, respond: @escaping @Sendable (ServerRequest) -> ServerResponse
+    ) {
+        self.configuration = configuration
+        self.limits = HTTPRequestParser.Limits(
+            maxRequestLineBytes: configuration.maxRequestLineBytes,
+            maxHeaderBytes: configuration.maxHeaderBytes,
+            maxHeaderCount: configuration.maxHeaderCount, maxBodyBytes: configuration.maxBodyBytes)
+        self.spillDirectory = (configuration.uploadsDirectory ?? FileManager.default.temporaryDirectory).path
+        self.respond = respond
+    }
+}
+
+/// The socket server: one listening socket, accepted round-robin onto a fixed set of event loops.
+final class HTTPServer: Sendable {
+    private struct State {
+        var loops: [EventLoop] = []
+        var port = 0
+        var started = false
+        var stopped = false
+    }
+
+    private let context: HTTPServerContext
+    private let state = Mutex(State())
+
+    init(context: HTTPServerContext) {
+        self.context = context
+    }
+
+    /// The bound port (0 before ``start()``).
+    var port: Int { state.withLock { $0.port } }
+
+    /// Binds, listens and starts the loop threads.
+    /// - Throws: ``SocketSystem/Failure`` when the address cannot be bound, or when already started.
+    func start() throws {
+        try state.withLock { state in
+            guard !state.started else {
+                throw SocketSystem.Failure(call: "start (already started)", code: EALREADY)
+            }
+            let configuration = context.configuration
+            let listener = try SocketSystem.listen(
+                host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+            var loops: [EventLoop] = []
+            do {
+                for index in 0..<max(1, configuration.eventLoopCount) {
+                    loops.append(try EventLoop(index: index, context: context))
+                }
+            } catch {
+                close(listener.fd)
+                for loop in loops { loop.poller.close() }
+                throw error
+            }
+            let acceptor = loops[0]
+            acceptor.adoptListener(listener.fd)
+            if loops.count > 1 {
+                let targets = loops
+                var next = 0
+                acceptor.distribute = { fd, address in
+                    let target = targets[next]
+                    next = (next + 1) % targets.count
+                    if target === acceptor {
+                        acceptor.adopt(fd: fd, address: address)
+                    } else {
+                        target.execute { target.adopt(fd: fd, address: address) }
+                    }
+                }
+            }
+            for loop in loops {
+                let thread = Thread { loop.run() }
+                thread.name = "courier-mock-loop-\(loop.index)"
+                thread.start()
+            }
+            state.loops = loops
+            state.port = listener.port
+            state.started = true
+        }
+    }
+
+    /// Stops accepting, lets in-flight responses finish for up to `grace`, then closes everything.
+    /// Idempotent; returns when every loop thread has exited.
+    func shutdown(grace: Duration = .seconds(1)) {
+        let loops: [EventLoop] = state.withLock { state in
+            guard state.started, !state.stopped else { return [] }
+            state.stopped = true
+            return state.loops
+        }
+        guard !loops.isEmpty else { return }
+        for loop in loops { loop.requestStop(grace: grace.nanoseconds) }
+        let deadline = DispatchTime.now() + .nanoseconds(Int(grace.nanoseconds) + 2_000_000_000)
+        for loop in loops { _ = loop.waitUntilFinished(timeout: deadline) }
+    }
+}

@@ -1,0 +1,128 @@
+/// Serialising status lines and headers, and interpreting `Range`, without Foundation formatters.
+enum ResponseEncoding {
+    /// The standard reason phrase for `status`.
+    static func reason(for status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 101: "Switching Protocols"
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 411: "Length Required"
+        case 412: "Precondition Failed"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 416: "Range Not Satisfiable"
+        case 417: "Expectation Failed"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        default: "Status \(status)"
+        }
+    }
+
+    /// Whether a response with `status` to a request with `method` carries no body.
+    static func hasNoBody(status: Int, method: String) -> Bool {
+        method == "HEAD" || (100..<200).contains(status) || status == 204 || status == 304
+    }
+
+    /// Appends the decimal digits of `value`.
+    static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
+        if value == 0 {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value.magnitude
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            while count > 0 {
+                count -= 1
+                out.append(buffer[count])
+            }
+        }
+    }
+
+    /// Appends the lowercase hexadecimal digits of `value` (chunk sizes).
+    static func appendHex(_ value: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: String(value, radix: 16).utf8)
+    }
+
+    /// A resolved byte range of a representation of `size` bytes.
+    enum RangeResult: Equatable {
+        /// No usable `Range` header: send everything.
+        case whole
+        /// Send bytes `lower...upper`.
+        case partial(lower: Int64, upper: Int64)
+        /// The range cannot be satisfied (416).
+        case unsatisfiable
+    }
+
+    /// Interprets a `Range` header; only single `bytes` ranges are honoured, anything else gets the whole body.
+    static func resolveRange(_ header: String?, size: Int64) -> RangeResult {
+        guard let header else { return .whole }
+        let trimmed = header.trimmed(of: " \t")
+        guard trimmed.lowercased().hasPrefix("bytes=") else { return .whole }
+        let spec = trimmed.dropFirst(6).trimmed(of: " \t")
+        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return .whole }
+        let first = spec[..<dash].trimmed(of: " \t")
+        let last = spec[spec.index(after: dash)...].trimmed(of: " \t")
+        if first.isEmpty {
+            guard let suffix = Int64(last), suffix >= 0 else { return .whole }
+            guard suffix > 0, size > 0 else { return .unsatisfiable }
+            return .partial(lower: max(0, size - suffix), upper: size - 1)
+        }
+        guard let lower = Int64(first), lower >= 0 else { return .whole }
+        var upper = size - 1
+        if !last.isEmpty {
+            guard let value = Int64(last), value >= lower else { return .whole }
+            upper = min(value, size - 1)
+        }
+        guard lower < size else { return .unsatisfiable }
+        return .partial(lower: lower, upper: upper)
+    }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing characters from `set`.
+    func trimmed(of set: String) -> String {
+        var slice = Substring(self)
+        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
+        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+
+/// An in-process HTTP/1.1 mock server: admin API, WireMock-style stubs, chaos, then your handlers.
+///
+/// Requests are answered on a few event-loop threads (``MockServerConfiguration/eventLoopCount``); handlers
+/// run synchronously on those threads, so they must not block.
+public final class MockServer: Sendable {
+    /// The configuration the server was created with.
+    public let configuration: MockServerConfiguration
+    private let router: RequestRouter
+    private let http: HTTPServer
+
+    /// Creates a server; nothing is bound until ``start()``.
+    /// - Parameters:
+    ///   - configuration: sockets, limits, stubs and chaos settings.
+    ///   - handlers: handlers tried in order after the admin API, stubs and chaos.
+    public init(configuration: MockServerConfiguration = .init(), handlers: [any HTTPHandler] = []) {
+        self.configuration = configuration
+        let router = RequestRouter(configuration: configuration, handlers: handlers)
+        self.router = router
+        self.http = HTTPServer(
+            context: HTTPServerContext(configuration: configuration) { request in router.respond(to: request)
+            })
+    }
+
+    deinit {
+        http.shutdown()
+    }
+
+    /// Binds the socket and starts serving; afterwards ``port`` is the real port.
+    /// - Throws: ``MockServerError`` when the address cannot be bound or the server was already started.
+    public func start() throws {
+        do {
+            try http.start()
+        } catch let failure as SocketSystem.Failure {
+            throw MockServerError(message: failure.description)
+        }
+    }
+
+    /// The bound port (0 before ``start()``).
+    public var port: Int { http.port }
+
+    /// The server's base URL, `http://HOST:PORT`.
+    public var baseURL: URL {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return URL(string: "http://\(host):\(port)")!  // allowed: host and port are always URL-safe here
+    }
+
+    /// Stops accepting, lets in-flight responses finish briefly, and closes every connection.
+    /// Idempotent; returns when the loop threads have exited. Do not call it from a handler.
+    public func shutdown() {
+        http.shutdown()
+    }
+}
+
+/// A mock server failure, such as a port already in use.
+public struct MockServerError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong.
+    public var message: String
+
+    /// Creates an error.
+    /// - Parameter message: what went wrong.
+    public init(message: String) {
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// Starts a mock server, runs `body` with it, and always shuts it down.
+/// - Parameters:
+///   - configuration: the server configuration (port 0 picks a free port).
+///   - handlers: handlers tried after the admin API, stubs and chaos.
+///   - body: the code using the running server.
+/// - Returns: what `body` returns.
+/// - Throws: ``MockServerError`` when the server cannot start, or what `body` throws.
+public func withMockServer<T: Sendable>(
+    configuration: MockServerConfiguration = .init(), handlers: [any HTTPHandler] = [],
+    _ body: (MockServer) async throws -> T
+) async throws -> T {
+    let server = MockServer(configuration: configuration, handlers: handlers)
+    try server.start()
+    do {
+        let result = try await body(server)
+        server.shutdown()
+        return result
+    } catch {
+        server.shutdown()
+        throw error
+    }
+}

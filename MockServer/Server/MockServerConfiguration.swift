@@ -1,0 +1,74 @@
+import Foundation
+
+/// Every knob of the mock server, from the socket to the stub engine and chaos.
+public struct MockServerConfiguration: Sendable {
+    /// The address to bind (an IPv4 or IPv6 literal, or `localhost`).
+    public var host: String
+    /// The port to bind; 0 picks a free one (read it back from ``MockServer/port``).
+    public var port: Int
+    /// How many event-loop threads serve connections (at least 1).
+    public var eventLoopCount: Int
+    /// The listen backlog.
+    public var backlog: Int
+    /// The longest request line accepted; longer gets 414.
+    public var maxRequestLineBytes: Int
+    /// The largest header block (request line and fields) accepted; larger gets 431.
+    public var maxHeaderBytes: Int
+    /// The most header fields accepted; more gets 431.
+    public var maxHeaderCount: Int
+    /// The largest request body accepted; larger gets 413.
+    public var maxBodyBytes: Int64
+    /// Bodies larger than this are streamed to a file in ``uploadsDirectory`` instead of memory.
+    public var bodySpillThreshold: Int
+    /// Where large request bodies are spilled; the system temporary directory when nil.
+    public var uploadsDirectory: URL?
+    /// A keep-alive connection with no request in progress is closed after this long.
+    public var idleTimeout: Duration
+    /// A request whose head and body take longer than this to arrive gets 408 and is closed (slow clients).
+    public var requestTimeout: Duration
+    /// A connection whose client reads nothing of a pending response for this long is closed.
+    public var writeTimeout: Duration
+    /// How many requests of one connection may wait for their responses before reading pauses.
+    public var maxPipelinedRequests: Int
+    /// A folder of WireMock mapping files (`mappings/` or the folder itself, and `__files/`).
+    public var mappingsDirectory: URL?
+    /// How many requests the journal keeps; older ones are dropped and counted.
+    public var journalLimit: Int
+    /// The share of non-admin requests (0–1) that chaos answers with a fault or a 5xx/429.
+    public var chaosRate: Double
+    /// The seed of chaos's random generator, for reproducible runs.
+    public var chaosSeed: UInt64
+    /// How many sample records a data-backed handler (the social backend) should create; unused by the server.
+    public var seedDataCount: Int
+
+    /// Creates a configuration; every parameter has a sensible default for tests.
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, eventLoopCount: Int = 2, backlog: Int = 1024,
+        maxRequestLineBytes: Int = 8192, maxHeaderBytes: Int = 16384, maxHeaderCount: Int = 100,
+        maxBodyBytes: Int64 = 64 * 1024 * 1024, bodySpillThreshold: Int = 1024 * 1024,
+        uploadsDirectory: URL? = nil,
+        idleTimeout: Duration = .seconds(60), requestTimeout: Duration = .seconds(30),
+        writeTimeout: Duration = .seconds(30), maxPipelinedRequests: Int = 32, mappingsDirectory: URL? = nil,
+        journalLimit: Int = 1000, chaosRate: Double = 0, chaosSeed: UInt64 = 0, seedDataCount: Int = 0
+    ) {
+        self.host = host
+        self.port = port
+        self.eventLoopCount = eventLoopCount
+        self.backlog = backlog
+        self.maxRequestLineBytes = maxRequestLineBytes
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxHeaderCount = maxHeaderCount
+        self.maxBodyBytes = maxBodyBytes
+        self.bodySpillThreshold = bodySpillThreshold
+        self.uploadsDirectory = uploadsDirectory
+        self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
+        self.writeTimeout = writeTimeout
+        self.maxPipelinedRequests = maxPipelinedRequests
+        self.mappingsDirectory = mappingsDirectory
+        self.journalLimit = journalLimit
+        self.chaosRate = chaosRate
+        self.chaosSeed = chaosSeed
+        self.seedDataCount = seedDataCount
+    }
+}

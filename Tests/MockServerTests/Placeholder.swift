@@ -1,5 +1,0 @@
-import Testing
-
-@Test func mockServerTestsBuilds() {
-    #expect(Bool(true))
-}
