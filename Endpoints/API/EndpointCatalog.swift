@@ -48,7 +48,9 @@ public enum EndpointCatalog {
                 if let fallback { return fallback }
                 throw CatalogError(description: "--\(name) is required")
             }
-            guard let value = Int(text) else { throw CatalogError(description: "--\(name) must be an integer, not \(text)") }
+            guard let value = Int(text) else {
+                throw CatalogError(description: "--\(name) must be an integer, not \(text)")
+            }
             return value
         }
 
@@ -74,9 +76,12 @@ public enum EndpointCatalog {
         Entry(id: "onboarding.login", arguments: [arg("email"), arg("password")]) { a throws(CatalogError) in
             OnboardingEndPoint.login(email: try a.string("email"), password: try a.string("password"))
         },
-        Entry(id: "onboarding.signup", arguments: [arg("name", required: false), arg("email"), arg("password")]) {
+        Entry(
+            id: "onboarding.signup", arguments: [arg("name", required: false), arg("email"), arg("password")]
+        ) {
             a throws(CatalogError) in
-            OnboardingEndPoint.signup(name: a.values["name"], email: try a.string("email"), password: try a.string("password"))
+            OnboardingEndPoint.signup(
+                name: a.values["name"], email: try a.string("email"), password: try a.string("password"))
         },
         Entry(id: "onboarding.refresh", arguments: [arg("refreshToken")]) { a throws(CatalogError) in
             OnboardingEndPoint.refresh(refreshToken: try a.string("refreshToken"))
@@ -90,14 +95,23 @@ public enum EndpointCatalog {
             id: "posts.feed",
             arguments: [arg("userId"), arg("limit", "int", required: false), arg("after", required: false)]
         ) { a throws(CatalogError) in
-            PostsEndPoint.feed(userId: try a.string("userId"), limit: try a.int("limit", default: 10), after: a.values["after"])
+            PostsEndPoint.feed(
+                userId: try a.string("userId"), limit: try a.int("limit", default: 10),
+                after: a.values["after"])
         },
-        Entry(id: "posts.latest", arguments: [arg("limit", "int", required: false), arg("before", required: false)]) {
+        Entry(
+            id: "posts.latest",
+            arguments: [arg("limit", "int", required: false), arg("before", required: false)]
+        ) {
             a throws(CatalogError) in
             PostsEndPoint.latest(limit: try a.int("limit", default: 10), before: a.values["before"])
         },
-        Entry(id: "posts.post", arguments: [arg("id")]) { a throws(CatalogError) in PostsEndPoint.post(id: try a.string("id")) },
-        Entry(id: "posts.like", arguments: [arg("id")]) { a throws(CatalogError) in PostsEndPoint.like(id: try a.string("id")) },
+        Entry(id: "posts.post", arguments: [arg("id")]) { a throws(CatalogError) in
+            PostsEndPoint.post(id: try a.string("id"))
+        },
+        Entry(id: "posts.like", arguments: [arg("id")]) { a throws(CatalogError) in
+            PostsEndPoint.like(id: try a.string("id"))
+        },
         Entry(id: "tweets.upload", arguments: [arg("caption")]) { a throws(CatalogError) in
             TweetsEndPoint.upload(caption: try a.string("caption"))
         },
@@ -105,7 +119,9 @@ public enum EndpointCatalog {
         Entry(id: "tweets.byUser", arguments: [arg("userId")]) { a throws(CatalogError) in
             TweetsEndPoint.byUser(userId: try a.string("userId"))
         },
-        Entry(id: "tweets.user", arguments: [arg("id")]) { a throws(CatalogError) in TweetsEndPoint.user(id: try a.string("id")) },
+        Entry(id: "tweets.user", arguments: [arg("id")]) { a throws(CatalogError) in
+            TweetsEndPoint.user(id: try a.string("id"))
+        },
         Entry(id: "upload.video", arguments: [arg("name"), arg("file", "file")]) { a throws(CatalogError) in
             UploadEndPoint.video(name: try a.string("name"), file: try a.file("file"))
         },
@@ -114,10 +130,14 @@ public enum EndpointCatalog {
         },
         Entry(
             id: "upload.publish",
-            arguments: [arg("video"), arg("videoURL"), arg("description"), arg("idempotencyKey", required: false)]
+            arguments: [
+                arg("video"), arg("videoURL"), arg("description"), arg("idempotencyKey", required: false),
+            ]
         ) { a throws(CatalogError) in
             UploadEndPoint.publish(
-                post: NewPost(video: try a.string("video"), videoURL: try a.url("videoURL"), description: try a.string("description")),
+                post: NewPost(
+                    video: try a.string("video"), videoURL: try a.url("videoURL"),
+                    description: try a.string("description")),
                 idempotencyKey: a.values["idempotencyKey"] ?? UUID().uuidString)
         },
         Entry(id: "upload.profileImage", arguments: [arg("file", "file")]) { a throws(CatalogError) in
@@ -130,14 +150,18 @@ public enum EndpointCatalog {
 
     /// Builds the endpoint case for `id` from `--name value` arguments.
     /// - Throws: `CatalogError` for an unknown id, an unknown, missing or malformed argument.
-    public static func make(_ id: String, arguments: [String: String]) throws(CatalogError) -> any ContractEndpoint {
+    public static func make(_ id: String, arguments: [String: String]) throws(CatalogError)
+        -> any ContractEndpoint
+    {
         guard let entry = entry(id) else {
             throw CatalogError(description: "unknown endpoint \(id); `courier call --list` lists them")
         }
         let known = Set(entry.arguments.map(\.name))
         if let unknown = arguments.keys.sorted().first(where: { !known.contains($0) }) {
             let expected = entry.arguments.map { "--" + $0.name }.joined(separator: " ")
-            throw CatalogError(description: "\(id) takes no --\(unknown); it takes: \(expected.isEmpty ? "nothing" : expected)")
+            throw CatalogError(
+                description:
+                    "\(id) takes no --\(unknown); it takes: \(expected.isEmpty ? "nothing" : expected)")
         }
         return try entry.build(Arguments(values: arguments))
     }
@@ -148,7 +172,9 @@ public enum EndpointCatalog {
             let operation = entry.operation
             let method = (operation?.method.rawValue ?? "?").padding(toLength: 6, withPad: " ", startingAt: 0)
             let path = (operation?.path ?? "?").padding(toLength: 24, withPad: " ", startingAt: 0)
-            let arguments = entry.arguments.map { $0.required ? "--\($0.name) <\($0.kind)>" : "[--\($0.name) <\($0.kind)>]" }
+            let arguments = entry.arguments.map {
+                $0.required ? "--\($0.name) <\($0.kind)>" : "[--\($0.name) <\($0.kind)>]"
+            }
             let auth = operation?.requiresAuth == true ? " (token)" : ""
             return entry.id.padding(toLength: 21, withPad: " ", startingAt: 0) + method + path
                 + arguments.joined(separator: " ") + auth

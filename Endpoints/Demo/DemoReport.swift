@@ -28,7 +28,8 @@ public struct DemoReport: Sendable {
     public var formatted: String {
         var lines = ["transport: \(transport)"]
         lines.append(
-            "  " + "step".padding(toLength: 22, withPad: " ", startingAt: 0) + "result  requests     time  detail")
+            "  " + "step".padding(toLength: 22, withPad: " ", startingAt: 0)
+                + "result  requests     time  detail")
         for step in steps {
             let time = String(format: "%7.1fms", step.seconds * 1000)
             let requests = String(step.requests).leftPadded(to: 8)

@@ -42,7 +42,8 @@ public struct DemoRunner: Sendable {
         self.baseURL = baseURL
         self.workDirectory =
             workDirectory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("courier-demo-\(UUID().uuidString)")
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "courier-demo-\(UUID().uuidString)")
         self.videoBytes = videoBytes
         self.output = output
     }
@@ -57,7 +58,8 @@ public struct DemoRunner: Sendable {
             defer { try? FileManager.default.removeItem(at: workDirectory) }
             try await flow.run(in: workDirectory, videoBytes: videoBytes, output: output)
         } catch {
-            flow.report.steps.append(.init(name: "setup", passed: false, detail: "\(error)", requests: 0, seconds: 0))
+            flow.report.steps.append(
+                .init(name: "setup", passed: false, detail: "\(error)", requests: 0, seconds: 0))
         }
         return flow.report
     }
@@ -89,7 +91,9 @@ struct DemoFlow {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         report.steps.append(
-            .init(name: name, passed: passed, detail: detail, requests: counter.count - before, seconds: seconds))
+            .init(
+                name: name, passed: passed, detail: detail, requests: counter.count - before, seconds: seconds
+            ))
         return result
     }
 
@@ -97,7 +101,9 @@ struct DemoFlow {
         if !condition { throw StepFailure(description: message) }
     }
 
-    mutating func run(in directory: URL, videoBytes: Int, output: @escaping @Sendable (String) -> Void) async throws {
+    mutating func run(in directory: URL, videoBytes: Int, output: @escaping @Sendable (String) -> Void)
+        async throws
+    {
         let client = self.client
         let counter = self.counter
         let users = UserRequest(client: client)
@@ -108,39 +114,55 @@ struct DemoFlow {
                 let session = try await users.signup(name: "Demo User", email: email, password: password)
                 return ((), "created \(session.user.id) <\(email)>")
             }) != nil,
-            let me = await step("login", {
-                let session = try await users.login(email: email, password: password)
-                return (session.user, "token expires \(ISO8601DateFormatter().string(from: session.expiresAt))")
-            })
+            let me = await step(
+                "login",
+                {
+                    let session = try await users.login(email: email, password: password)
+                    return (
+                        session.user,
+                        "token expires \(ISO8601DateFormatter().string(from: session.expiresAt))"
+                    )
+                })
         else { return }
 
         let videoFile = directory.appendingPathComponent("demo.mp4")
         try Data((0..<videoBytes).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }).write(to: videoFile)
         let publisher = VideoPostRequest(client: client)
-        let draft = Post.draft(video: "demo-\(UUID().uuidString.prefix(8).lowercased()).mp4", description: "Courier demo")
+        let draft = Post.draft(
+            video: "demo-\(UUID().uuidString.prefix(8).lowercased()).mp4", description: "Courier demo")
         let bar = ProgressBar(output: output)
         guard
-            let downloadURL = await step("upload video", {
-                let url = try await publisher.uploadVideo(name: draft.video, file: videoFile) { bar.update($0) }
-                return (url, "\(videoBytes / 1024) KiB streamed from disk → \(url.path)")
-            }),
-            let post = await step("publish", {
-                let post = try await publisher.save(post: draft, videoURL: downloadURL)
-                let again = try await publisher.save(post: draft, videoURL: downloadURL)
-                try Self.check(again.id == post.id, "retrying the publish saved a second post \(again.id)")
-                return (post, "\(post.id), retry with the same Idempotency-Key saved nothing new")
-            })
+            let downloadURL = await step(
+                "upload video",
+                {
+                    let url = try await publisher.uploadVideo(name: draft.video, file: videoFile) {
+                        bar.update($0)
+                    }
+                    return (url, "\(videoBytes / 1024) KiB streamed from disk → \(url.path)")
+                }),
+            let post = await step(
+                "publish",
+                {
+                    let post = try await publisher.save(post: draft, videoURL: downloadURL)
+                    let again = try await publisher.save(post: draft, videoURL: downloadURL)
+                    try Self.check(
+                        again.id == post.id, "retrying the publish saved a second post \(again.id)")
+                    return (post, "\(post.id), retry with the same Idempotency-Key saved nothing new")
+                })
         else { return }
 
         let feed = Paginator.feed(client: client, userId: me.id, limit: 5)
         guard
-            (await step("first in feed") {
-                let first = try await feed.nextPage()
-                try Self.check(first?.first?.id == post.id, "the feed starts with \(first?.first?.id ?? "nothing")")
-                return ((), "\(post.id) tops the feed")
-            }) != nil,
+            let firstPage = await step(
+                "first in feed",
+                {
+                    let first = try await feed.nextPage() ?? []
+                    try Self.check(
+                        first.first?.id == post.id, "the feed starts with \(first.first?.id ?? "nothing")")
+                    return (first, "\(post.id) tops the feed")
+                }),
             (await step("paginate to end") {
-                var ids = [post.id]
+                var ids = firstPage.map(\.id)
                 var pages = 1
                 while let page = try await feed.nextPage() {
                     ids += page.map(\.id)
@@ -167,7 +189,8 @@ struct DemoFlow {
         else { return }
 
         _ = await step("cache hit on 2nd download") {
-            let cache = try VideoCache(directory: directory.appendingPathComponent("cache"), manager: client.manager)
+            let cache = try VideoCache(
+                directory: directory.appendingPathComponent("cache"), manager: client.manager)
             guard let url = post.videoURL else { throw StepFailure(description: "the post has no video URL") }
             let first = try await cache.video(at: url)
             let second = try await cache.video(at: url)

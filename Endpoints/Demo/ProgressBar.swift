@@ -26,14 +26,18 @@ public final class ProgressBar: Sendable {
             return true
         }
         guard draw else { return }
-        output("\r" + Self.render(fraction: fraction, width: width, completed: progress.completed, total: progress.total))
+        output(
+            "\r"
+                + Self.render(
+                    fraction: fraction, width: width, completed: progress.completed, total: progress.total))
         if step == 20 { output("\n") }
     }
 
     /// One rendering of the bar, such as `[#####     ]  50% 1.0/2.0 MiB`.
     public static func render(fraction: Double, width: Int, completed: Int64, total: Int64?) -> String {
         let filled = Int((fraction * Double(width)).rounded(.down))
-        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: max(0, width - filled))
+        let bar =
+            String(repeating: "#", count: filled) + String(repeating: " ", count: max(0, width - filled))
         let mib = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
         let percent = String(Int(fraction * 100)).leftPadded(to: 3)
         return "  upload [\(bar)] \(percent)% \(mib(completed))/\(total.map(mib) ?? "?") MiB"

@@ -68,7 +68,8 @@ extension Post {
     ///   - description: the caption.
     public static func draft(id: String = UUID().uuidString, video: String, description: String) -> Post {
         Post(
-            id: id, authorId: "", authorName: "", video: video, videoURL: nil, description: description, likes: 0,
+            id: id, authorId: "", authorName: "", video: video, videoURL: nil, description: description,
+            likes: 0,
             comments: 0, pageNumber: 1, createdAt: Date())
     }
 }

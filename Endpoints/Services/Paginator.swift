@@ -95,7 +95,8 @@ extension Paginator where Item == Post {
     public static func pages(client: SocialClient, size: Int = 5) -> Paginator<Post> {
         Paginator { token throws(SocialError) in
             let number = token.flatMap { Int($0) } ?? 1
-            let page = try await client.call(PostsEndPoint.page(pageNumber: number, size: size), as: PostsPage.self)
+            let page = try await client.call(
+                PostsEndPoint.page(pageNumber: number, size: size), as: PostsPage.self)
             return (page.items, page.nextPageNumber.map(String.init))
         }
     }
@@ -112,7 +113,8 @@ extension Paginator where Item == Post {
     /// The latest posts, then the ones before the last key, until the oldest (seed 004).
     public static func latest(client: SocialClient, limit: Int = 10) -> Paginator<Post> {
         Paginator { token throws(SocialError) in
-            let page = try await client.call(PostsEndPoint.latest(limit: limit, before: token), as: KeysetPage<Post>.self)
+            let page = try await client.call(
+                PostsEndPoint.latest(limit: limit, before: token), as: KeysetPage<Post>.self)
             return (page.items, page.nextKey)
         }
     }

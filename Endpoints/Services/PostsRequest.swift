@@ -12,7 +12,8 @@ public struct PostsRequest: Sendable {
     /// Posts whose page number is in `pageNumber ..< pageNumber + size`, ascending.
     /// - Throws: `SocialError`.
     public func getPostsByPages(pageNumber: Int, size: Int = 5) async throws(SocialError) -> [Post] {
-        try await client.call(PostsEndPoint.page(pageNumber: pageNumber, size: size), as: PostsPage.self).items
+        try await client.call(PostsEndPoint.page(pageNumber: pageNumber, size: size), as: PostsPage.self)
+            .items
     }
 
     /// Posts whose page number is in `pageNumber ..< pageNumber + size`, delivered to
@@ -22,7 +23,9 @@ public struct PostsRequest: Sendable {
         pageNumber: Int, size: Int = 5, success: @escaping @Sendable ([Post]) -> Void,
         failure: @escaping @Sendable (SocialError) -> Void
     ) -> Task<Void, Never> {
-        client.deliver({ try await getPostsByPages(pageNumber: pageNumber, size: size) }, success: success, failure: failure)
+        client.deliver(
+            { try await getPostsByPages(pageNumber: pageNumber, size: size) }, success: success,
+            failure: failure)
     }
 
     /// The download URL of the stored video `name` (with its extension).
@@ -34,7 +37,8 @@ public struct PostsRequest: Sendable {
     /// The download URL of the stored video `name`, delivered to `success` or `failure`.
     @discardableResult
     public func getPostsVideoURL(
-        name: String, success: @escaping @Sendable (URL) -> Void, failure: @escaping @Sendable (SocialError) -> Void
+        name: String, success: @escaping @Sendable (URL) -> Void,
+        failure: @escaping @Sendable (SocialError) -> Void
     ) -> Task<Void, Never> {
         client.deliver({ try await getPostsVideoURL(name: name) }, success: success, failure: failure)
     }

@@ -30,13 +30,16 @@ public final class SocialClient: Sendable {
         eventMonitors: [any EventMonitor] = [], callbackQueue: DispatchQueue = .global()
     ) {
         let plain = NetworkManager(
-            transport: transport, baseURL: baseURL, eventMonitors: eventMonitors, callbackQueue: callbackQueue)
+            transport: transport, baseURL: baseURL, eventMonitors: eventMonitors, callbackQueue: callbackQueue
+        )
         let store = SessionStore { refreshToken in
-            try await plain.send(OnboardingEndPoint.refresh(refreshToken: refreshToken), as: AuthSession.self).value
+            try await plain.send(OnboardingEndPoint.refresh(refreshToken: refreshToken), as: AuthSession.self)
+                .value
         }
         session = store
         manager = NetworkManager(
-            transport: transport, baseURL: baseURL, interceptors: interceptors + [AuthInterceptor(provider: store)],
+            transport: transport, baseURL: baseURL,
+            interceptors: interceptors + [AuthInterceptor(provider: store)],
             eventMonitors: eventMonitors, callbackQueue: callbackQueue)
     }
 

@@ -29,7 +29,8 @@ public struct SocialError: Error, Sendable, CustomStringConvertible {
     public var underlying: CourierError?
 
     /// Creates an error.
-    public init(_ category: Category, _ message: String, status: Int? = nil, underlying: CourierError? = nil) {
+    public init(_ category: Category, _ message: String, status: Int? = nil, underlying: CourierError? = nil)
+    {
         self.category = category
         self.message = message
         self.status = status
@@ -67,7 +68,8 @@ public struct SocialError: Error, Sendable, CustomStringConvertible {
 
     /// The `message` of the server's JSON error body, when there is one.
     static func serverMessage(_ error: CourierError) -> String? {
-        guard let body = error.body, let decoded = try? JSONDecoder().decode(APIErrorBody.self, from: body) else {
+        guard let body = error.body, let decoded = try? JSONDecoder().decode(APIErrorBody.self, from: body)
+        else {
             return nil
         }
         return decoded.message

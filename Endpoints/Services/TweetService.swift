@@ -25,7 +25,9 @@ public struct TweetService: Sendable {
 
     /// Uploads a tweet and reports whether it worked, as the seed's completion did.
     @discardableResult
-    public func uploadTweet(caption: String, completion: @escaping @Sendable (Bool) -> Void) -> Task<Void, Never> {
+    public func uploadTweet(caption: String, completion: @escaping @Sendable (Bool) -> Void) -> Task<
+        Void, Never
+    > {
         client.deliver(
             { try await uploadTweet(caption: caption) }, success: { _ in completion(true) },
             failure: { _ in completion(false) })
@@ -39,8 +41,12 @@ public struct TweetService: Sendable {
 
     /// All tweets with authors, delivered as a `Result`.
     @discardableResult
-    public func fetchTweets(completion: @escaping @Sendable (Result<[Tweet], SocialError>) -> Void) -> Task<Void, Never> {
-        client.deliver({ try await fetchTweets() }, success: { completion(.success($0)) }, failure: { completion(.failure($0)) })
+    public func fetchTweets(completion: @escaping @Sendable (Result<[Tweet], SocialError>) -> Void) -> Task<
+        Void, Never
+    > {
+        client.deliver(
+            { try await fetchTweets() }, success: { completion(.success($0)) },
+            failure: { completion(.failure($0)) })
     }
 
     /// One user's tweets, newest first, each with its author.
@@ -96,12 +102,16 @@ public struct TweetService: Sendable {
     /// Downloads a user's profile image, accepting only a 2xx or 3xx status with a non-empty body.
     /// - Throws: `SocialError` (`notFound` when the user has none, `storage` when the download fails).
     public func profileImage(for user: User) async throws(SocialError) -> Data {
-        guard let url = user.profileImageURL else { throw SocialError(.notFound, "\(user.name) has no profile image") }
+        guard let url = user.profileImageURL else {
+            throw SocialError(.notFound, "\(user.name) has no profile image")
+        }
         let data: Data
         do {
             let response = try await client.manager.sendRaw(URLRequest(url: url))
             guard (200..<400).contains(response.status), !response.value.isEmpty else {
-                throw SocialError(.storage, "the profile image answered \(response.status) with \(response.value.count) bytes")
+                throw SocialError(
+                    .storage,
+                    "the profile image answered \(response.status) with \(response.value.count) bytes")
             }
             data = response.value
         } catch {

@@ -13,7 +13,9 @@ public struct UserRequest: Sendable {
     /// Creates an account and signs in.
     /// - Throws: `SocialError` (`server` with status 409 when the email is taken).
     @discardableResult
-    public func signup(name: String?, email: String, password: String) async throws(SocialError) -> AuthSession {
+    public func signup(name: String?, email: String, password: String) async throws(SocialError)
+        -> AuthSession
+    {
         let session = try await client.call(
             OnboardingEndPoint.signup(name: name, email: email, password: password), as: AuthSession.self)
         await client.session.update(session)
@@ -24,7 +26,8 @@ public struct UserRequest: Sendable {
     /// - Throws: `SocialError` (`unauthorized` for wrong credentials).
     @discardableResult
     public func login(email: String, password: String) async throws(SocialError) -> AuthSession {
-        let session = try await client.call(OnboardingEndPoint.login(email: email, password: password), as: AuthSession.self)
+        let session = try await client.call(
+            OnboardingEndPoint.login(email: email, password: password), as: AuthSession.self)
         await client.session.update(session)
         return session
     }
@@ -35,7 +38,8 @@ public struct UserRequest: Sendable {
         email: String, password: String, success: @escaping @Sendable (AuthSession) -> Void,
         failure: @escaping @Sendable (SocialError) -> Void
     ) -> Task<Void, Never> {
-        client.deliver({ try await login(email: email, password: password) }, success: success, failure: failure)
+        client.deliver(
+            { try await login(email: email, password: password) }, success: success, failure: failure)
     }
 
     /// Forgets the session.
@@ -56,7 +60,8 @@ public struct UserRequest: Sendable {
     /// One user, delivered to `success` or `failure`.
     @discardableResult
     public func user(
-        id: String, success: @escaping @Sendable (User) -> Void, failure: @escaping @Sendable (SocialError) -> Void
+        id: String, success: @escaping @Sendable (User) -> Void,
+        failure: @escaping @Sendable (SocialError) -> Void
     ) -> Task<Void, Never> {
         client.deliver({ try await user(id: id) }, success: success, failure: failure)
     }

@@ -147,14 +147,18 @@ public final class VideoCache: Sendable {
             index.records[key] = Record(file: name, size: size, etag: etag, lastUse: index.clock)
             var evicted: [String] = []
             while index.totalSize > maxBytes, index.records.count > 1,
-                let oldest = index.records.filter({ $0.key != key }).min(by: { $0.value.lastUse < $1.value.lastUse })
+                let oldest = index.records.filter({ $0.key != key }).min(by: {
+                    $0.value.lastUse < $1.value.lastUse
+                })
             {
                 index.records[oldest.key] = nil
                 evicted.append(oldest.value.file)
             }
             return evicted
         }
-        for file in evicted { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
+        for file in evicted {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(file))
+        }
         return destination
     }
 

@@ -41,8 +41,10 @@ public struct VideoPostRequest: Sendable {
             throw SocialError(.storage, "cannot read the video at \(file.path)")
         }
         _ = try await client.call(
-            UploadEndPoint.video(name: name, file: file), as: StoredVideo.self, storage: true, progress: progress)
-        return try await client.call(UploadEndPoint.videoURL(name: name), as: VideoLink.self, storage: true).url
+            UploadEndPoint.video(name: name, file: file), as: StoredVideo.self, storage: true,
+            progress: progress)
+        return try await client.call(UploadEndPoint.videoURL(name: name), as: VideoLink.self, storage: true)
+            .url
     }
 
     /// Steps 3 and 4: puts the download URL on the post and saves it, once per `post.id`
