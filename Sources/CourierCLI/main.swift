@@ -3,7 +3,7 @@ import Foundation
 /// Every subcommand, in the order `courier --help` lists them.
 let commands: [any Command.Type] = [MockCommand.self, SendCommand.self, BenchCommand.self]
 
-func topLevelHelp() -> String {
+func topLevelHelp(_ commands: [any Command.Type]) -> String {
     var lines = [
         "courier: declare HTTP APIs as enums, call them over libcurl or URLSession, test them against a mock server.",
         "",
@@ -19,12 +19,13 @@ func topLevelHelp() -> String {
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
-    print(topLevelHelp())
+    print(topLevelHelp(commands))
     exit(arguments.isEmpty ? ExitStatus.usage : ExitStatus.success)
 }
 arguments.removeFirst()
 guard let command = commands.first(where: { $0.name == first }) else {
-    FileHandle.standardError.write(Data("courier: unknown command '\(first)'\n\n\(topLevelHelp())\n".utf8))
+    FileHandle.standardError.write(
+        Data("courier: unknown command '\(first)'\n\n\(topLevelHelp(commands))\n".utf8))
     exit(ExitStatus.usage)
 }
 do {

@@ -30,10 +30,12 @@ struct ArgumentSpec {
             lines.append("options:")
             let all = options + [Option(names: ["--help", "-h"], takesValue: false, help: "show this help")]
             for option in all {
-                let left = option.names.joined(separator: ", ")
+                let left =
+                    option.names.joined(separator: ", ")
                     + (option.takesValue ? " \(option.valueName)" : "")
-                lines.append("  " + left.padding(toLength: max(28, left.count + 2), withPad: " ", startingAt: 0)
-                    + option.help)
+                lines.append(
+                    "  " + left.padding(toLength: max(28, left.count + 2), withPad: " ", startingAt: 0)
+                        + option.help)
             }
         }
         return lines.joined(separator: "\n")
@@ -111,7 +113,8 @@ extension ArgumentSpec {
                 inlineValue = String(word[word.index(after: equals)...])
             }
             guard let option = option(named: name) else {
-                throw UsageError("unknown option '\(name)' for '\(command)' (see 'courier \(command) --help')")
+                throw UsageError(
+                    "unknown option '\(name)' for '\(command)' (see 'courier \(command) --help')")
             }
             let canonical = option.names[0]
             if option.takesValue {

@@ -26,7 +26,9 @@ enum BenchFixtures {
 
         // A sparse file: the benchmark measures transfer and memory, not disk reads.
         let big = files.appendingPathComponent("big.bin")
-        FileManager.default.createFile(atPath: big.path, contents: nil)
+        guard FileManager.default.createFile(atPath: big.path, contents: nil) else {
+            throw UsageError("cannot create \(big.path)")
+        }
         let handle = try FileHandle(forWritingTo: big)
         try handle.truncate(atOffset: UInt64(bigMiB) << 20)
         try handle.close()

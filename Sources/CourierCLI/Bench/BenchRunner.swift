@@ -23,7 +23,8 @@ struct BenchRunner {
             return String(
                 format:
                     "{\"requests\":%d,\"errors\":%d,\"seconds\":%.6f,\"rps\":%.1f,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"bytes\":%lld,\"mib_per_s\":%.1f}",
-                requests, errors, seconds, Double(requests) / seconds, percentile(0.5), percentile(0.99), bytes,
+                requests, errors, seconds, Double(requests) / seconds, percentile(0.5), percentile(0.99),
+                bytes,
                 mib / seconds)
         }
     }
@@ -53,9 +54,16 @@ struct BenchRunner {
         let operation: @Sendable () async throws -> Int64
         switch workload {
         case "small":
-            operation = { Int64(try await manager.send(BenchEndPoint.small(path: path), as: SmallPayload.self).body.data.count) }
+            operation = {
+                Int64(
+                    try await manager.send(BenchEndPoint.small(path: path), as: SmallPayload.self).body.data
+                        .count)
+            }
         case "decode":
-            operation = { Int64(try await manager.send(BenchEndPoint.posts(path: path), as: [Post].self).body.data.count) }
+            operation = {
+                Int64(
+                    try await manager.send(BenchEndPoint.posts(path: path), as: [Post].self).body.data.count)
+            }
         case "download":
             operation = {
                 let file = FileManager.default.temporaryDirectory
@@ -66,9 +74,12 @@ struct BenchRunner {
                 return 0
             }
         case "upload":
-            guard let file = parsed.value("--file") else { throw UsageError("the upload workload needs --file") }
+            guard let file = parsed.value("--file") else {
+                throw UsageError("the upload workload needs --file")
+            }
             let fileURL = URL(fileURLWithPath: file)
-            let size = Int64((try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0)
+            let size = Int64(
+                (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0)
             operation = {
                 _ = try await manager.sendRaw(BenchEndPoint.upload(path: path, file: fileURL))
                 return size
@@ -84,7 +95,7 @@ struct BenchRunner {
     private func measure(
         requests: Int, concurrency: Int, _ operation: @escaping @Sendable () async throws -> Int64
     ) async throws -> Result {
-        let next = Atomic<Int>(0)
+        let next = TicketCounter()
         let clock = ContinuousClock()
         let start = clock.now
         let parts = try await withThrowingTaskGroup(of: ([Double], Int, Int64).self) { group in
@@ -93,7 +104,7 @@ struct BenchRunner {
                     var latencies: [Double] = []
                     var errors = 0
                     var bytes: Int64 = 0
-                    while next.wrappingAdd(1, ordering: .relaxed).oldValue < requests {
+                    while next.take() < requests {
                         let began = clock.now
                         do {
                             bytes += try await operation()
@@ -121,4 +132,11 @@ extension Duration {
         let (whole, fraction) = components
         return Double(whole) + Double(fraction) / 1e18
     }
+}
+
+/// Hands out 0, 1, 2, … to concurrent workers.
+final class TicketCounter: Sendable {
+    private let value = Atomic<Int>(0)
+
+    func take() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
 }

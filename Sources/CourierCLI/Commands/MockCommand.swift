@@ -14,18 +14,35 @@ enum MockCommand: Command {
 
     static let spec = ArgumentSpec(
         command: name,
-        summary: "Runs Courier's mock server in the foreground. The first line printed is 'listening on http://HOST:PORT'.",
+        summary:
+            "Runs Courier's mock server in the foreground. The first line printed is 'listening on http://HOST:PORT'.",
         usage:
             "courier mock [--host 127.0.0.1] [--port 8080] [--mappings DIR] [--seed-data N] [--chaos RATE] [--chaos-seed N] [--max-body BYTES]",
         options: [
-            .init(names: ["--host"], takesValue: true, help: "address to bind (default 127.0.0.1)", valueName: "HOST"),
-            .init(names: ["--port"], takesValue: true, help: "port to bind; 0 picks a free one (default 8080)", valueName: "PORT"),
-            .init(names: ["--mappings"], takesValue: true, help: "folder of WireMock mapping files (with __files/)", valueName: "DIR"),
-            .init(names: ["--seed-data"], takesValue: true, help: "fill the social backend with N sample users, posts, tweets", valueName: "N"),
-            .init(names: ["--chaos"], takesValue: true, help: "inject faults, 5xx and 429 at this rate, 0 to 1", valueName: "RATE"),
-            .init(names: ["--chaos-seed"], takesValue: true, help: "seed for reproducible chaos", valueName: "N"),
-            .init(names: ["--max-body"], takesValue: true, help: "largest request body accepted, in bytes", valueName: "BYTES"),
-            .init(names: ["--no-backend"], takesValue: false, help: "serve stubs only, without the social backend"),
+            .init(
+                names: ["--host"], takesValue: true, help: "address to bind (default 127.0.0.1)",
+                valueName: "HOST"),
+            .init(
+                names: ["--port"], takesValue: true, help: "port to bind; 0 picks a free one (default 8080)",
+                valueName: "PORT"),
+            .init(
+                names: ["--mappings"], takesValue: true,
+                help: "folder of WireMock mapping files (with __files/)", valueName: "DIR"),
+            .init(
+                names: ["--seed-data"], takesValue: true,
+                help: "fill the social backend with N sample users, posts, tweets", valueName: "N"),
+            .init(
+                names: ["--chaos"], takesValue: true, help: "inject faults, 5xx and 429 at this rate, 0 to 1",
+                valueName: "RATE"),
+            .init(
+                names: ["--chaos-seed"], takesValue: true, help: "seed for reproducible chaos", valueName: "N"
+            ),
+            .init(
+                names: ["--max-body"], takesValue: true, help: "largest request body accepted, in bytes",
+                valueName: "BYTES"),
+            .init(
+                names: ["--no-backend"], takesValue: false,
+                help: "serve stubs only, without the social backend"),
         ]
     )
 
@@ -41,7 +58,8 @@ enum MockCommand: Command {
         guard (0...65535).contains(configuration.port) else { throw UsageError("--port must be 0 to 65535") }
         if let directory = parsed.value("--mappings") {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+                isDirectory.boolValue
             else { throw UsageError("--mappings: no folder at '\(directory)'") }
             configuration.mappingsDirectory = URL(fileURLWithPath: directory)
         }
@@ -49,10 +67,12 @@ enum MockCommand: Command {
             guard (0...1).contains(rate) else { throw UsageError("--chaos takes a rate from 0 to 1") }
             configuration.chaosRate = rate
         }
-        if let seed = try parsed.int("--chaos-seed") { configuration.chaosSeed = UInt64(truncatingIfNeeded: seed) }
+        if let seed = try parsed.int("--chaos-seed") {
+            configuration.chaosSeed = UInt64(truncatingIfNeeded: seed)
+        }
         if let maxBody = try parsed.int("--max-body") {
             guard maxBody > 0 else { throw UsageError("--max-body must be positive") }
-            configuration.maxBodyBytes = maxBody
+            configuration.maxBodyBytes = Int64(maxBody)
         }
         let seedCount = try parsed.int("--seed-data") ?? 0
         guard seedCount >= 0 else { throw UsageError("--seed-data must not be negative") }
@@ -63,8 +83,9 @@ enum MockCommand: Command {
         }
         let server = MockServer(configuration: configuration, handlers: handlers)
         try server.start()
-        print("listening on http://\(configuration.host):\(server.port)")
-        fflush(stdout)
+        // Written unbuffered: scripts read this line to learn the port.
+        FileHandle.standardOutput.write(
+            Data("listening on http://\(configuration.host):\(server.port)\n".utf8))
         await waitForTerminationSignal()
         server.shutdown()
         FileHandle.standardError.write(Data("courier mock: stopped\n".utf8))
@@ -76,14 +97,13 @@ enum MockCommand: Command {
 func waitForTerminationSignal() async {
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
-    let stream = AsyncStream<Int32> { continuation in
-        let sources = [SIGINT, SIGTERM].map { signalNumber in
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { continuation.yield(signalNumber) }
-            source.resume()
-            return source
-        }
-        continuation.onTermination = { _ in sources.forEach { $0.cancel() } }
+    let (stream, continuation) = AsyncStream<Int32>.makeStream()
+    let sources = [SIGINT, SIGTERM].map { signalNumber in
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+        source.setEventHandler { continuation.yield(signalNumber) }
+        source.resume()
+        return source
     }
-    for await _ in stream { return }
+    for await _ in stream { break }
+    sources.forEach { $0.cancel() }
 }

@@ -44,8 +44,10 @@ struct SendRequestBuilder {
     }
 
     private func addBody(to request: inout HTTPRequest) throws {
-        let bodyKinds = [parsed.value("--json") != nil, parsed.value("--data") != nil,
-                         !parsed.all("--form").isEmpty || !parsed.all("--file").isEmpty]
+        let bodyKinds = [
+            parsed.value("--json") != nil, parsed.value("--data") != nil,
+            !parsed.all("--form").isEmpty || !parsed.all("--file").isEmpty,
+        ]
         guard bodyKinds.filter({ $0 }).count <= 1 else {
             throw UsageError("use one of --json, --data, or --form/--file")
         }
@@ -67,7 +69,8 @@ struct SendRequestBuilder {
             } else {
                 request.body = .data(Data(data.utf8))
             }
-            request.urlRequest.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.urlRequest.setValue(
+                "application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         } else if !parsed.all("--form").isEmpty || !parsed.all("--file").isEmpty {
             var form = MultipartForm()
             for field in parsed.all("--form") {

@@ -7,7 +7,8 @@ import Foundation
 struct TransportSettings {
     var configuration: Configuration
 
-    init(parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    init(parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+    {
         var configuration = Configuration()
         if let path = parsed.value("--config") {
             configuration = try Configuration.load(from: URL(fileURLWithPath: path))
