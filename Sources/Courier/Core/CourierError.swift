@@ -60,6 +60,10 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         public static let invalidBody = Code("invalidBody", .invalidRequest)
         /// The configuration is missing or malformed.
         public static let invalidConfiguration = Code("invalidConfiguration", .invalidRequest)
+        /// The token provider could not supply a token for the request.
+        public static let authenticationFailed = Code("authenticationFailed", .invalidRequest)
+        /// An interceptor failed with an error of its own before the request was sent.
+        public static let interceptorFailed = Code("interceptorFailed", .invalidRequest)
 
         // Transport.
         /// The host name did not resolve.

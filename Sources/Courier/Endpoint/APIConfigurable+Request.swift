@@ -39,6 +39,14 @@ public enum RequestBuilding {
     /// Joins `path` onto `base`, refusing malformed paths.
     /// - Throws: `CourierError.Code.invalidURL`.
     public static func url(path: String, base: URL?) throws -> URL {
+        let pieces = path.split(separator: PathComponent.invalidMark, omittingEmptySubsequences: false)
+        if pieces.count >= 3 {
+            throw CourierError(.invalidURL, String(pieces[1]))
+        }
+        if let dotSegment = dotSegment(in: path) {
+            throw CourierError(
+                .invalidURL, "path segment \(dotSegment.debugDescription) is not allowed in \(path)")
+        }
         if path.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" || $0 == " " }) {
             throw CourierError(
                 .invalidURL, "path contains whitespace or control characters: \(path.debugDescription)")
@@ -60,6 +68,17 @@ public enum RequestBuilding {
                 .invalidURL, "cannot build a URL from base \(base) and path \(path.debugDescription)")
         }
         return url
+    }
+
+    /// The first `.` or `..` segment of a relative path (before any query), if any.
+    static func dotSegment(in path: String) -> String? {
+        if let absolute = URL(string: path), absolute.scheme != nil { return nil }
+        let pathPart = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        for segment in pathPart.split(separator: "/", omittingEmptySubsequences: false) {
+            let decoded = segment.removingPercentEncoding ?? String(segment)
+            if decoded == "." || decoded == ".." { return decoded }
+        }
+        return nil
     }
 
     /// Refuses header names that are not RFC 9110 tokens, and values with CR, LF or NUL.

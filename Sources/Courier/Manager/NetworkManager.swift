@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -6,8 +7,18 @@ import Foundation
 
 /// Sends endpoints through a transport and turns the answers into typed responses.
 ///
-/// SKELETON: the public surface is settled; interceptors, retry and completion
-/// handlers are being filled in (issue 2).
+/// Every call runs the same pipeline: build the request (adding `defaultHeaders`), run the
+/// interceptors in order around the transport (adapt → send, with `RetryPolicy` and
+/// `AuthInterceptor` replaying as needed), validate the final response, and decode it.
+/// Every error thrown is a `CourierError` carrying the request, the response if one
+/// arrived, and the cause.
+///
+/// ```swift
+/// let manager = NetworkManager(
+///     transport: URLSessionTransport(), baseURL: URL(string: "https://api.example.com"),
+///     interceptors: [RetryPolicy(), AuthInterceptor(provider: tokens)])
+/// let feed = try await manager.send(PostsEndPoint.feed(page: 1), as: [Post].self).value
+/// ```
 public final class NetworkManager: Sendable {
     /// The transport requests go through.
     public let transport: any Transport
@@ -15,84 +26,173 @@ public final class NetworkManager: Sendable {
     public let baseURL: URL?
     /// Limits applied to every transfer.
     public let transferOptions: TransferOptions
+    /// The interceptors, outermost first.
+    public let interceptors: [any Interceptor]
+    /// Which responses count as success.
+    public let validation: Validation
+    /// Header fields added to every request that does not set them itself.
+    public let defaultHeaders: HTTPHeaders
+    /// Receivers of `NetworkEvent`s.
+    public let eventMonitors: [any EventMonitor]
+    /// The queue completion handlers run on. Default: a global queue, because
+    /// `DispatchQueue.main` never runs in a command-line program on Linux that has no
+    /// run loop. Apps pass `.main` to update UI from the handler.
+    public let callbackQueue: DispatchQueue
+    /// The JSON decoder for response bodies.
+    public let decoder: JSONDecoder
 
     /// Creates a manager.
+    ///
+    /// - Parameters:
+    ///   - transport: what sends the bytes.
+    ///   - baseURL: what relative endpoint paths resolve against.
+    ///   - transferOptions: per-transfer limits (response size, timeouts, redirects).
+    ///   - interceptors: outermost first, such as `[RetryPolicy(), AuthInterceptor(...)]`.
+    ///   - validation: which responses are success; default 2xx.
+    ///   - defaultHeaders: added to every request that does not set them.
+    ///   - eventMonitors: receive events for logging and metrics.
+    ///   - callbackQueue: where completion handlers run; default a global queue.
+    ///   - decoder: the JSON decoder; default `JSONDecoder.courier`.
     public init(
         transport: any Transport,
         baseURL: URL? = nil,
-        transferOptions: TransferOptions = TransferOptions()
+        transferOptions: TransferOptions = TransferOptions(),
+        interceptors: [any Interceptor] = [],
+        validation: Validation = .default,
+        defaultHeaders: HTTPHeaders = HTTPHeaders(),
+        eventMonitors: [any EventMonitor] = [],
+        callbackQueue: DispatchQueue = .global(),
+        decoder: JSONDecoder = .courier
     ) {
         self.transport = transport
         self.baseURL = baseURL
         self.transferOptions = transferOptions
+        self.interceptors = interceptors
+        self.validation = validation
+        self.defaultHeaders = defaultHeaders
+        self.eventMonitors = eventMonitors
+        self.callbackQueue = callbackQueue
+        self.decoder = decoder
     }
 
-    /// Sends `endpoint` and decodes the body as `T` from JSON.
+    /// Creates a manager from a configuration: its base URL, default headers, limits and
+    /// timeouts, and a `RetryPolicy` from its retry settings as the outermost interceptor
+    /// (none when `retry.maxAttempts` is 1).
+    ///
+    /// - Parameters:
+    ///   - configuration: the settings, usually from `courier.json`.
+    ///   - transport: the transport, usually made from `configuration.transport`.
+    ///   - interceptors: more interceptors, inside the retry policy (an auth interceptor).
+    ///   - validation: which responses are success; default 2xx.
+    ///   - eventMonitors: receive events for logging and metrics.
+    ///   - callbackQueue: where completion handlers run; default a global queue.
+    public convenience init(
+        configuration: Configuration,
+        transport: any Transport,
+        interceptors: [any Interceptor] = [],
+        validation: Validation = .default,
+        eventMonitors: [any EventMonitor] = [],
+        callbackQueue: DispatchQueue = .global()
+    ) {
+        var chain: [any Interceptor] = []
+        if configuration.retry.maxAttempts > 1 { chain.append(RetryPolicy(configuration.retry)) }
+        chain += interceptors
+        self.init(
+            transport: transport, baseURL: configuration.baseURL,
+            transferOptions: configuration.transferOptions, interceptors: chain, validation: validation,
+            defaultHeaders: HTTPHeaders(configuration.defaultHeaders.sorted { $0.key < $1.key }),
+            eventMonitors: eventMonitors, callbackQueue: callbackQueue)
+    }
+
+    /// Sends `endpoint` and decodes the body as `T` (JSON; see `ResponseDecoding` for
+    /// `Optional`, `EmptyResponse`, `Data` and `String`).
     /// - Throws: `CourierError`.
     public func send<T: Decodable & Sendable>(
         _ endpoint: some URLRequestConvertible, as type: T.Type = T.self,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response<T> {
-        let raw = try await sendRaw(endpoint, progress: progress)
-        do {
-            let value = try JSONDecoder.courier.decode(T.self, from: raw.body.data)
-            return raw.map { _ in value }
-        } catch {
-            throw CourierError(
-                .decodingFailed, "\(error)", request: raw.request, status: raw.status,
-                headers: raw.headers, body: raw.body.data)
+        try await reportingFailure {
+            let raw = try await exchange(try makeRequest(endpoint), progress: progress)
+            return try decode(T.self, from: raw)
         }
     }
 
-    /// Sends `endpoint` and returns the body undecoded.
+    /// Sends `endpoint` and ignores the body, for calls that answer `204 No Content`.
+    /// - Throws: `CourierError`.
+    public func send(
+        _ endpoint: some URLRequestConvertible, as type: Void.Type,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response<Void> {
+        try await reportingFailure {
+            try await exchange(try makeRequest(endpoint), progress: progress).map { _ in () }
+        }
+    }
+
+    /// Sends `endpoint` and returns the body undecoded (after validation).
     /// - Throws: `CourierError`.
     public func sendRaw(
         _ endpoint: some URLRequestConvertible,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response<Data> {
-        let request = try makeRequest(endpoint)
-        let response = try await transport.send(
-            TransportRequest(request, options: transferOptions, progress: progress))
-        guard (200..<300).contains(response.status) else {
-            throw CourierError(
-                .unacceptableStatus, "status \(response.status)", request: request.urlRequest,
-                status: response.status, headers: response.headers, body: response.body.data)
+        try await reportingFailure {
+            try await exchange(try makeRequest(endpoint), progress: progress)
         }
-        return Response(
-            value: response.body.data, status: response.status, headers: response.headers,
-            body: response.body, request: request.urlRequest, url: response.url,
-            timings: response.timings, httpVersion: response.httpVersion)
     }
 
-    /// Builds the request for `endpoint`, resolving a relative URL against `baseURL`.
+    /// Builds the request for `endpoint`, resolving a relative URL against `baseURL` and
+    /// adding `defaultHeaders` it does not set.
     /// - Throws: `CourierError` with an invalid-request code.
     public func makeRequest(_ endpoint: some URLRequestConvertible) throws -> HTTPRequest {
-        if let configurable = endpoint as? any APIConfigurable {
-            return try configurable.makeHTTPRequest(baseURL: baseURL)
+        var request: HTTPRequest
+        do {
+            if let configurable = endpoint as? any APIConfigurable {
+                request = try configurable.makeHTTPRequest(baseURL: baseURL)
+            } else {
+                request = try endpoint.asHTTPRequest()
+                if let url = request.urlRequest.url, url.scheme == nil {
+                    request.urlRequest.url = try RequestBuilding.url(path: url.absoluteString, base: baseURL)
+                }
+            }
+        } catch let error as CourierError {
+            throw error
+        } catch {
+            throw CourierError(.invalidURL, "cannot build the request: \(error)", underlying: error)
         }
-        var request = try endpoint.asHTTPRequest()
-        if let url = request.urlRequest.url, url.scheme == nil {
-            request.urlRequest.url = try RequestBuilding.url(path: url.absoluteString, base: baseURL)
+        guard let url = request.urlRequest.url, url.scheme != nil, url.host != nil else {
+            throw CourierError(
+                .invalidURL,
+                "the URL \(request.urlRequest.url?.absoluteString ?? "(none)") is not absolute; give the manager a baseURL",
+                request: request.urlRequest)
+        }
+        for field in defaultHeaders where request.urlRequest.value(forHTTPHeaderField: field.name) == nil {
+            try RequestBuilding.validateHeader(name: field.name, value: field.value)
+            request.urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
         }
         return request
     }
-}
 
-extension JSONDecoder {
-    /// Courier's default decoder: ISO 8601 dates.
-    public static var courier: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
+    /// Decodes a validated raw response.
+    func decode<T: Decodable & Sendable>(_ type: T.Type, from raw: Response<Data>) throws -> Response<T> {
+        do {
+            let value = try ResponseDecoding.decode(T.self, from: raw.value, decoder: decoder)
+            return raw.map { _ in value }
+        } catch var error as CourierError {
+            error.request = raw.request
+            error.status = raw.status
+            error.headers = raw.headers
+            error.body = raw.value
+            throw error
+        }
     }
-}
 
-extension JSONEncoder {
-    /// Courier's default encoder: ISO 8601 dates, sorted keys.
-    public static var courier: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+    /// Runs `body`, reporting a thrown error to the event monitors as `.failed`.
+    func reportingFailure<R>(_ body: () async throws -> R) async throws -> R {
+        do {
+            return try await body()
+        } catch {
+            let courierError = CourierError.wrapping(error, request: nil)
+            for monitor in eventMonitors { monitor.handle(.failed(courierError)) }
+            throw courierError
+        }
     }
 }

@@ -105,23 +105,13 @@ struct CurlRequestPlan: Sendable, Equatable {
             upload = bodyPresent || methodName == "PUT" || methodName == "PATCH" ? bodyUpload : .none
         }
 
-        var lines: [String] = []
         let fields = (head.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
-        var present = Set<String>()
-        for (name, value) in fields {
-            try RequestBuilding.validateHeader(name: name, value: value)
-            let lower = name.lowercased()
-            // The transport owns framing: it sets Content-Length or chunked coding itself.
-            if lower == "content-length" || lower == "transfer-encoding" { continue }
-            present.insert(lower)
-            lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
-        }
-        if upload != .none {
-            if upload == .chunked { lines.append("Transfer-Encoding: chunked") }
-            // No "Expect: 100-continue" round trip (libcurl waits up to 1 s for it).
-            if !present.contains("expect") { lines.append("Expect:") }
-            // libcurl would otherwise add "application/x-www-form-urlencoded" to a POST.
-            if !present.contains("content-type") { lines.append("Content-Type:") }
+        let lines: [String]
+        do {
+            lines = try headerLines(for: fields.map { ($0.key, $0.value) }, upload: upload)
+        } catch var error as CourierError {
+            error.request = head
+            throw error
         }
 
         let total = request.options.totalTimeout ?? head.timeoutInterval
@@ -147,6 +137,33 @@ struct CurlRequestPlan: Sendable, Equatable {
             maxResponseBytes: maxResponseBytes,
             allowedProtocols: "http,https"
         )
+    }
+
+    /// The `CURLOPT_HTTPHEADER` lines for `fields`, in order.
+    ///
+    /// Foundation on Linux silently drops some malformed values from a `URLRequest`, but
+    /// other sources may not, so every field is checked here again before libcurl sees it.
+    /// - Throws: `CourierError.Code.invalidHeader` for a name that is not a token or a
+    ///   value with CR, LF or NUL.
+    static func headerLines(for fields: [(name: String, value: String)], upload: Upload) throws -> [String] {
+        var lines: [String] = []
+        var present = Set<String>()
+        for (name, value) in fields {
+            try RequestBuilding.validateHeader(name: name, value: value)
+            let lower = name.lowercased()
+            // The transport owns framing: it sets Content-Length or chunked coding itself.
+            if lower == "content-length" || lower == "transfer-encoding" { continue }
+            present.insert(lower)
+            lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
+        }
+        if upload != .none {
+            if upload == .chunked { lines.append("Transfer-Encoding: chunked") }
+            // No "Expect: 100-continue" round trip (libcurl waits up to 1 s for it).
+            if !present.contains("expect") { lines.append("Expect:") }
+            // libcurl would otherwise add "application/x-www-form-urlencoded" to a POST.
+            if !present.contains("content-type") { lines.append("Content-Type:") }
+        }
+        return lines
     }
 
     /// Seconds to whole milliseconds, at least 1 for a positive interval; 0 for none.

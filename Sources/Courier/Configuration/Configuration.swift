@@ -1,0 +1,121 @@
+import Foundation
+
+/// Courier's settings, usually loaded from `courier.json`.
+///
+/// Every field is optional in the file; missing ones take the defaults shown:
+///
+/// ```json
+/// {
+///   "baseURL": "https://api.example.com",
+///   "transport": "urlsession",
+///   "timeouts": { "connect": 10, "request": 60 },
+///   "retry": { "maxAttempts": 3, "baseDelay": 0.5, "maxDelay": 30 },
+///   "defaultHeaders": { "Accept": "application/json" },
+///   "maxResponseBytes": 16777216
+/// }
+/// ```
+///
+/// `COURIER_TRANSPORT=curl` in the environment overrides `transport`; see
+/// `applyingEnvironment(_:)`.
+public struct Configuration: Codable, Sendable, Hashable {
+    /// Connection and request timeouts, in seconds.
+    public struct Timeouts: Codable, Sendable, Hashable {
+        /// How long to wait for a connection. Default 10.
+        public var connect: TimeInterval
+        /// How long a whole request may take. Default 60.
+        public var request: TimeInterval
+
+        /// Creates timeouts.
+        public init(connect: TimeInterval = 10, request: TimeInterval = 60) {
+            self.connect = connect
+            self.request = request
+        }
+
+        /// Reads timeouts; missing fields take their defaults.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let defaults = Timeouts()
+            connect = try container.decodeIfPresent(TimeInterval.self, forKey: .connect) ?? defaults.connect
+            request = try container.decodeIfPresent(TimeInterval.self, forKey: .request) ?? defaults.request
+        }
+    }
+
+    /// Retry settings for the `RetryPolicy` the manager installs.
+    public struct Retry: Codable, Sendable, Hashable {
+        /// Attempts in all, including the first; 1 disables retries. Default 3.
+        public var maxAttempts: Int
+        /// The backoff base in seconds: retry n waits up to `baseDelay * 2^(n-1)`. Default 0.5.
+        public var baseDelay: TimeInterval
+        /// The most a backoff (or a `Retry-After`) may wait, in seconds. Default 30.
+        public var maxDelay: TimeInterval
+
+        /// Creates retry settings.
+        public init(maxAttempts: Int = 3, baseDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 30) {
+            self.maxAttempts = maxAttempts
+            self.baseDelay = baseDelay
+            self.maxDelay = maxDelay
+        }
+
+        /// Reads retry settings; missing fields take their defaults.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let defaults = Retry()
+            maxAttempts =
+                try container.decodeIfPresent(Int.self, forKey: .maxAttempts) ?? defaults.maxAttempts
+            baseDelay =
+                try container.decodeIfPresent(TimeInterval.self, forKey: .baseDelay) ?? defaults.baseDelay
+            maxDelay =
+                try container.decodeIfPresent(TimeInterval.self, forKey: .maxDelay) ?? defaults.maxDelay
+        }
+    }
+
+    /// What relative endpoint paths resolve against. Default none.
+    public var baseURL: URL?
+    /// Which transport to use. Default `.urlsession`.
+    public var transport: TransportKind
+    /// Timeouts.
+    public var timeouts: Timeouts
+    /// Retry settings.
+    public var retry: Retry
+    /// Header fields added to every request. Default none.
+    public var defaultHeaders: [String: String]
+    /// The most response-body bytes kept in memory. Default 16 MiB.
+    public var maxResponseBytes: Int64
+
+    /// Creates a configuration.
+    public init(
+        baseURL: URL? = nil, transport: TransportKind = .urlsession, timeouts: Timeouts = Timeouts(),
+        retry: Retry = Retry(), defaultHeaders: [String: String] = [:], maxResponseBytes: Int64 = 16 << 20
+    ) {
+        self.baseURL = baseURL
+        self.transport = transport
+        self.timeouts = timeouts
+        self.retry = retry
+        self.defaultHeaders = defaultHeaders
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    /// Reads a configuration; missing fields take their defaults. Values are not checked
+    /// here; `validate()` does that (and `load(from:)` calls it).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = Configuration()
+        baseURL = try container.decodeIfPresent(URL.self, forKey: .baseURL)
+        transport =
+            try container.decodeIfPresent(TransportKind.self, forKey: .transport) ?? defaults.transport
+        timeouts = try container.decodeIfPresent(Timeouts.self, forKey: .timeouts) ?? defaults.timeouts
+        retry = try container.decodeIfPresent(Retry.self, forKey: .retry) ?? defaults.retry
+        defaultHeaders =
+            try container.decodeIfPresent([String: String].self, forKey: .defaultHeaders)
+            ?? defaults.defaultHeaders
+        maxResponseBytes =
+            try container.decodeIfPresent(Int64.self, forKey: .maxResponseBytes) ?? defaults.maxResponseBytes
+    }
+
+    /// The transfer limits these settings give.
+    public var transferOptions: TransferOptions {
+        TransferOptions(
+            maxResponseBytes: maxResponseBytes, connectTimeout: timeouts.connect,
+            totalTimeout: timeouts.request)
+    }
+}

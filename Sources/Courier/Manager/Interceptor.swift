@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A step around every transfer: it may change the request, call `next` (once, several
+/// times, or not at all) and change or inspect the response.
+///
+/// Modelled on swift-openapi-runtime's `ClientMiddleware`. `NetworkManager` chains its
+/// interceptors in order: the first one given is the outermost, so it sees the request
+/// first and the response last. `next` runs the rest of the chain and then the transport.
+///
+/// `RetryPolicy` and `AuthInterceptor` are interceptors; `RequestAdapter` wraps a closure
+/// that only changes the request.
+public protocol Interceptor: Sendable {
+    /// Handles one request.
+    ///
+    /// - Parameters:
+    ///   - request: the request so far.
+    ///   - context: the manager's context: events and the request as first built.
+    ///   - next: the rest of the chain; call it to send.
+    /// - Returns: the response to pass outwards.
+    /// - Throws: `CourierError` (other errors are wrapped as `.interceptorFailed`).
+    func intercept(
+        _ request: TransportRequest,
+        context: InterceptorContext,
+        next: @Sendable (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse
+}
+
+/// What an interceptor knows about the exchange it runs in.
+public struct InterceptorContext: Sendable {
+    /// The request as the endpoint built it, before any interceptor changed it.
+    public let originalRequest: URLRequest
+    let monitors: [any EventMonitor]
+
+    /// Creates a context; `NetworkManager` makes one per call.
+    public init(originalRequest: URLRequest, monitors: [any EventMonitor] = []) {
+        self.originalRequest = originalRequest
+        self.monitors = monitors
+    }
+
+    /// Reports an event to the manager's event monitors.
+    public func emit(_ event: NetworkEvent) {
+        for monitor in monitors { monitor.handle(event) }
+    }
+}
+
+/// An interceptor that only adapts the request before it is sent, such as adding a header.
+///
+/// ```swift
+/// RequestAdapter { request in request.urlRequest.setValue("ios", forHTTPHeaderField: "X-Client") }
+/// ```
+public struct RequestAdapter: Interceptor {
+    private let adapt: @Sendable (inout TransportRequest) async throws -> Void
+
+    /// Creates an adapter.
+    /// - Parameter adapt: changes the request; may throw to refuse it.
+    public init(_ adapt: @escaping @Sendable (inout TransportRequest) async throws -> Void) {
+        self.adapt = adapt
+    }
+
+    /// Adapts the request, then sends it.
+    /// - Throws: what `adapt` or `next` throws.
+    public func intercept(
+        _ request: TransportRequest, context: InterceptorContext,
+        next: @Sendable (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        var request = request
+        try await adapt(&request)
+        return try await next(request)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension NetworkManager {
+    /// Sends a built request through the interceptors and transport, then validates it.
+    ///
+    /// - Parameters:
+    ///   - request: the request, as `makeRequest` built it.
+    ///   - progress: called as bytes move.
+    /// - Returns: the validated response with the raw body as its value.
+    /// - Throws: `CourierError`.
+    public func exchange(
+        _ request: HTTPRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response<Data> {
+        if Task.isCancelled {
+            throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
+        }
+        let record = ExchangeRecord(request: request.urlRequest)
+        let transport = self.transport
+        let monitors = eventMonitors
+        let innermost: @Sendable (TransportRequest) async throws -> TransportResponse = { outgoing in
+            let attempt = record.begin(outgoing.urlRequest)
+            if Task.isCancelled {
+                throw CourierError(.cancelled, "the task was cancelled", request: outgoing.urlRequest)
+            }
+            for monitor in monitors { monitor.handle(.requestSent(outgoing.urlRequest, attempt: attempt)) }
+            do {
+                let response = try await transport.send(outgoing)
+                for monitor in monitors { monitor.handle(.responseReceived(outgoing.urlRequest, response)) }
+                return response
+            } catch {
+                throw CourierError.wrapping(error, request: outgoing.urlRequest)
+            }
+        }
+        var next = innermost
+        let context = InterceptorContext(originalRequest: request.urlRequest, monitors: monitors)
+        for interceptor in interceptors.reversed() {
+            let inner = next
+            next = { outgoing in try await interceptor.intercept(outgoing, context: context, next: inner) }
+        }
+        let response: TransportResponse
+        do {
+            response = try await next(
+                TransportRequest(request, options: transferOptions, progress: progress))
+        } catch {
+            throw CourierError.wrapping(error, request: record.lastSent)
+        }
+        let sent = record.lastSent
+        try validation.validate(response, request: sent)
+        return Response(
+            value: response.body.data, status: response.status, headers: response.headers,
+            body: response.body, request: sent, url: response.url, timings: response.timings,
+            httpVersion: response.httpVersion, attempts: record.attempts)
+    }
+}
+
+/// What happened during one call: how many attempts, and the last request sent.
+final class ExchangeRecord: Sendable {
+    private struct State {
+        var attempts = 0
+        var lastSent: URLRequest
+    }
+
+    private let state: Mutex<State>
+
+    init(request: URLRequest) { state = Mutex(State(lastSent: request)) }
+
+    /// Records an attempt and returns its number, from 1.
+    func begin(_ request: URLRequest) -> Int {
+        state.withLock { state in
+            state.attempts += 1
+            state.lastSent = request
+            return state.attempts
+        }
+    }
+
+    var attempts: Int { state.withLock { max(1, $0.attempts) } }
+    var lastSent: URLRequest { state.withLock { $0.lastSent } }
+}
+
+extension CourierError {
+    /// `error` as a `CourierError`: itself with `request` filled in if missing,
+    /// cancellation as `.cancelled`, anything else as `.interceptorFailed`.
+    static func wrapping(_ error: any Error, request: URLRequest?) -> CourierError {
+        if var courierError = error as? CourierError {
+            if courierError.request == nil { courierError.request = request }
+            return courierError
+        }
+        if error is CancellationError {
+            return CourierError(.cancelled, "the task was cancelled", request: request, underlying: error)
+        }
+        return CourierError(.interceptorFailed, "\(error)", request: request, underlying: error)
+    }
+}

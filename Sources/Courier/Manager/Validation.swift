@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Which responses count as success.
+public struct Validation: Sendable, Hashable {
+    /// Statuses that are accepted. Default `200..<300`.
+    public var acceptableStatusCodes: Set<Int>
+    /// Media types that are accepted (`application/json`, `image/*`, `*/*`), compared
+    /// without parameters; `nil` accepts any. An empty body is never checked.
+    public var acceptableContentTypes: [String]?
+
+    /// Creates validation rules.
+    /// - Parameters:
+    ///   - acceptableStatusCodes: accepted statuses; default `200..<300`.
+    ///   - acceptableContentTypes: accepted media types; default any.
+    public init(
+        acceptableStatusCodes: some Sequence<Int> = 200..<300, acceptableContentTypes: [String]? = nil
+    ) {
+        self.acceptableStatusCodes = Set(acceptableStatusCodes)
+        self.acceptableContentTypes = acceptableContentTypes
+    }
+
+    /// Accepts 2xx statuses and any content type.
+    public static let `default` = Validation()
+
+    /// Checks a response.
+    /// - Parameters:
+    ///   - response: what the transport returned.
+    ///   - request: the request sent, for the error.
+    /// - Throws: `CourierError` with code `.unacceptableStatus` or `.unacceptableContentType`,
+    ///   carrying the status, headers and body.
+    public func validate(_ response: TransportResponse, request: URLRequest) throws {
+        let body = response.body.errorSnapshot()
+        guard acceptableStatusCodes.contains(response.status) else {
+            throw CourierError(
+                .unacceptableStatus, "unacceptable status \(response.status)", request: request,
+                status: response.status, headers: response.headers, body: body)
+        }
+        guard let acceptableContentTypes, !response.body.isEmpty else { return }
+        let received = response.headers["Content-Type"].map(MediaType.essence(of:)) ?? ""
+        let accepted = acceptableContentTypes.contains { pattern in
+            Self.matches(received, pattern: MediaType.essence(of: pattern))
+        }
+        guard accepted else {
+            throw CourierError(
+                .unacceptableContentType,
+                "content type \(received.isEmpty ? "(none)" : received) is not one of "
+                    + acceptableContentTypes.joined(separator: ", "),
+                request: request, status: response.status, headers: response.headers, body: body)
+        }
+    }
+
+    static func matches(_ type: String, pattern: String) -> Bool {
+        if pattern == "*/*" || pattern == type { return true }
+        if pattern.hasSuffix("/*") { return type.hasPrefix(String(pattern.dropLast())) }
+        return false
+    }
+}
+
+extension ResponseBody {
+    /// Whether there are no body bytes.
+    public var isEmpty: Bool {
+        switch self {
+        case .data(let data): data.isEmpty
+        case .file(_, let byteCount): byteCount == 0
+        }
+    }
+
+    /// The body for an error: the bytes in memory, or the first 64 KiB of a file.
+    func errorSnapshot() -> Data {
+        switch self {
+        case .data(let data): return data
+        case .file(let url, _):
+            guard let handle = try? FileHandle(forReadingFrom: url) else { return Data() }
+            defer { try? handle.close() }
+            return (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+        }
+    }
+}

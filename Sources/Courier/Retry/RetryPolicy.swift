@@ -1,0 +1,154 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An interceptor that retries transient failures with exponential backoff and full
+/// jitter.
+///
+/// A request is retried only when all of these hold:
+/// - its method is idempotent (`GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`, `TRACE`) or it
+///   carries an `Idempotency-Key` header;
+/// - its body can be sent again (`RequestBody.isReplayable`);
+/// - the status is in `retryableStatuses` (408, 429, 500, 502, 503, 504), or the transport
+///   failed with a code in `retryableCodes` (cannot resolve / connect, connection lost,
+///   timed out): never for cancellation, TLS or size limits;
+/// - fewer than `maxAttempts` attempts have been made.
+///
+/// Retry n waits a random time in `0...min(maxDelay, baseDelay * 2^(n-1))` ("full jitter"),
+/// or what the response's `Retry-After` asks (seconds or HTTP-date), capped at `maxDelay`.
+/// The random source and the sleeper are injectable, so tests are deterministic and instant.
+public struct RetryPolicy: Interceptor {
+    /// Attempts in all, including the first. Default 3.
+    public var maxAttempts: Int
+    /// The backoff base, in seconds. Default 0.5.
+    public var baseDelay: TimeInterval
+    /// The longest wait, for backoff and `Retry-After` alike, in seconds. Default 30.
+    public var maxDelay: TimeInterval
+    /// Statuses worth retrying.
+    public var retryableStatuses: Set<Int>
+    /// Transport failures worth retrying.
+    public var retryableCodes: Set<CourierError.Code>
+    /// Returns a number in `0..<1`; the jitter source.
+    public var random: @Sendable () -> Double
+    /// Waits the given seconds; throws when cancelled.
+    public var sleep: @Sendable (TimeInterval) async throws -> Void
+    /// The current time, for `Retry-After` HTTP-dates.
+    public var now: @Sendable () -> Date
+
+    /// The default retryable statuses: 408, 429, 500, 502, 503, 504.
+    public static let defaultRetryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+    /// The default retryable transport failures.
+    public static let defaultRetryableCodes: Set<CourierError.Code> = [
+        .cannotResolveHost, .cannotConnect, .connectionLost, .timedOut,
+    ]
+
+    /// Creates a policy.
+    /// - Parameters:
+    ///   - maxAttempts: attempts in all, including the first (at least 1).
+    ///   - baseDelay: the backoff base in seconds.
+    ///   - maxDelay: the longest wait in seconds.
+    ///   - retryableStatuses: statuses worth retrying.
+    ///   - retryableCodes: transport failures worth retrying.
+    ///   - random: returns a number in `0..<1`; default the system generator.
+    ///   - sleep: waits; default `Task.sleep`.
+    ///   - now: the clock for HTTP-dates; default `Date()`.
+    public init(
+        maxAttempts: Int = 3,
+        baseDelay: TimeInterval = 0.5,
+        maxDelay: TimeInterval = 30,
+        retryableStatuses: Set<Int> = RetryPolicy.defaultRetryableStatuses,
+        retryableCodes: Set<CourierError.Code> = RetryPolicy.defaultRetryableCodes,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = RetryPolicy.taskSleep,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.baseDelay = max(0, baseDelay)
+        self.maxDelay = max(0, maxDelay)
+        self.retryableStatuses = retryableStatuses
+        self.retryableCodes = retryableCodes
+        self.random = random
+        self.sleep = sleep
+        self.now = now
+    }
+
+    /// Creates a policy from configuration settings.
+    public init(_ settings: Configuration.Retry) {
+        self.init(
+            maxAttempts: settings.maxAttempts, baseDelay: settings.baseDelay, maxDelay: settings.maxDelay)
+    }
+
+    /// Sleeps with `Task.sleep`.
+    /// - Throws: `CancellationError` when the task is cancelled.
+    @Sendable public static func taskSleep(_ seconds: TimeInterval) async throws {
+        guard seconds > 0 else { return }
+        try await Task.sleep(nanoseconds: UInt64(min(seconds, 86_400) * 1_000_000_000))
+    }
+
+    /// Whether the request may be sent more than once at all.
+    public func canRetry(_ request: TransportRequest) -> Bool {
+        let method = HTTPMethod(rawValue: request.urlRequest.httpMethod ?? "GET")
+        let idempotent =
+            method.isIdempotent || request.urlRequest.value(forHTTPHeaderField: "Idempotency-Key") != nil
+        return idempotent && request.body.isReplayable
+    }
+
+    /// The backoff before retry number `retry` (1 for the first retry): a random time in
+    /// `0...min(maxDelay, baseDelay * 2^(retry-1))`.
+    public func backoff(retry: Int) -> TimeInterval {
+        let exponent = Double(min(max(retry - 1, 0), 62))
+        let ceiling = min(maxDelay, baseDelay * pow(2, exponent))
+        let fraction = min(max(random(), 0), 1)
+        return ceiling * fraction
+    }
+
+    /// The delay a response asks for with `Retry-After`, capped at `maxDelay`; `nil` when
+    /// there is no valid header.
+    public func retryAfterDelay(_ headers: HTTPHeaders) -> TimeInterval? {
+        guard let value = headers["Retry-After"],
+            let seconds = RetryAfter.seconds(from: value, now: now())
+        else { return nil }
+        return min(seconds, maxDelay)
+    }
+
+    /// Sends the request, retrying as the policy allows.
+    /// - Throws: the last attempt's `CourierError`, or `.cancelled` when cancelled while
+    ///   waiting.
+    public func intercept(
+        _ request: TransportRequest, context: InterceptorContext,
+        next: @Sendable (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        let replayable = canRetry(request)
+        var attempt = 1
+        while true {
+            let delay: TimeInterval
+            do {
+                let response = try await next(request)
+                guard replayable, attempt < maxAttempts, retryableStatuses.contains(response.status) else {
+                    return response
+                }
+                delay = retryAfterDelay(response.headers) ?? backoff(retry: attempt)
+            } catch let error as CourierError {
+                guard replayable, attempt < maxAttempts, retryableCodes.contains(error.code) else {
+                    throw error
+                }
+                delay = backoff(retry: attempt)
+            }
+            attempt += 1
+            context.emit(.retrying(attempt: attempt, delay: delay))
+            do {
+                try await sleep(delay)
+            } catch {
+                throw CourierError(
+                    .cancelled, "cancelled while waiting to retry", request: request.urlRequest,
+                    underlying: error)
+            }
+            if Task.isCancelled {
+                throw CourierError(
+                    .cancelled, "cancelled while waiting to retry", request: request.urlRequest)
+            }
+        }
+    }
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@Test func courierCurlTestsBuilds() {
-    #expect(Bool(true))
-}

@@ -1,0 +1,58 @@
+import Courier
+import Testing
+
+@testable import CourierCurl
+
+@Suite struct ResponseHeadParserTests {
+    @Test func parsesAHeadAndKeepsOrderAndDuplicates() {
+        var parser = ResponseHeadParser()
+        let lines = [
+            "HTTP/1.1 200 OK\r\n", "Content-Type: text/plain\r\n", "Set-Cookie: a=1\r\n",
+            "Set-Cookie: b=2\r\n",
+            "Content-Length:  12 \r\n", "\r\n",
+        ]
+        let kinds = lines.map { parser.consume($0) }
+        #expect(kinds == [.statusLine, .field, .field, .field, .field, .end])
+        #expect(parser.status == 200)
+        #expect(parser.httpVersion == "HTTP/1.1")
+        #expect(parser.headers.values(for: "set-cookie") == ["a=1", "b=2"])
+        #expect(parser.contentLength == 12)
+        #expect(parser.isComplete)
+    }
+
+    @Test func aNewStatusLineStartsOverSoTheLastResponseWins() {
+        var parser = ResponseHeadParser()
+        for line in [
+            "HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 302 Found\r\n", "Location: /next\r\n", "\r\n",
+            "HTTP/2 201\r\n", "x-final: yes\r\n", "\r\n",
+        ] {
+            _ = parser.consume(line)
+        }
+        #expect(parser.status == 201)
+        #expect(parser.httpVersion == "HTTP/2")
+        #expect(parser.headers["Location"] == nil)
+        #expect(parser.headers["X-Final"] == "yes")
+    }
+
+    @Test func redirectsToFollowNeedALocationAndFollowingOn() {
+        var parser = ResponseHeadParser()
+        _ = parser.consume("HTTP/1.1 301 Moved\r\n")
+        _ = parser.consume("Location: /x\r\n")
+        #expect(parser.isRedirectToFollow(followRedirects: true))
+        #expect(!parser.isRedirectToFollow(followRedirects: false))
+        var plain = ResponseHeadParser()
+        _ = plain.consume("HTTP/1.1 304 Not Modified\r\n")
+        #expect(!plain.isRedirectToFollow(followRedirects: true))
+    }
+
+    @Test func foldedLinesContinueTheValueAndJunkIsIgnored() {
+        var parser = ResponseHeadParser()
+        _ = parser.consume("HTTP/1.1 200 OK\r\n")
+        _ = parser.consume("X-Long: one\r\n")
+        #expect(parser.consume("\ttwo\r\n") == .field)
+        #expect(parser.consume("no colon here\r\n") == .ignored)
+        #expect(parser.consume("HTTP/1.1 abc\r\n") == .ignored)
+        #expect(parser.headers["x-long"] == "one two")
+        #expect(parser.headers.count == 1)
+    }
+}
