@@ -57,7 +57,8 @@ struct RangeTests {
     static let fileURL: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "courier-range-\(UUID().uuidString).bin")
-        FileManager.default.createFile(atPath: url.path, contents: Data((0..<1000).map { UInt8($0 % 256) }))
+        _ = FileManager.default.createFile(
+            atPath: url.path, contents: Data((0..<1000).map { UInt8($0 % 256) }))
         return url
     }()
 
