@@ -32,7 +32,11 @@ struct SendRequestBuilder {
             }
             let name = header[..<colon].trimmingCharacters(in: .whitespaces)
             let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            try RequestBuilding.validateHeader(name: name, value: value)
+            do {
+                try RequestBuilding.validateHeader(name: name, value: value)
+            } catch let error as CourierError {
+                throw UsageError(error.message)
+            }
             request.urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         if let user = parsed.value("--user") {
