@@ -57,3 +57,19 @@ public struct NewPost: Codable, Sendable, Hashable {
         self.description = description
     }
 }
+
+extension Post {
+    /// A post not yet published, as the seed's app builds one before `publishPost`: the
+    /// server fills in the author, counts, page number and date.
+    ///
+    /// - Parameters:
+    ///   - id: a client-made id; `publishPost` uses it as the idempotency key.
+    ///   - video: the storage file name, with its extension.
+    ///   - description: the caption.
+    public static func draft(id: String = UUID().uuidString, video: String, description: String) -> Post {
+        Post(
+            id: id, authorId: "", authorName: "", video: video, videoURL: nil, description: description,
+            likes: 0,
+            comments: 0, pageNumber: 1, createdAt: Date())
+    }
+}

@@ -9,6 +9,7 @@ public final class MockServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: MockServerConfiguration
     private let router: RequestRouter
+    private let store: StubStore
     private let http: HTTPServer
 
     /// Creates a server; nothing is bound until ``start()``.
@@ -17,7 +18,10 @@ public final class MockServer: Sendable {
     ///   - handlers: handlers tried in order after the admin API, stubs and chaos.
     public init(configuration: MockServerConfiguration = .init(), handlers: [any HTTPHandler] = []) {
         self.configuration = configuration
-        let router = RequestRouter(configuration: configuration, handlers: handlers)
+        let store = StubStore(
+            filesDirectory: configuration.mappingsDirectory.map { MappingLoader.layout(of: $0).files })
+        let router = RequestRouter(configuration: configuration, store: store, handlers: handlers)
+        self.store = store
         self.router = router
         self.http = HTTPServer(
             context: HTTPServerContext(configuration: configuration) { request in router.respond(to: request)
@@ -28,9 +32,17 @@ public final class MockServer: Sendable {
         http.shutdown()
     }
 
-    /// Binds the socket and starts serving; afterwards ``port`` is the real port.
-    /// - Throws: ``MockServerError`` when the address cannot be bound or the server was already started.
+    /// Loads the mapping files, binds the socket and starts serving; afterwards ``port`` is the real port.
+    /// - Throws: ``MockServerError`` when a mapping file is invalid, the address cannot be bound, or the server
+    ///   was already started.
     public func start() throws {
+        if let directory = configuration.mappingsDirectory {
+            do {
+                store.installDefaults(try MappingLoader.load(from: directory))
+            } catch {
+                throw MockServerError(message: "cannot load mappings from \(directory.path): \(error)")
+            }
+        }
         do {
             try http.start()
         } catch let failure as SocketSystem.Failure {
@@ -46,6 +58,38 @@ public final class MockServer: Sendable {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         return URL(string: "http://\(host):\(port)")!  // allowed: host and port are always URL-safe here
     }
+
+    /// Adds a stub from WireMock mapping JSON (one mapping, or `{"mappings": [...]}`).
+    /// - Parameter json: the mapping document.
+    /// - Returns: the ids of the added stubs.
+    /// - Throws: ``MockServerError`` naming the problem when the JSON is not a valid mapping.
+    @discardableResult
+    public func addStubs(json: Data) throws -> [String] {
+        do {
+            let stubs = try MappingLoader.mappings(in: try JSONValue.parse(json), location: "mapping")
+            for stub in stubs { store.add(stub) }
+            return stubs.map(\.id)
+        } catch let error as ValuePattern.InvalidMapping {
+            throw MockServerError(message: error.description)
+        } catch {
+            throw MockServerError(message: "mapping is not valid JSON: \(error)")
+        }
+    }
+
+    /// Removes every stub (files-loaded ones too, until ``resetStubs()``).
+    public func removeAllStubs() {
+        store.removeAll()
+    }
+
+    /// Returns to the stubs loaded from the mappings folder, with every scenario at `Started`, and clears the
+    /// request journal (as `POST /__admin/reset` does).
+    public func resetStubs() {
+        store.resetToDefaults()
+        router.journal.clear()
+    }
+
+    /// How many stubs are installed.
+    public var stubCount: Int { store.all.count }
 
     /// Stops accepting, lets in-flight responses finish briefly, and closes every connection.
     /// Idempotent; returns when the loop threads have exited. Do not call it from a handler.

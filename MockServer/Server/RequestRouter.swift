@@ -2,18 +2,68 @@ import Foundation
 
 /// The handler chain: admin API → stubs → chaos → the given handlers → a 404 naming the closest stub.
 final class RequestRouter: Sendable {
-    let configuration: MockServerConfiguration
+    let store: StubStore
+    let journal: RequestJournal
+    let admin: AdminAPI
+    let chaos: ChaosInjector?
     let handlers: [any HTTPHandler]
 
-    init(configuration: MockServerConfiguration, handlers: [any HTTPHandler]) {
-        self.configuration = configuration
+    init(configuration: MockServerConfiguration, store: StubStore, handlers: [any HTTPHandler]) {
+        self.store = store
+        self.journal = RequestJournal(limit: configuration.journalLimit)
+        self.admin = AdminAPI(store: store, journal: journal)
+        self.chaos =
+            configuration.chaosRate > 0
+            ? ChaosInjector(rate: configuration.chaosRate, seed: configuration.chaosSeed) : nil
         self.handlers = handlers
     }
 
+    static func isAdmin(_ path: String) -> Bool {
+        path == AdminAPI.prefix || path.hasPrefix(AdminAPI.prefix + "/")
+    }
+
     func respond(to request: ServerRequest) -> ServerResponse {
+        if Self.isAdmin(request.path) { return admin.handle(request) }
+        let view = RequestView(request)
+        var wasMatched = true
+        var stubID: String?
+        var response: ServerResponse
+        if case .matched(let stub) = store.match(view) {
+            stubID = stub.id
+            response = stub.response.makeResponse(filesDirectory: store.filesDirectory)
+        } else if let injected = chaos?.apply(next: { runHandlers(request) ?? notFound(view) }) {
+            response = injected
+        } else if let handled = runHandlers(request) {
+            response = handled
+        } else {
+            wasMatched = false
+            response = notFound(view)
+        }
+        journal.record(
+            RequestJournal.Entry(
+                id: UUID().uuidString.lowercased(), request: request, loggedAt: Date(),
+                wasMatched: wasMatched,
+                stubID: stubID, status: response.status))
+        return response
+    }
+
+    private func runHandlers(_ request: ServerRequest) -> ServerResponse? {
         for handler in handlers {
             if let response = handler.handle(request) { return response }
         }
-        return .text("No stub or handler matched \(request.method) \(request.target)\n", status: 404)
+        return nil
+    }
+
+    /// A 404 whose body names the closest stub and what differed.
+    private func notFound(_ view: RequestView) -> ServerResponse {
+        let request = view.request
+        var text = "No stub or handler matched \(request.method) \(request.target)\n"
+        if case .unmatched(let closest?, let differences) = store.closestMatch(view) {
+            text += "\nClosest stub: \(closest.label)\n"
+            for difference in differences { text += "  - \(difference.field): \(difference.detail)\n" }
+        } else {
+            text += "(there are no stubs)\n"
+        }
+        return .text(text, status: 404)
     }
 }

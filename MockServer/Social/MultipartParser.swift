@@ -45,7 +45,7 @@ enum MultipartParser {
     }
 
     static func disposition(_ head: String, names field: String) -> Bool {
-        for line in head.split(whereSeparator: { $0 == "\r" || $0 == "\n" }) {
+        for line in head.split(whereSeparator: \.isNewline) {
             let lowered = line.lowercased()
             guard lowered.hasPrefix("content-disposition:") else { continue }
             return lowered.contains("name=\"\(field.lowercased())\"")

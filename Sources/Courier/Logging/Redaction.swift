@@ -24,18 +24,24 @@ public enum Redaction {
             || lower.contains("secret") || lower.contains("password")
     }
 
-    /// The URL with user info and sensitive query values hidden.
+    /// The URL with the password and sensitive query values shown as `<redacted>`.
     public static func redact(url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return url.absoluteString
         }
-        if components.password != nil { components.password = placeholder }
-        if let items = components.queryItems {
-            components.queryItems = items.map { item in
-                sensitiveQueryNames.contains(item.name.lowercased())
-                    ? URLQueryItem(name: item.name, value: placeholder) : item
-            }
+        // A token URLComponents accepts as is, swapped for the placeholder at the end.
+        let token = "COURIERREDACTEDVALUE"
+        if components.password != nil { components.percentEncodedPassword = token }
+        if let query = components.percentEncodedQuery {
+            components.percentEncodedQuery = query.split(separator: "&", omittingEmptySubsequences: false)
+                .map { pair -> String in
+                    let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+                    return parts.count == 2 && isSensitive(field: name)
+                        ? parts[0] + "=" + token : String(pair)
+                }
+                .joined(separator: "&")
         }
-        return components.string ?? url.absoluteString
+        return (components.string ?? url.absoluteString).replacingOccurrences(of: token, with: placeholder)
     }
 }

@@ -1,5 +1,5 @@
 import Testing
 
-@Test func courierCLITestsBuilds() {
+@Test func reliabilityTestsBuild() {
     #expect(Bool(true))
 }

@@ -1,0 +1,53 @@
+import Foundation
+
+/// What one demo run did: each step, its result, request count and time.
+public struct DemoReport: Sendable {
+    /// One step of the flow.
+    public struct Step: Sendable {
+        /// The step's name, such as `signup`.
+        public var name: String
+        /// Whether it did what it should.
+        public var passed: Bool
+        /// What happened, in a few words.
+        public var detail: String
+        /// How many HTTP requests it sent.
+        public var requests: Int
+        /// How long it took, in seconds.
+        public var seconds: Double
+    }
+
+    /// The transport's name, such as `curl`.
+    public var transport: String
+    /// The steps, in order.
+    public var steps: [Step] = []
+
+    /// Whether every step passed.
+    public var passed: Bool { !steps.isEmpty && steps.allSatisfy(\.passed) }
+
+    /// The report as a table.
+    public var formatted: String {
+        var lines = ["transport: \(transport)"]
+        lines.append(
+            "  " + "step".padding(toLength: 22, withPad: " ", startingAt: 0)
+                + "result  requests     time  detail")
+        for step in steps {
+            let time = String(format: "%7.1fms", step.seconds * 1000)
+            let requests = String(step.requests).leftPadded(to: 8)
+            lines.append(
+                "  " + step.name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                    + (step.passed ? "ok    " : "FAIL  ") + requests + " " + time + "  " + step.detail)
+        }
+        let total = steps.reduce(0) { $0 + $1.requests }
+        let seconds = steps.reduce(0) { $0 + $1.seconds }
+        lines.append(
+            "  " + "total".padding(toLength: 22, withPad: " ", startingAt: 0) + (passed ? "ok    " : "FAIL  ")
+                + String(total).leftPadded(to: 8) + " " + String(format: "%7.1fms", seconds * 1000))
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,121 @@
+import Courier
+import Foundation
+
+/// Pages of items for infinite scrolling, as an `AsyncSequence` (seeds 002 and 004).
+///
+/// It works over any paging style that hands back a continuation token: page numbers,
+/// an opaque cursor or a newest-first key. Items already returned are never returned again
+/// (items are compared by `id`), a page that would be empty after that is skipped, and the
+/// sequence ends cleanly once the server has no more. `refresh()` starts over from the
+/// first page, for pull-to-refresh. Calls are served one at a time, in order.
+///
+/// ```swift
+/// let feed = Paginator.latest(client: client, limit: 5)
+/// for try await page in feed { show(page) }
+/// ```
+public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.ID: Sendable {
+    /// One page and the token for the next, `nil` at the end.
+    public typealias Fetch = @Sendable (_ token: String?) async throws -> (items: [Item], next: String?)
+
+    public typealias Element = [Item]
+
+    private let fetch: Fetch
+    private var token: String?
+    private var finished = false
+    private var seen: Set<Item.ID> = []
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// How many pages were fetched since the start or the last refresh.
+    public private(set) var pagesFetched = 0
+
+    /// Creates a paginator.
+    /// - Parameter fetch: fetches the page for a token (`nil` for the first page).
+    public init(fetch: @escaping Fetch) { self.fetch = fetch }
+
+    /// The next page of new items, or `nil` once the end was reached.
+    /// - Throws: what the fetch throws; the position is kept, so calling again retries.
+    public func nextPage() async throws -> [Item]? {
+        await acquire()
+        defer { release() }
+        while !finished {
+            let page = try await fetch(token)
+            pagesFetched += 1
+            token = page.next
+            finished = page.next == nil
+            let fresh = page.items.filter { seen.insert($0.id).inserted }
+            if !fresh.isEmpty { return fresh }
+            if page.items.isEmpty { finished = true }
+        }
+        return nil
+    }
+
+    /// Starts over from the first page, forgetting which items were returned.
+    public func refresh() async {
+        await acquire()
+        defer { release() }
+        token = nil
+        finished = false
+        seen = []
+        pagesFetched = 0
+    }
+
+    /// Whether the end was reached.
+    public var isFinished: Bool { finished }
+
+    private func acquire() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    private func release() {
+        if waiters.isEmpty {
+            busy = false
+        } else {
+            waiters.removeFirst().resume()  // resumed exactly once: removed from the queue here
+        }
+    }
+
+    public nonisolated func makeAsyncIterator() -> Iterator { Iterator(paginator: self) }
+
+    /// Iterates the pages by calling `nextPage()`.
+    public struct Iterator: AsyncIteratorProtocol {
+        let paginator: Paginator
+
+        /// The next page, or `nil` at the end.
+        /// - Throws: what the fetch throws.
+        public mutating func next() async throws -> [Item]? { try await paginator.nextPage() }
+    }
+}
+
+extension Paginator where Item == Post {
+    /// Posts by page number (seed 000), `size` page numbers at a time, from page 1.
+    public static func pages(client: SocialClient, size: Int = 5) -> Paginator<Post> {
+        Paginator { token throws(SocialError) in
+            let number = token.flatMap { Int($0) } ?? 1
+            let page = try await client.call(
+                PostsEndPoint.page(pageNumber: number, size: size), as: PostsPage.self)
+            return (page.items, page.nextPageNumber.map(String.init))
+        }
+    }
+
+    /// A user's feed by cursor (seed 002), newest first, `limit` at a time.
+    public static func feed(client: SocialClient, userId: String, limit: Int = 10) -> Paginator<Post> {
+        Paginator { token throws(SocialError) in
+            let page = try await client.call(
+                PostsEndPoint.feed(userId: userId, limit: limit, after: token), as: CursorPage<Post>.self)
+            return (page.items, page.nextCursor)
+        }
+    }
+
+    /// The latest posts, then the ones before the last key, until the oldest (seed 004).
+    public static func latest(client: SocialClient, limit: Int = 10) -> Paginator<Post> {
+        Paginator { token throws(SocialError) in
+            let page = try await client.call(
+                PostsEndPoint.latest(limit: limit, before: token), as: KeysetPage<Post>.self)
+            return (page.items, page.nextKey)
+        }
+    }
+}

@@ -1,0 +1,276 @@
+import Foundation
+
+/// The `request` half of a mapping (also the criteria of `/__admin/requests/count` and `find`).
+struct RequestPattern: Sendable {
+    enum URLMatch: Sendable {
+        case url(String)
+        case urlPath(String)
+        case urlPattern(RegexBox)
+        case urlPathPattern(RegexBox)
+        case urlPathTemplate([String])
+    }
+
+    struct MultipartPattern: Sendable {
+        var matchAll: Bool
+        var headers: [(String, ValuePattern)]
+        var bodyPatterns: [ValuePattern]
+    }
+
+    /// One way a request differs from the pattern.
+    struct Mismatch: Sendable, Equatable {
+        var field: String
+        var detail: String
+    }
+
+    var method: String?
+    var url: URLMatch?
+    var queryParameters: [(String, ValuePattern)] = []
+    var headers: [(String, ValuePattern)] = []
+    var cookies: [(String, ValuePattern)] = []
+    var bodyPatterns: [ValuePattern] = []
+    var multipartPatterns: [MultipartPattern] = []
+    var basicAuth: (username: String, password: String)?
+
+    static func parse(_ json: JSONValue, at location: String) throws -> RequestPattern {
+        guard case .object(let members) = json else {
+            throw ValuePattern.InvalidMapping(description: "\(location) must be an object")
+        }
+        var pattern = RequestPattern()
+        if let method = members["method"] {
+            guard let text = method.stringValue else {
+                throw ValuePattern.InvalidMapping(description: "\(location).method must be a string")
+            }
+            pattern.method = text.uppercased() == "ANY" ? nil : text.uppercased()
+        }
+        let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"].filter {
+            members[$0] != nil
+        }
+        if urlKeys.count > 1 {
+            throw ValuePattern.InvalidMapping(
+                description: "\(location): use only one of \(urlKeys.joined(separator: ", "))")
+        }
+        if let key = urlKeys.first {
+            guard let text = members[key]?.stringValue else {
+                throw ValuePattern.InvalidMapping(description: "\(location).\(key) must be a string")
+            }
+            switch key {
+            case "url": pattern.url = .url(text)
+            case "urlPath": pattern.url = .urlPath(text)
+            case "urlPattern": pattern.url = .urlPattern(try compile(text, "\(location).urlPattern"))
+            case "urlPathPattern":
+                pattern.url = .urlPathPattern(try compile(text, "\(location).urlPathPattern"))
+            default:
+                pattern.url = .urlPathTemplate(
+                    text.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+            }
+        }
+        pattern.queryParameters = try patterns(members["queryParameters"], "\(location).queryParameters")
+        pattern.headers = try patterns(members["headers"], "\(location).headers")
+        pattern.cookies = try patterns(members["cookies"], "\(location).cookies")
+        if let body = members["bodyPatterns"] {
+            guard case .array(let items) = body else {
+                throw ValuePattern.InvalidMapping(description: "\(location).bodyPatterns must be an array")
+            }
+            pattern.bodyPatterns = try items.enumerated().map {
+                try ValuePattern.parse($0.element, at: "\(location).bodyPatterns[\($0.offset)]")
+            }
+        }
+        if let multipart = members["multipartPatterns"] {
+            guard case .array(let items) = multipart else {
+                throw ValuePattern.InvalidMapping(
+                    description: "\(location).multipartPatterns must be an array")
+            }
+            pattern.multipartPatterns = try items.enumerated().map { index, item in
+                let here = "\(location).multipartPatterns[\(index)]"
+                let type = item["matchingType"]?.stringValue?.uppercased() ?? "ANY"
+                guard type == "ANY" || type == "ALL" else {
+                    throw ValuePattern.InvalidMapping(description: "\(here).matchingType must be ANY or ALL")
+                }
+                var bodies: [ValuePattern] = []
+                if case .array(let list)? = item["bodyPatterns"] {
+                    bodies = try list.enumerated().map {
+                        try ValuePattern.parse($0.element, at: "\(here).bodyPatterns[\($0.offset)]")
+                    }
+                }
+                return MultipartPattern(
+                    matchAll: type == "ALL", headers: try patterns(item["headers"], "\(here).headers"),
+                    bodyPatterns: bodies)
+            }
+        }
+        if let credentials = members["basicAuthCredentials"] {
+            guard let username = credentials["username"]?.stringValue,
+                let password = credentials["password"]?.stringValue
+            else {
+                throw ValuePattern.InvalidMapping(
+                    description: "\(location).basicAuthCredentials needs username and password")
+            }
+            pattern.basicAuth = (username, password)
+        }
+        return pattern
+    }
+
+    private static func compile(_ text: String, _ location: String) throws -> RegexBox {
+        do {
+            return try RegexBox(text)
+        } catch {
+            throw ValuePattern.InvalidMapping(
+                description: "\(location): invalid regular expression '\(text)'")
+        }
+    }
+
+    private static func patterns(_ json: JSONValue?, _ location: String) throws -> [(String, ValuePattern)] {
+        guard let json else { return [] }
+        guard case .object(let members) = json else {
+            throw ValuePattern.InvalidMapping(description: "\(location) must be an object of name → matcher")
+        }
+        return try members.keys.sorted().map { key in
+            (key, try ValuePattern.parse(members[key] ?? .null, at: "\(location).\(key)"))
+        }
+    }
+
+    // MARK: - Matching
+
+    /// Whether the request matches (stops at the first difference).
+    func matches(_ view: RequestView) -> Bool {
+        mismatches(view, stopAtFirst: true).isEmpty
+    }
+
+    /// Every difference between the request and the pattern (empty: a match).
+    func mismatches(_ view: RequestView, stopAtFirst: Bool = false) -> [Mismatch] {
+        var found: [Mismatch] = []
+        let request = view.request
+        if let method, method != request.method {
+            found.append(Mismatch(field: "method", detail: "expected \(method) but was \(request.method)"))
+            if stopAtFirst { return found }
+        }
+        if let url, let problem = Self.check(url, request) {
+            found.append(problem)
+            if stopAtFirst { return found }
+        }
+        for (name, pattern) in queryParameters {
+            let values = request.query.filter { $0.name == name }.map(\.value)
+            if !Self.anyMatches(pattern, values) {
+                found.append(
+                    Mismatch(
+                        field: "query \(name)",
+                        detail: "expected \(pattern.summary) but was \(Self.describe(values))"))
+                if stopAtFirst { return found }
+            }
+        }
+        for (name, pattern) in headers {
+            let values = request.headers.values(for: name)
+            if !Self.anyMatches(pattern, values) {
+                found.append(
+                    Mismatch(
+                        field: "header \(name)",
+                        detail: "expected \(pattern.summary) but was \(Self.describe(values))"))
+                if stopAtFirst { return found }
+            }
+        }
+        if let basicAuth {
+            let expected =
+                "Basic " + Data("\(basicAuth.username):\(basicAuth.password)".utf8).base64EncodedString()
+            if request.headers["Authorization"] != expected {
+                found.append(
+                    Mismatch(field: "basic auth", detail: "expected credentials for \(basicAuth.username)"))
+                if stopAtFirst { return found }
+            }
+        }
+        if !cookies.isEmpty {
+            let jar = view.cookies
+            for (name, pattern) in cookies {
+                let values = jar.filter { $0.0 == name }.map(\.1)
+                if !Self.anyMatches(pattern, values) {
+                    found.append(
+                        Mismatch(
+                            field: "cookie \(name)",
+                            detail: "expected \(pattern.summary) but was \(Self.describe(values))"))
+                    if stopAtFirst { return found }
+                }
+            }
+        }
+        if !bodyPatterns.isEmpty {
+            let body = view.body
+            for pattern in bodyPatterns where !pattern.matches(body: body) {
+                let snippet = String(decoding: body.prefix(200), as: UTF8.self)
+                found.append(
+                    Mismatch(field: "body", detail: "expected \(pattern.summary) but was \"\(snippet)\""))
+                if stopAtFirst { return found }
+            }
+        }
+        for (index, pattern) in multipartPatterns.enumerated() {
+            guard let parts = view.multipartParts else {
+                found.append(Mismatch(field: "multipart", detail: "expected a multipart body"))
+                if stopAtFirst { return found }
+                break
+            }
+            let partMatches = parts.map { part in Self.partMatches(pattern, part) }
+            let ok =
+                pattern.matchAll
+                ? (!parts.isEmpty && partMatches.allSatisfy { $0 }) : partMatches.contains(true)
+            if !ok {
+                found.append(
+                    Mismatch(
+                        field: "multipart[\(index)]",
+                        detail: "\(pattern.matchAll ? "not every" : "no") part matched (\(parts.count) parts)"
+                    ))
+                if stopAtFirst { return found }
+            }
+        }
+        return found
+    }
+
+    private static func partMatches(_ pattern: MultipartPattern, _ part: MultipartPart) -> Bool {
+        for (name, valuePattern) in pattern.headers
+        where !anyMatches(valuePattern, part.headers.values(for: name)) {
+            return false
+        }
+        return pattern.bodyPatterns.allSatisfy { $0.matches(body: part.body) }
+    }
+
+    private static func anyMatches(_ pattern: ValuePattern, _ values: [String]) -> Bool {
+        if values.isEmpty { return pattern.matches(nil) }
+        if case .absent = pattern { return false }
+        return values.contains { pattern.matches($0) }
+    }
+
+    private static func describe(_ values: [String]) -> String {
+        switch values.count {
+        case 0: "absent"
+        case 1: "\"\(values[0])\""
+        default: "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        }
+    }
+
+    private static func check(_ url: URLMatch, _ request: ServerRequest) -> Mismatch? {
+        switch url {
+        case .url(let expected):
+            return expected == request.target
+                ? nil : Mismatch(field: "url", detail: "expected \(expected) but was \(request.target)")
+        case .urlPath(let expected):
+            return expected == request.path || expected == request.decodedPath
+                ? nil : Mismatch(field: "urlPath", detail: "expected \(expected) but was \(request.path)")
+        case .urlPattern(let regex):
+            return regex.wholeMatch(request.target)
+                ? nil
+                : Mismatch(field: "urlPattern", detail: "\(request.target) does not match /\(regex.pattern)/")
+        case .urlPathPattern(let regex):
+            return regex.wholeMatch(request.path)
+                ? nil
+                : Mismatch(
+                    field: "urlPathPattern", detail: "\(request.path) does not match /\(regex.pattern)/")
+        case .urlPathTemplate(let template):
+            let segments = request.path.split(separator: "/", omittingEmptySubsequences: false)
+            let ok =
+                segments.count == template.count
+                && zip(template, segments).allSatisfy { wanted, got in
+                    (wanted.hasPrefix("{") && wanted.hasSuffix("}") && !got.isEmpty) || wanted == got
+                }
+            return ok
+                ? nil
+                : Mismatch(
+                    field: "urlPathTemplate",
+                    detail: "\(request.path) does not fit \(template.joined(separator: "/"))")
+        }
+    }
+}

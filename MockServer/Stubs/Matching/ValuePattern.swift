@@ -1,0 +1,252 @@
+import Foundation
+
+/// One of WireMock's value matchers (`equalTo`, `contains`, `matches`, `equalToJson`, ...).
+indirect enum ValuePattern: Sendable {
+    case equalTo(String, caseInsensitive: Bool)
+    case binaryEqualTo(Data)
+    case contains(String)
+    case doesNotContain(String)
+    case matches(RegexBox)
+    case doesNotMatch(RegexBox)
+    case absent
+    case equalToJson(JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool)
+    case matchesJsonPath(JSONPath, then: ValuePattern?)
+    case and([ValuePattern])
+    case or([ValuePattern])
+
+    /// A mapping file problem, with where it is.
+    struct InvalidMapping: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The operator keys this parser understands, for error messages.
+    static let operators = [
+        "equalTo", "binaryEqualTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent",
+        "equalToJson",
+        "matchesJsonPath", "and", "or",
+    ]
+
+    /// Reads a pattern object such as `{"equalTo": "x", "caseInsensitive": true}`.
+    static func parse(_ json: JSONValue, at location: String) throws -> ValuePattern {
+        guard case .object(let members) = json else {
+            throw InvalidMapping(
+                description: "\(location): a matcher must be an object such as {\"equalTo\": \"x\"}")
+        }
+        func string(_ key: String) throws -> String {
+            guard let value = members[key] else {
+                throw InvalidMapping(description: "\(location): missing \(key)")
+            }
+            switch value {
+            case .string(let text): return text
+            case .int, .double, .bool: return value.text
+            default: throw InvalidMapping(description: "\(location): \(key) must be a string")
+            }
+        }
+        if members["equalTo"] != nil {
+            return .equalTo(
+                try string("equalTo"), caseInsensitive: members["caseInsensitive"]?.boolValue ?? false)
+        }
+        if members["binaryEqualTo"] != nil {
+            guard let data = Data(base64Encoded: try string("binaryEqualTo")) else {
+                throw InvalidMapping(description: "\(location): binaryEqualTo must be base64")
+            }
+            return .binaryEqualTo(data)
+        }
+        if members["contains"] != nil { return .contains(try string("contains")) }
+        if members["doesNotContain"] != nil { return .doesNotContain(try string("doesNotContain")) }
+        if members["matches"] != nil { return .matches(try regex(try string("matches"), location)) }
+        if members["doesNotMatch"] != nil {
+            return .doesNotMatch(try regex(try string("doesNotMatch"), location))
+        }
+        if let absent = members["absent"] {
+            guard absent.boolValue == true else {
+                throw InvalidMapping(description: "\(location): absent must be true")
+            }
+            return .absent
+        }
+        if let expected = members["equalToJson"] {
+            var document = expected
+            if case .string(let text) = expected {
+                guard let parsed = JSONValue.parseOrNil(text) else {
+                    throw InvalidMapping(description: "\(location): equalToJson is not valid JSON")
+                }
+                document = parsed
+            }
+            return .equalToJson(
+                document, ignoreArrayOrder: members["ignoreArrayOrder"]?.boolValue ?? false,
+                ignoreExtraElements: members["ignoreExtraElements"]?.boolValue ?? false)
+        }
+        if let path = members["matchesJsonPath"] {
+            switch path {
+            case .string(let expression):
+                return .matchesJsonPath(try jsonPath(expression, location), then: nil)
+            case .object(let inner):
+                guard let expression = inner["expression"]?.stringValue else {
+                    throw InvalidMapping(description: "\(location): matchesJsonPath needs an expression")
+                }
+                var rest = inner
+                rest["expression"] = nil
+                let then = rest.isEmpty ? nil : try parse(.object(rest), at: location + ".matchesJsonPath")
+                return .matchesJsonPath(try jsonPath(expression, location), then: then)
+            default:
+                throw InvalidMapping(
+                    description: "\(location): matchesJsonPath must be a string or an object")
+            }
+        }
+        for key in ["and", "or"] {
+            if let list = members[key] {
+                guard case .array(let items) = list else {
+                    throw InvalidMapping(description: "\(location): \(key) must be an array of matchers")
+                }
+                let patterns = try items.enumerated().map {
+                    try parse($0.element, at: "\(location).\(key)[\($0.offset)]")
+                }
+                return key == "and" ? .and(patterns) : .or(patterns)
+            }
+        }
+        throw InvalidMapping(
+            description:
+                "\(location): unknown matcher \(members.keys.sorted()); use one of \(operators.joined(separator: ", "))"
+        )
+    }
+
+    private static func regex(_ pattern: String, _ location: String) throws -> RegexBox {
+        do {
+            return try RegexBox(pattern)
+        } catch {
+            throw InvalidMapping(description: "\(location): invalid regular expression '\(pattern)'")
+        }
+    }
+
+    private static func jsonPath(_ expression: String, _ location: String) throws -> JSONPath {
+        do {
+            return try JSONPath(expression)
+        } catch {
+            throw InvalidMapping(description: "\(location): invalid JSONPath '\(expression)': \(error)")
+        }
+    }
+
+    /// Whether `value` (nil when absent) satisfies the pattern.
+    func matches(_ value: String?) -> Bool {
+        if case .absent = self { return value == nil }
+        if case .or(let patterns) = self { return patterns.contains { $0.matches(value) } }
+        if case .and(let patterns) = self { return patterns.allSatisfy { $0.matches(value) } }
+        guard let value else { return false }
+        switch self {
+        case .equalTo(let expected, let caseInsensitive):
+            return caseInsensitive ? expected.lowercased() == value.lowercased() : expected == value
+        case .binaryEqualTo(let data):
+            return Data(value.utf8) == data
+        case .contains(let part):
+            return value.contains(part)
+        case .doesNotContain(let part):
+            return !value.contains(part)
+        case .matches(let regex):
+            return regex.wholeMatch(value)
+        case .doesNotMatch(let regex):
+            return !regex.wholeMatch(value)
+        case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtraElements):
+            guard let actual = JSONValue.parseOrNil(value) else { return false }
+            return JSONComparison.matches(
+                expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
+                ignoreExtraElements: ignoreExtraElements)
+        case .matchesJsonPath(let path, let then):
+            guard let document = JSONValue.parseOrNil(value) else { return false }
+            guard let then else { return path.matches(document) }
+            let results = path.evaluate(document)
+            if path.isDefinite {
+                return results.first.map { then.matches($0.matchText) } ?? then.matches(nil)
+            }
+            return then.matches(JSONValue.array(results).text)
+                || results.contains { then.matches($0.matchText) }
+        case .absent, .and, .or:
+            return false
+        }
+    }
+
+    /// Whether raw body bytes satisfy the pattern (binary patterns compare bytes, the rest compare text).
+    func matches(body: Data) -> Bool {
+        if case .binaryEqualTo(let expected) = self { return body == expected }
+        return matches(String(decoding: body, as: UTF8.self))
+    }
+
+    /// A short human description, e.g. `contains "xml"`.
+    var summary: String {
+        switch self {
+        case .equalTo(let text, let caseInsensitive):
+            "equalTo \"\(text)\"\(caseInsensitive ? " (case-insensitive)" : "")"
+        case .binaryEqualTo(let data): "binaryEqualTo \(data.count) bytes"
+        case .contains(let text): "contains \"\(text)\""
+        case .doesNotContain(let text): "doesNotContain \"\(text)\""
+        case .matches(let regex): "matches /\(regex.pattern)/"
+        case .doesNotMatch(let regex): "doesNotMatch /\(regex.pattern)/"
+        case .absent: "absent"
+        case .equalToJson(let json, _, _): "equalToJson \(json.text)"
+        case .matchesJsonPath(let path, let then):
+            "matchesJsonPath \(path.expression)" + (then.map { " then \($0.summary)" } ?? "")
+        case .and(let patterns): "and(" + patterns.map(\.summary).joined(separator: ", ") + ")"
+        case .or(let patterns): "or(" + patterns.map(\.summary).joined(separator: ", ") + ")"
+        }
+    }
+}
+
+/// WireMock's `equalToJson` comparison, with its options and JsonUnit placeholders.
+enum JSONComparison {
+    static func matches(
+        expected: JSONValue, actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool
+    ) -> Bool {
+        if case .string(let text) = expected, text.hasPrefix("${json-unit.") {
+            switch text {
+            case "${json-unit.ignore}", "${json-unit.any}": return true
+            case "${json-unit.any-string}": if case .string = actual { return true } else { return false }
+            case "${json-unit.any-number}": return actual.doubleValue != nil
+            case "${json-unit.any-boolean}": return actual.boolValue != nil
+            default: break
+            }
+        }
+        switch (expected, actual) {
+        case (.object(let wanted), .object(let got)):
+            if !ignoreExtraElements && wanted.count != got.count { return false }
+            for (key, value) in wanted {
+                guard let other = got[key],
+                    matches(
+                        expected: value, actual: other, ignoreArrayOrder: ignoreArrayOrder,
+                        ignoreExtraElements: ignoreExtraElements)
+                else { return false }
+            }
+            return true
+        case (.array(let wanted), .array(let got)):
+            if ignoreExtraElements ? got.count < wanted.count : got.count != wanted.count { return false }
+            if !ignoreArrayOrder {
+                return zip(wanted, got).allSatisfy {
+                    matches(
+                        expected: $0, actual: $1, ignoreArrayOrder: ignoreArrayOrder,
+                        ignoreExtraElements: ignoreExtraElements)
+                }
+            }
+            var used = [Bool](repeating: false, count: got.count)
+            return assign(wanted, 0, got, &used, ignoreArrayOrder, ignoreExtraElements)
+        default:
+            return expected.jsonEquals(actual)
+        }
+    }
+
+    /// Backtracking assignment of expected items to distinct actual items (arrays in mappings are small).
+    private static func assign(
+        _ wanted: [JSONValue], _ index: Int, _ got: [JSONValue], _ used: inout [Bool], _ order: Bool,
+        _ extra: Bool
+    ) -> Bool {
+        guard index < wanted.count else { return true }
+        for candidate in got.indices where !used[candidate] {
+            if matches(
+                expected: wanted[index], actual: got[candidate], ignoreArrayOrder: order,
+                ignoreExtraElements: extra)
+            {
+                used[candidate] = true
+                if assign(wanted, index + 1, got, &used, order, extra) { return true }
+                used[candidate] = false
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Loads WireMock mapping files from a folder.
+enum MappingLoader {
+    /// Where the mapping files and body files of `directory` are.
+    static func layout(of directory: URL) -> (mappings: URL, files: URL) {
+        let nested = directory.appendingPathComponent("mappings")
+        var isDirectory: ObjCBool = false
+        let hasNested =
+            FileManager.default.fileExists(atPath: nested.path, isDirectory: &isDirectory)
+            && isDirectory.boolValue
+        return (hasNested ? nested : directory, directory.appendingPathComponent("__files"))
+    }
+
+    /// Every mapping in the `.json` files under `directory` (a file holds one mapping or `{"mappings": [...]}`).
+    /// - Throws: ``ValuePattern/InvalidMapping`` naming the file and the problem.
+    static func load(from directory: URL) throws -> [StubMapping] {
+        let root = layout(of: directory).mappings
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        else {
+            throw ValuePattern.InvalidMapping(description: "cannot read the mappings folder \(root.path)")
+        }
+        var files: [URL] = []
+        for case let url as URL in enumerator {
+            if url.pathComponents.contains("__files") { continue }
+            if url.pathExtension.lowercased() == "json" { files.append(url) }
+        }
+        var stubs: [StubMapping] = []
+        for file in files.sorted(by: { $0.path < $1.path }) {
+            let json: JSONValue
+            do {
+                json = try JSONValue.parse(try Data(contentsOf: file))
+            } catch {
+                throw ValuePattern.InvalidMapping(
+                    description: "\(file.lastPathComponent): not valid JSON (\(error))")
+            }
+            stubs.append(contentsOf: try mappings(in: json, location: file.lastPathComponent))
+        }
+        return stubs
+    }
+
+    /// The mappings in a document: a single mapping or `{"mappings": [...]}`.
+    static func mappings(in json: JSONValue, location: String) throws -> [StubMapping] {
+        if case .array(let list)? = json["mappings"] {
+            return try list.enumerated().map {
+                try StubMapping(json: $0.element, location: "\(location) mappings[\($0.offset)]")
+            }
+        }
+        return [try StubMapping(json: json, location: location)]
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// The `response` half of a mapping.
+struct ResponseDefinition: Sendable {
+    enum Body: Sendable {
+        case none
+        case data(Data)
+        case file(String)
+    }
+
+    enum DelayDistribution: Sendable {
+        case uniform(lower: Double, upper: Double)
+        case lognormal(median: Double, sigma: Double, maxValue: Double?)
+        case fixed(Double)
+    }
+
+    var status = 200
+    var statusMessage: String?
+    var headers = ServerHeaders()
+    var body = Body.none
+    var fixedDelayMilliseconds: Double = 0
+    var delayDistribution: DelayDistribution?
+    var dribble: ChunkedDribble?
+    var fault: ServerFault?
+
+    static func parse(_ json: JSONValue, at location: String) throws -> ResponseDefinition {
+        guard case .object(let members) = json else {
+            throw ValuePattern.InvalidMapping(description: "\(location) must be an object")
+        }
+        var definition = ResponseDefinition()
+        if let status = members["status"] {
+            guard let code = status.intValue, (100...999).contains(code) else {
+                throw ValuePattern.InvalidMapping(description: "\(location).status must be a status code")
+            }
+            definition.status = code
+        }
+        definition.statusMessage = members["statusMessage"]?.stringValue
+        if case .object(let headers)? = members["headers"] {
+            for name in headers.keys.sorted() {
+                switch headers[name] {
+                case .array(let values)?:
+                    for value in values { definition.headers.add(name: name, value: value.matchText) }
+                case let value?:
+                    definition.headers.add(name: name, value: value.matchText)
+                case nil:
+                    break
+                }
+            }
+        }
+        let bodyKeys = ["body", "jsonBody", "base64Body", "bodyFileName"].filter { members[$0] != nil }
+        if bodyKeys.count > 1 {
+            throw ValuePattern.InvalidMapping(
+                description: "\(location): use only one of \(bodyKeys.joined(separator: ", "))")
+        }
+        if let body = members["body"] {
+            definition.body = .data(Data(body.matchText.utf8))
+        } else if let json = members["jsonBody"] {
+            definition.body = .data(json.serialized())
+        } else if let base64 = members["base64Body"] {
+            guard let text = base64.stringValue, let data = Data(base64Encoded: text) else {
+                throw ValuePattern.InvalidMapping(description: "\(location).base64Body is not valid base64")
+            }
+            definition.body = .data(data)
+        } else if let file = members["bodyFileName"] {
+            guard let name = file.stringValue, !name.isEmpty, !name.split(separator: "/").contains("..")
+            else {
+                throw ValuePattern.InvalidMapping(
+                    description: "\(location).bodyFileName must be a relative file name")
+            }
+            definition.body = .file(name)
+        }
+        if let delay = members["fixedDelayMilliseconds"] {
+            guard let value = delay.doubleValue, value >= 0 else {
+                throw ValuePattern.InvalidMapping(
+                    description: "\(location).fixedDelayMilliseconds must be a number ≥ 0")
+            }
+            definition.fixedDelayMilliseconds = value
+        }
+        if let distribution = members["delayDistribution"] {
+            definition.delayDistribution = try parseDistribution(
+                distribution, "\(location).delayDistribution")
+        }
+        if let dribble = members["chunkedDribbleDelay"] {
+            guard let chunks = dribble["numberOfChunks"]?.intValue, chunks >= 1,
+                let total = dribble["totalDuration"]?.doubleValue, total >= 0
+            else {
+                throw ValuePattern.InvalidMapping(
+                    description:
+                        "\(location).chunkedDribbleDelay needs numberOfChunks ≥ 1 and totalDuration (ms)")
+            }
+            definition.dribble = ChunkedDribble(numberOfChunks: chunks, totalDuration: .milliseconds(total))
+        }
+        if let fault = members["fault"] {
+            guard let name = fault.stringValue, let value = ServerFault(rawValue: name) else {
+                throw ValuePattern.InvalidMapping(
+                    description:
+                        "\(location).fault must be one of \(ServerFault.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            definition.fault = value
+        }
+        return definition
+    }
+
+    private static func parseDistribution(_ json: JSONValue, _ location: String) throws -> DelayDistribution {
+        switch json["type"]?.stringValue {
+        case "uniform":
+            guard let lower = json["lower"]?.doubleValue, let upper = json["upper"]?.doubleValue, lower >= 0,
+                upper >= lower
+            else {
+                throw ValuePattern.InvalidMapping(description: "\(location): uniform needs 0 ≤ lower ≤ upper")
+            }
+            return .uniform(lower: lower, upper: upper)
+        case "lognormal":
+            guard let median = json["median"]?.doubleValue, let sigma = json["sigma"]?.doubleValue,
+                median >= 0, sigma >= 0
+            else {
+                throw ValuePattern.InvalidMapping(
+                    description: "\(location): lognormal needs median and sigma ≥ 0")
+            }
+            return .lognormal(median: median, sigma: sigma, maxValue: json["maxValue"]?.doubleValue)
+        case "fixed":
+            guard let milliseconds = json["milliseconds"]?.doubleValue, milliseconds >= 0 else {
+                throw ValuePattern.InvalidMapping(description: "\(location): fixed needs milliseconds ≥ 0")
+            }
+            return .fixed(milliseconds)
+        default:
+            throw ValuePattern.InvalidMapping(
+                description: "\(location).type must be uniform, lognormal or fixed")
+        }
+    }
+
+    /// A delay sampled from the distribution, in milliseconds.
+    static func sample(_ distribution: DelayDistribution, using generator: inout some RandomNumberGenerator)
+        -> Double
+    {
+        switch distribution {
+        case .fixed(let milliseconds):
+            return milliseconds
+        case .uniform(let lower, let upper):
+            return lower == upper ? lower : Double.random(in: lower...upper, using: &generator)
+        case .lognormal(let median, let sigma, let maxValue):
+            // Box–Muller for a standard normal sample.
+            let u1 = Double.random(in: Double.ulpOfOne..<1, using: &generator)
+            let u2 = Double.random(in: 0..<1, using: &generator)
+            let normal = (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * Double.pi * u2)
+            let value = median * Foundation.exp(sigma * normal)
+            return maxValue.map { min($0, value) } ?? value
+        }
+    }
+
+    /// The server response this definition describes.
+    func makeResponse(filesDirectory: URL?) -> ServerResponse {
+        var response = ServerResponse(status: status, reason: statusMessage, headers: headers)
+        switch body {
+        case .none:
+            break
+        case .data(let data):
+            response.body = .data(data)
+        case .file(let name):
+            let directory = filesDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            response.body = .file(directory.appendingPathComponent(name))
+        }
+        var delay = fixedDelayMilliseconds
+        if let delayDistribution {
+            var generator = SystemRandomNumberGenerator()
+            delay += Self.sample(delayDistribution, using: &generator)
+        }
+        if delay > 0 { response.delay = .milliseconds(delay) }
+        response.dribble = dribble
+        response.fault = fault
+        return response
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Synchronization
+
+/// Every stub and scenario state, behind one lock so matching and scenario transitions are atomic.
+final class StubStore: Sendable {
+    struct State {
+        var stubs: [StubMapping] = []
+        var defaults: [StubMapping] = []
+        var scenarios: [String: String] = [:]
+        var nextSequence = 0
+    }
+
+    /// The outcome of matching a request against the stubs.
+    enum MatchResult {
+        case matched(StubMapping)
+        case unmatched(closest: StubMapping?, differences: [RequestPattern.Mismatch])
+    }
+
+    let filesDirectory: URL?
+    private let state = Mutex(State())
+
+    init(filesDirectory: URL?, defaults: [StubMapping] = []) {
+        self.filesDirectory = filesDirectory
+        state.withLock { state in
+            for stub in defaults { Self.insert(stub, into: &state) }
+            state.defaults = state.stubs
+        }
+    }
+
+    private static func insert(_ stub: StubMapping, into state: inout State) {
+        var stub = stub
+        state.nextSequence += 1
+        stub.sequence = state.nextSequence
+        state.stubs.removeAll { $0.id == stub.id }
+        // Priority 1 first; among equal priorities the newest first.
+        let index =
+            state.stubs.firstIndex {
+                $0.priority > stub.priority || ($0.priority == stub.priority && $0.sequence < stub.sequence)
+            }
+            ?? state.stubs.count
+        state.stubs.insert(stub, at: index)
+        if let scenario = stub.scenarioName, state.scenarios[scenario] == nil {
+            state.scenarios[scenario] = StubMapping.startedState
+        }
+    }
+
+    var isEmpty: Bool { state.withLock { $0.stubs.isEmpty } }
+
+    /// Finds the stub for a request, applying its scenario transition; or the closest stub and what differed.
+    func match(_ view: RequestView) -> MatchResult {
+        state.withLock { state in
+            for stub in state.stubs {
+                if let scenario = stub.scenarioName, let required = stub.requiredScenarioState,
+                    state.scenarios[scenario, default: StubMapping.startedState] != required
+                {
+                    continue
+                }
+                guard stub.request.matches(view) else { continue }
+                if let scenario = stub.scenarioName, let next = stub.newScenarioState {
+                    state.scenarios[scenario] = next
+                }
+                return .matched(stub)
+            }
+            return .unmatched(closest: nil, differences: [])
+        }
+    }
+
+    /// The stub closest to matching the request (fewest differences) and what differed.
+    func closestMatch(_ view: RequestView) -> MatchResult {
+        state.withLock { state in
+            // A request difference weighs more than a scenario-state difference: a stub that fits the request
+            // but waits for another state is the better explanation.
+            var best: (stub: StubMapping, differences: [RequestPattern.Mismatch], score: Int)?
+            for stub in state.stubs {
+                var differences = stub.request.mismatches(view)
+                var score = differences.count * 2
+                if let scenario = stub.scenarioName, let required = stub.requiredScenarioState {
+                    let current = state.scenarios[scenario, default: StubMapping.startedState]
+                    if current != required {
+                        differences.append(
+                            RequestPattern.Mismatch(
+                                field: "scenario \(scenario)",
+                                detail: "requires state \(required) but is \(current)"))
+                        score += 1
+                    }
+                }
+                if score < (best?.score ?? Int.max) { best = (stub, differences, score) }
+            }
+            return .unmatched(closest: best?.stub, differences: best?.differences ?? [])
+        }
+    }
+
+    /// Replaces the stubs that `reset` returns to (those loaded from files), and installs them.
+    func installDefaults(_ stubs: [StubMapping]) {
+        state.withLock { state in
+            state.stubs.removeAll()
+            for stub in stubs { Self.insert(stub, into: &state) }
+            state.defaults = state.stubs
+        }
+    }
+
+    var all: [StubMapping] { state.withLock { $0.stubs } }
+
+    func stub(id: String) -> StubMapping? { state.withLock { state in state.stubs.first { $0.id == id } } }
+
+    func add(_ stub: StubMapping) {
+        state.withLock { Self.insert(stub, into: &$0) }
+    }
+
+    /// Replaces the stub with `id`; false when there is none.
+    func replace(id: String, with stub: StubMapping) -> Bool {
+        state.withLock { state in
+            guard state.stubs.contains(where: { $0.id == id }) else { return false }
+            state.stubs.removeAll { $0.id == id }
+            Self.insert(stub, into: &state)
+            return true
+        }
+    }
+
+    /// Removes the stub with `id`; false when there is none.
+    func remove(id: String) -> Bool {
+        state.withLock { state in
+            let before = state.stubs.count
+            state.stubs.removeAll { $0.id == id }
+            return state.stubs.count != before
+        }
+    }
+
+    func removeAll() {
+        state.withLock { $0.stubs.removeAll() }
+    }
+
+    /// Back to the stubs loaded from files, with every scenario at `Started`.
+    func resetToDefaults() {
+        state.withLock { state in
+            state.stubs = state.defaults
+            state.scenarios = [:]
+            for stub in state.stubs {
+                if let scenario = stub.scenarioName { state.scenarios[scenario] = StubMapping.startedState }
+            }
+        }
+    }
+
+    /// Imports stubs; existing ids are overwritten unless `ignoreExisting`.
+    func importStubs(_ stubs: [StubMapping], ignoreExisting: Bool, deleteOthers: Bool) {
+        state.withLock { state in
+            if deleteOthers {
+                let keep = Set(stubs.map(\.id))
+                state.stubs.removeAll { !keep.contains($0.id) }
+            }
+            for stub in stubs {
+                if ignoreExisting && state.stubs.contains(where: { $0.id == stub.id }) { continue }
+                Self.insert(stub, into: &state)
+            }
+        }
+    }
+
+    /// Every scenario with its state and the states its stubs mention.
+    func scenarios() -> [(name: String, state: String, possibleStates: [String])] {
+        state.withLock { state in
+            var names = Set(state.scenarios.keys)
+            for stub in state.stubs { if let scenario = stub.scenarioName { names.insert(scenario) } }
+            return names.sorted().map { name in
+                var possible = [StubMapping.startedState]
+                for stub in state.stubs where stub.scenarioName == name {
+                    for candidate in [stub.requiredScenarioState, stub.newScenarioState].compactMap({ $0 })
+                    where !possible.contains(candidate) {
+                        possible.append(candidate)
+                    }
+                }
+                return (name, state.scenarios[name, default: StubMapping.startedState], possible)
+            }
+        }
+    }
+
+    func resetScenarios() {
+        state.withLock { state in
+            for key in state.scenarios.keys { state.scenarios[key] = StubMapping.startedState }
+        }
+    }
+
+    /// Sets a scenario's state; false when no such scenario exists.
+    func setScenario(_ name: String, to newState: String) -> Bool {
+        state.withLock { state in
+            let known = state.scenarios[name] != nil || state.stubs.contains { $0.scenarioName == name }
+            guard known else { return false }
+            state.scenarios[name] = newState
+            return true
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Renders requests as `curl` command lines for logs and bug reports, with secrets
+/// hidden: sensitive headers (`Authorization`, `Cookie`, anything token-, secret- or
+/// password-like), sensitive query values and user info, and sensitive fields of JSON
+/// and form bodies are replaced with `Redaction.placeholder`.
+public enum CURLRendering {
+    /// The most body bytes written inline; larger bodies are summarised.
+    public static let inlineBodyLimit = 4096
+
+    /// The command for `request`, one option per line.
+    public static func command(for request: HTTPRequest) -> String {
+        let head = request.urlRequest
+        let method = head.httpMethod ?? "GET"
+        var lines = ["curl"]
+        if method != "GET" { lines.append("-X \(method)") }
+        let url = head.url.map(Redaction.redact(url:)) ?? ""
+        lines.append(quote(url))
+        for (name, value) in (head.allHTTPHeaderFields ?? [:]).sorted(by: {
+            $0.key.lowercased() < $1.key.lowercased()
+        }) {
+            let shown = Redaction.isSensitive(header: name) ? Redaction.placeholder : value
+            lines.append("-H " + quote("\(name): \(shown)"))
+        }
+        let contentType = head.value(forHTTPHeaderField: "Content-Type").map(MediaType.essence(of:)) ?? ""
+        switch request.body {
+        case .empty: break
+        case .data(let data): lines.append(dataOption(data, contentType: contentType))
+        case .file(let url): lines.append("--data-binary " + quote("@" + url.path))
+        case .stream(let stream):
+            let size = stream.length.map { "\($0) bytes" } ?? "unknown length"
+            lines.append("--data-binary @-  # streamed body, \(size)")
+        }
+        return lines.joined(separator: " \\\n  ")
+    }
+
+    /// The command for a plain `URLRequest` (its `httpBody`, if any, as the body).
+    public static func command(for request: URLRequest) -> String {
+        command(for: HTTPRequest(urlRequest: request))
+    }
+
+    private static func dataOption(_ data: Data, contentType: String) -> String {
+        guard data.count <= inlineBodyLimit, let text = String(data: data, encoding: .utf8) else {
+            return "--data-binary @-  # \(data.count) bytes, not shown"
+        }
+        let shown: String
+        if contentType == "application/json" || contentType.hasSuffix("+json") {
+            shown = redactJSON(data) ?? text
+        } else if contentType == FormBody.contentType {
+            shown = redactForm(text)
+        } else {
+            shown = text
+        }
+        return "--data-binary " + quote(shown)
+    }
+
+    static func redactForm(_ text: String) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = (parts.first.map(String.init) ?? "").replacingOccurrences(of: "+", with: " ")
+            let decoded = name.removingPercentEncoding ?? name
+            return Redaction.isSensitive(field: decoded)
+                ? parts[0] + "=" + Redaction.placeholder : String(pair)
+        }.joined(separator: "&")
+    }
+
+    static func redactJSON(_ data: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return nil
+        }
+        let redacted = redactJSONValue(object)
+        guard
+            let output = try? JSONSerialization.data(
+                withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+        else { return nil }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func redactJSONValue(_ value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            var result: [String: Any] = [:]
+            for (key, child) in object {
+                result[key] =
+                    Redaction.isSensitive(field: key) ? Redaction.placeholder : redactJSONValue(child)
+            }
+            return result
+        }
+        if let array = value as? [Any] { return array.map(redactJSONValue) }
+        return value
+    }
+
+    /// Quotes `text` for a POSIX shell.
+    public static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+extension Redaction {
+    /// Whether a body field or query name holds a secret: the sensitive query names, or
+    /// any name containing "token", "secret" or "password".
+    public static func isSensitive(field name: String) -> Bool {
+        let lower = name.lowercased()
+        return sensitiveQueryNames.contains(lower) || lower.contains("token") || lower.contains("secret")
+            || lower.contains("password")
+    }
+}
+
+extension HTTPRequest {
+    /// The request as a `curl` command with secrets hidden.
+    public var cURLDescription: String { CURLRendering.command(for: self) }
+}

@@ -1,0 +1,281 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One URLSession transfer: its state behind one lock, fed by delegate callbacks, the
+/// cancellation handler and the timeout timer.
+///
+/// The continuation is resumed exactly once, in `complete(_:)` (or in `start(_:)` when the
+/// transfer failed before it began).
+final class Transfer: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<TransportResponse, any Error>?
+        var finished = false
+        var failure: CourierError?
+        var response: HTTPURLResponse?
+        var data = Data()
+        var file: FileHandle?
+        var received: Int64 = 0
+        var expected: Int64?
+        var redirects = 0
+        var currentURL: URL?
+        var firstByte: TimeInterval?
+        var redirectTime: TimeInterval?
+        var timer: DispatchWorkItem?
+    }
+
+    private let request: TransportRequest
+    private let task: URLSessionTask
+    private let temporaryFile: URL?
+    private let startedAt = ContinuousClock.now
+    private let state: Mutex<State>
+
+    init(request: TransportRequest, task: URLSessionTask, temporaryFile: URL?) {
+        self.request = request
+        self.task = task
+        self.temporaryFile = temporaryFile
+        state = Mutex(State(currentURL: request.urlRequest.url))
+    }
+
+    private var elapsed: TimeInterval {
+        let duration = ContinuousClock.now - startedAt
+        return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// Starts the task, or fails at once when cancelled before starting.
+    func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
+        let total = request.options.totalTimeout ?? request.urlRequest.timeoutInterval
+        let failure: CourierError? = state.withLock { state in
+            if let failure = state.failure {
+                state.finished = true
+                return failure
+            }
+            state.continuation = continuation
+            if total > 0, total.isFinite {
+                let timer = DispatchWorkItem { [weak self] in
+                    self?.fail(
+                        CourierError(
+                            .timedOut, "the request took longer than \(total) s",
+                            request: self?.request.urlRequest))
+                }
+                state.timer = timer
+                DispatchQueue.global().asyncAfter(deadline: .now() + total, execute: timer)
+            }
+            return nil
+        }
+        if let failure {
+            task.cancel()
+            removeTemporaryFile()
+            continuation.resume(throwing: failure)
+        } else {
+            task.resume()
+        }
+    }
+
+    /// Ends the transfer with `error` unless it has already ended or failed.
+    func fail(_ error: CourierError) {
+        let first = state.withLock { state in
+            guard !state.finished, state.failure == nil else { return false }
+            state.failure = error
+            return true
+        }
+        if first { task.cancel() }
+    }
+
+    /// The response head arrived. Returns whether to go on.
+    func receive(_ response: URLResponse) -> Bool {
+        guard let http = response as? HTTPURLResponse else {
+            fail(CourierError(.connectionLost, "the response is not HTTP", request: request.urlRequest))
+            return false
+        }
+        let expected: Int64? = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
+        var problem: CourierError?
+        switch request.destination {
+        case .memory:
+            if let expected, expected > request.options.maxResponseBytes {
+                problem = CourierError(
+                    .responseTooLarge,
+                    "Content-Length \(expected) exceeds maxResponseBytes (\(request.options.maxResponseBytes))",
+                    request: request.urlRequest, status: http.statusCode, headers: Self.headers(of: http))
+            }
+        case .file(let url):
+            problem = openFile(url)
+        }
+        state.withLock { state in
+            state.response = http
+            state.expected = expected
+            state.firstByte = state.firstByte ?? elapsed
+            state.data = Data()
+            state.received = 0
+        }
+        if let problem {
+            fail(problem)
+            return false
+        }
+        request.progress?(TransferProgress(direction: .download, completed: 0, total: expected))
+        return true
+    }
+
+    private func openFile(_ url: URL) -> CourierError? {
+        do {
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            let handle = try FileHandle(forWritingTo: url)
+            state.withLock { state in
+                try? state.file?.close()
+                state.file = handle
+            }
+            return nil
+        } catch {
+            return CourierError(
+                .fileWriteFailed, "cannot write the response body to \(url.path)",
+                request: request.urlRequest,
+                underlying: error)
+        }
+    }
+
+    /// Body bytes arrived. Bytes after a decided failure (such as a stopped redirect's
+    /// body) are dropped.
+    func receive(_ data: Data) {
+        let limit = request.options.maxResponseBytes
+        let outcome: (progress: TransferProgress?, problem: CourierError?) = state.withLock { state in
+            guard state.failure == nil, !state.finished else { return (nil, nil) }
+            state.received += Int64(data.count)
+            if let file = state.file {
+                do {
+                    try file.write(contentsOf: data)
+                } catch {
+                    return (
+                        nil,
+                        CourierError(
+                            .fileWriteFailed, "writing the response body failed", request: request.urlRequest,
+                            underlying: error)
+                    )
+                }
+            } else {
+                if state.received > limit {
+                    return (
+                        nil,
+                        CourierError(
+                            .responseTooLarge, "the response body exceeds maxResponseBytes (\(limit))",
+                            request: request.urlRequest, status: state.response?.statusCode)
+                    )
+                }
+                state.data.append(data)
+            }
+            return (
+                TransferProgress(direction: .download, completed: state.received, total: state.expected), nil
+            )
+        }
+        if let problem = outcome.problem { fail(problem) }
+        if let progress = outcome.progress { request.progress?(progress) }
+    }
+
+    /// Body bytes went out.
+    func sent(_ total: Int64, of expected: Int64) {
+        request.progress?(
+            TransferProgress(
+                direction: .upload, completed: total, total: expected > 0 ? expected : request.body.length))
+    }
+
+    /// A redirect is about to be followed. Returns the request to follow, or `nil` to stop.
+    func redirect(_ response: HTTPURLResponse, to proposed: URLRequest) -> URLRequest? {
+        let maxRedirects = request.options.maxRedirects
+        let decision: (next: URLRequest?, problem: CourierError?) = state.withLock { state in
+            state.redirects += 1
+            if maxRedirects <= 0 { return (nil, nil) }
+            if state.redirects > maxRedirects {
+                // Not `fail`: cancelling the task while FoundationNetworking waits for this
+                // decision crashes it on Linux. Stopping here returns the 3xx as the final
+                // response, and `complete` turns it into this error.
+                if state.failure == nil {
+                    state.failure = CourierError(
+                        .tooManyRedirects, "more than \(maxRedirects) redirects", request: request.urlRequest,
+                        status: response.statusCode, headers: Self.headers(of: response))
+                }
+                return (nil, nil)
+            }
+            var next = proposed
+            let previous = state.currentURL ?? response.url
+            if Self.hostChanged(from: previous, to: next.url) {
+                for name in ["Authorization", "Proxy-Authorization", "Cookie"] {
+                    next.setValue(nil, forHTTPHeaderField: name)
+                }
+            }
+            state.currentURL = next.url
+            state.redirectTime = elapsed
+            return (next, nil)
+        }
+        if let problem = decision.problem { fail(problem) }
+        return decision.next
+    }
+
+    static func hostChanged(from old: URL?, to new: URL?) -> Bool {
+        guard let old, let new else { return true }
+        return old.host?.lowercased() != new.host?.lowercased() || old.port != new.port
+            || old.scheme?.lowercased() != new.scheme?.lowercased()
+    }
+
+    /// The task ended; resumes the continuation.
+    func complete(_ error: (any Error)?) {
+        let snapshot = state.withLock {
+            state -> (CheckedContinuation<TransportResponse, any Error>?, State) in
+            state.timer?.cancel()
+            try? state.file?.close()
+            let continuation = state.continuation
+            state.continuation = nil
+            state.finished = true
+            return (continuation, state)
+        }
+        removeTemporaryFile()
+        guard let continuation = snapshot.0 else { return }
+        let finalState = snapshot.1
+        let failure =
+            finalState.failure
+            ?? error.map { URLErrorMapping.courierError(for: $0, request: request.urlRequest) }
+        if let failure {
+            if case .file(let url) = request.destination { try? FileManager.default.removeItem(at: url) }
+            continuation.resume(throwing: failure)
+            return
+        }
+        guard let http = finalState.response else {
+            continuation.resume(
+                throwing: CourierError(
+                    .connectionLost, "the server sent no response", request: request.urlRequest))
+            return
+        }
+        let body: ResponseBody
+        switch request.destination {
+        case .memory: body = .data(finalState.data)
+        case .file(let url): body = .file(url, byteCount: finalState.received)
+        }
+        let total = elapsed
+        continuation.resume(
+            returning: TransportResponse(
+                status: http.statusCode, headers: Self.headers(of: http), body: body,
+                url: http.url ?? finalState.currentURL,
+                timings: Timings(
+                    firstByte: finalState.firstByte, redirect: finalState.redirectTime, total: total)))
+    }
+
+    private func removeTemporaryFile() {
+        if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
+    }
+
+    static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        let fields = response.allHeaderFields.compactMap { key, value -> (String, String)? in
+            guard let name = key as? String else { return nil }
+            return (name, value as? String ?? "\(value)")
+        }
+        for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
+            headers.add(name: name, value: value)
+        }
+        return headers
+    }
+}

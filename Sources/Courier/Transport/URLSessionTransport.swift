@@ -1,0 +1,174 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A transport on Foundation's `URLSession` (FoundationNetworking on Linux).
+///
+/// One long-lived session with a delegate serves every request: bodies upload from memory
+/// or straight from a file, response bodies collect in memory up to `maxResponseBytes` or
+/// stream into a file chunk by chunk, and progress, redirects, timeouts and cancellation
+/// are handled per transfer.
+///
+/// Behaviour on Linux, where `URLSession` is swift-corelibs-foundation over libcurl:
+/// - **Stream bodies** are written to a temporary file first and uploaded from it
+///   (Linux has no bound stream pairs for `uploadTask(withStreamedRequest:)`); the file is
+///   deleted when the transfer ends. The stream is read once, so disk space for the body
+///   is needed, memory is not.
+/// - **Connect timeout**: URLSession exposes no connect phase, so
+///   `TransferOptions.connectTimeout` is not enforced separately; the total timeout
+///   (`totalTimeout`, else the request's `timeoutInterval`) bounds the whole transfer,
+///   connection included, and also serves as the idle timeout.
+/// - **Timings**: task metrics are not delivered on Linux, so only `firstByte`,
+///   `redirect` and `total` are measured (by this transport's clock); `httpVersion` is
+///   not known and stays `nil`.
+/// - **Custom CA certificates** are not supported: FoundationNetworking gives no
+///   server-trust hook on Linux. Use `CurlTransport` for a private CA.
+/// - Cookies and caching are off, so no state leaks between requests; send `Cookie`
+///   yourself when needed.
+/// - Background sessions do not exist on Linux and are not used anywhere.
+///
+/// A redirect that changes host drops `Authorization`, `Proxy-Authorization` and `Cookie`.
+/// More than `maxRedirects` redirects fail with `.tooManyRedirects`; with `maxRedirects`
+/// 0 the 3xx response is returned as it is.
+public final class URLSessionTransport: Transport {
+    private let session: URLSession
+    private let delegate: SessionDelegate
+
+    /// Creates a transport with its own session.
+    /// - Parameter maximumConnectionsPerHost: the session's connection pool size per host.
+    public init(maximumConnectionsPerHost: Int = 6) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
+        configuration.timeoutIntervalForResource = 7 * 24 * 3600
+        let delegate = SessionDelegate()
+        let queue = OperationQueue()
+        queue.name = "courier.urlsession.delegate"
+        queue.maxConcurrentOperationCount = 1
+        self.delegate = delegate
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+
+    /// Sends the request.
+    /// - Throws: `CourierError`: `.invalidURL`/`.invalidBody` for a request that cannot go
+    ///   out, a transport code for a failed transfer, `.cancelled` when the task is
+    ///   cancelled.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let urlRequest = request.urlRequest
+        guard let url = urlRequest.url, let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https"
+        else {
+            throw CourierError(
+                .invalidURL, "URLSessionTransport sends only absolute http and https URLs",
+                request: urlRequest)
+        }
+        if Task.isCancelled { throw CourierError(.cancelled, "the task was cancelled", request: urlRequest) }
+        let prepared = try await PreparedUpload.make(for: request)
+        let task = makeTask(request, upload: prepared)
+        let transfer = Transfer(request: request, task: task, temporaryFile: prepared.temporaryFile)
+        delegate.register(transfer, for: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfer.start(continuation)
+            }
+        } onCancel: {
+            transfer.fail(CourierError(.cancelled, "the task was cancelled", request: urlRequest))
+        }
+    }
+
+    private func makeTask(_ request: TransportRequest, upload: PreparedUpload) -> URLSessionTask {
+        var urlRequest = request.urlRequest
+        urlRequest.httpBody = nil
+        urlRequest.httpShouldHandleCookies = false
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        let total = request.options.totalTimeout ?? urlRequest.timeoutInterval
+        urlRequest.timeoutInterval = total
+        switch upload {
+        case .none:
+            return session.dataTask(with: urlRequest)
+        case .data(let data):
+            return session.uploadTask(with: urlRequest, from: data)
+        case .file(let url, _):
+            return session.uploadTask(with: urlRequest, fromFile: url)
+        }
+    }
+}
+
+/// The request body in the form URLSession uploads.
+enum PreparedUpload: Sendable {
+    case none
+    case data(Data)
+    /// A file to upload; `temporary` when this transport made it and must delete it.
+    case file(URL, temporary: Bool)
+
+    var temporaryFile: URL? {
+        if case .file(let url, true) = self { return url }
+        return nil
+    }
+
+    static func make(for request: TransportRequest) async throws -> PreparedUpload {
+        switch request.body {
+        case .empty: return .none
+        case .data(let data): return data.isEmpty ? .none : .data(data)
+        case .file(let url):
+            guard FileManager.default.isReadableFile(atPath: url.path) else {
+                throw CourierError(
+                    .invalidBody, "cannot read body file \(url.path)", request: request.urlRequest)
+            }
+            return .file(url, temporary: false)
+        case .stream(let stream):
+            return .file(try await spool(stream, request: request.urlRequest), temporary: true)
+        }
+    }
+
+    /// Writes a stream into a temporary file, on a dispatch queue so that the blocking
+    /// reads and writes stay off the cooperative pool.
+    static func spool(_ stream: BodyStream, request: URLRequest) async throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("courier-upload-\(UUID().uuidString)")
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                do {
+                    try write(stream, to: url)
+                    continuation.resume(returning: url)
+                } catch {
+                    try? FileManager.default.removeItem(at: url)
+                    var wrapped = CourierError.wrapping(error, request: request).withCode(.invalidBody)
+                    if wrapped.code == .interceptorFailed { wrapped.code = .invalidBody }
+                    continuation.resume(throwing: wrapped)
+                }
+            }
+        }
+    }
+
+    private static func write(_ stream: BodyStream, to url: URL) throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CourierError(
+                .invalidBody, "cannot create a temporary file for the request body at \(url.path)")
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        let reader = try stream.makeReader()
+        defer { reader.close() }
+        var written: Int64 = 0
+        while true {
+            let chunk = try reader.read(upTo: 256 * 1024)
+            if chunk.isEmpty { break }
+            try handle.write(contentsOf: chunk)
+            written += Int64(chunk.count)
+        }
+        if let length = stream.length, length != written {
+            throw CourierError(
+                .invalidBody, "the body stream produced \(written) bytes but declared \(length)")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Courier
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+struct CURLRenderingTests {
+    @Test func rendersAndRedacts() throws {
+        var head = URLRequest(url: URL(string: "https://api.test/feed?page=2&access_token=abc123")!)
+        head.httpMethod = "POST"
+        head.setValue("Bearer abc123", forHTTPHeaderField: "Authorization")
+        head.setValue("session=xyz", forHTTPHeaderField: "Cookie")
+        head.setValue("k-1", forHTTPHeaderField: "X-Refresh-Token")
+        head.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let body = Data(#"{"user":"ann","password":"hunter2","nested":{"refresh_token":"r"}}"#.utf8)
+        let command = CURLRendering.command(for: HTTPRequest(urlRequest: head, body: .data(body)))
+        #expect(
+            command == """
+                curl \\
+                  -X POST \\
+                  'https://api.test/feed?page=2&access_token=<redacted>' \\
+                  -H 'Authorization: <redacted>' \\
+                  -H 'Content-Type: application/json' \\
+                  -H 'Cookie: <redacted>' \\
+                  -H 'X-Refresh-Token: <redacted>' \\
+                  --data-binary '{"nested":{"refresh_token":"<redacted>"},"password":"<redacted>","user":"ann"}'
+                """)
+        for secret in ["abc123", "xyz", "hunter2", "k-1", "\"r\""] {
+            #expect(!command.contains(secret), "leaked \(secret)")
+        }
+        #expect(command.contains("-H 'Content-Type: application/json'"))
+        #expect(command.contains(#""user":"ann""#))
+    }
+
+    @Test func redactsFormBodiesAndQuotesShellCharacters() throws {
+        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/login")!))
+        request.urlRequest.httpMethod = "POST"
+        try FormBody(["user": "o'neil", "password": "p w"]).encode(into: &request)
+        let command = request.cURLDescription
+        #expect(command.contains(#"--data-binary 'password=<redacted>&user=o%27neil'"#))
+        #expect(CURLRendering.quote("it's") == #"'it'\''s'"#)
+    }
+
+    @Test func summarisesFileAndStreamBodies() throws {
+        let head = URLRequest(url: URL(string: "https://api.test/upload")!)
+        let file = CURLRendering.command(
+            for: HTTPRequest(urlRequest: head, body: .file(URL(fileURLWithPath: "/tmp/v.mp4"))))
+        #expect(file.contains("--data-binary '@/tmp/v.mp4'"))
+        let stream = CURLRendering.command(
+            for: HTTPRequest(
+                urlRequest: head, body: .stream(BodyStream(length: 42) { OneShotReader(Data()) })))
+        #expect(stream.contains("streamed body, 42 bytes"))
+        #expect(!stream.contains("-X"))
+    }
+
+    @Test func redactionOfURLsHidesPasswordsAndTokens() {
+        let url = URL(string: "https://ann:pw@api.test/x?token=t&q=ok")!
+        #expect(Redaction.redact(url: url) == "https://ann:<redacted>@api.test/x?token=<redacted>&q=ok")
+    }
+
+    @Test func loggerWritesRedactedLines() async throws {
+        let lines = Mutex<[String]>([])
+        let logger = LoggingEventMonitor(includeCURL: true) { line in lines.withLock { $0.append(line) } }
+        let stub = StubTransport()
+        stub.on(.get, "/feed", .status(503))
+        struct Secret: APIConfigurable {
+            var method: HTTPMethod { .get }
+            var path: String { "/feed" }
+            var parameters: any ParameterConvertible { URLQuery(["api_key": "SECRET", "page": 1]) }
+            var headers: HTTPHeaders { ["Authorization": "Bearer SECRET"] }
+        }
+        let manager = makeManager(
+            stub, interceptors: [RetryPolicy(maxAttempts: 2, random: { 0 }, sleep: { _ in })],
+            monitors: [logger])
+        _ = try? await manager.sendRaw(Secret())
+        let output = lines.withLock { $0 }
+        #expect(
+            output.contains { $0.hasPrefix("→ GET https://api.test/feed?") && $0.hasSuffix("(attempt 1)") })
+        #expect(output.contains { $0.hasPrefix("← 503 GET") })
+        #expect(output.contains("↻ retrying, attempt 2 in 0.00 s"))
+        #expect(output.contains { $0.hasPrefix("✗ unacceptable status: unacceptableStatus") })
+        #expect(output.contains { $0.hasPrefix("curl") && $0.contains("Authorization: <redacted>") })
+        #expect(!output.joined().contains("SECRET"))
+    }
+}

@@ -1,0 +1,193 @@
+import Courier
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Smoke tests over a real loopback socket. The full conformance suite over every
+/// transport lives in TransportConformanceTests.
+@Suite(.serialized)
+struct URLSessionTransportTests {
+    static func echoServer() throws -> LoopbackServer {
+        try LoopbackServer { request in
+            switch request.target {
+            case "/json":
+                return LoopbackServer.Reply(
+                    headers: [
+                        ("Content-Type", "application/json"), ("X-Echo", request.headers["x-test"] ?? ""),
+                    ],
+                    body: Data(#"{"id":"1","likes":5}"#.utf8))
+            case "/echo":
+                return LoopbackServer.Reply(
+                    headers: [("X-Length", String(request.body.count))], body: request.body)
+            case "/big":
+                return LoopbackServer.Reply(body: Data(count: 200_000))
+            case "/redirect":
+                return LoopbackServer.Reply(status: 302, headers: [("Location", "/json")])
+            case "/loop":
+                return LoopbackServer.Reply(status: 302, headers: [("Location", "/loop")])
+            case "/slow":
+                return LoopbackServer.Reply(body: Data("late".utf8), delay: 2)
+            case "/auth":
+                return .text(request.headers["authorization"] ?? "none")
+            default:
+                return .text("not found", status: 404)
+            }
+        }
+    }
+
+    @Test func roundTripThroughNetworkManager() async throws {
+        let server = try Self.echoServer()
+        defer { server.stop() }
+        let manager = NetworkManager(transport: URLSessionTransport(), baseURL: server.baseURL)
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("json"))
+        request.setValue("yes", forHTTPHeaderField: "X-Test")
+        let response = try await manager.send(request, as: Post.self)
+        #expect(response.value == Post(id: "1", likes: 5))
+        #expect(response.headers["x-echo"] == "yes")
+        #expect(response.timings.total != nil)
+    }
+
+    @Test func uploadsDataFilesAndStreams() async throws {
+        let server = try Self.echoServer()
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        let url = server.baseURL.appendingPathComponent("echo")
+        var head = URLRequest(url: url)
+        head.httpMethod = "POST"
+
+        let data = try await transport.send(
+            TransportRequest(urlRequest: head, body: .data(Data("hello".utf8))))
+        #expect(data.body.data == Data("hello".utf8))
+
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("upload.bin")
+        let content = Data((0..<300_000).map { UInt8($0 % 251) })
+        try content.write(to: file)
+        let uploaded = Mutex<Int64>(0)
+        let fromFile = try await transport.send(
+            TransportRequest(
+                urlRequest: head, body: .file(file),
+                progress: { progress in
+                    if progress.direction == .upload {
+                        uploaded.withLock { $0 = max($0, progress.completed) }
+                    }
+                }))
+        #expect(fromFile.body.data == content)
+        #expect(uploaded.withLock { $0 } == Int64(content.count))
+
+        var form = MultipartForm(boundary: "smoke")
+        form.appendFile(at: file, name: "f")
+        var request = HTTPRequest(urlRequest: head)
+        try form.encode(into: &request)
+        let streamed = try await transport.send(TransportRequest(request))
+        let expectedLength = request.body.length
+        #expect(streamed.headers["X-Length"] == expectedLength.map(String.init))
+        #expect(server.requests.last?.headers["content-type"] == "multipart/form-data; boundary=smoke")
+        #expect(try streamed.body.data == form.makeBodyStream().collect())
+    }
+
+    @Test func downloadsToFile() async throws {
+        let server = try Self.echoServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let target = directory.url.appendingPathComponent("big.bin")
+        let response = try await URLSessionTransport().send(
+            TransportRequest(
+                urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("big")),
+                destination: .file(target)))
+        #expect(response.body == .file(target, byteCount: 200_000))
+        #expect(try Data(contentsOf: target) == Data(count: 200_000))
+    }
+
+    @Test func refusesTooLargeBodies() async throws {
+        let server = try Self.echoServer()
+        defer { server.stop() }
+        let error = await #expect(throws: CourierError.self) {
+            try await URLSessionTransport().send(
+                TransportRequest(
+                    urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("big")),
+                    options: TransferOptions(maxResponseBytes: 1000)))
+        }
+        #expect(error?.code == .responseTooLarge)
+    }
+
+    @Test func followsAndLimitsRedirects() async throws {
+        let server = try Self.echoServer()
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        let redirect = URLRequest(url: server.baseURL.appendingPathComponent("redirect"))
+        let followed = try await transport.send(TransportRequest(urlRequest: redirect))
+        #expect(followed.status == 200)
+        #expect(followed.url?.path == "/json")
+
+        let unfollowed = try await transport.send(
+            TransportRequest(urlRequest: redirect, options: TransferOptions(maxRedirects: 0)))
+        #expect(unfollowed.status == 302)
+
+        let error = await #expect(throws: CourierError.self) {
+            try await transport.send(
+                TransportRequest(
+                    urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("loop")),
+                    options: TransferOptions(maxRedirects: 3)))
+        }
+        #expect(error?.code == .tooManyRedirects)
+    }
+
+    @Test func dropsCredentialsWhenRedirectChangesHost() async throws {
+        let target = try Self.echoServer()
+        defer { target.stop() }
+        let origin = try LoopbackServer { _ in
+            LoopbackServer.Reply(
+                status: 307, headers: [("Location", "http://localhost:\(target.port)/auth")])
+        }
+        defer { origin.stop() }
+        var request = URLRequest(url: origin.baseURL.appendingPathComponent("start"))
+        request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
+        let response = try await URLSessionTransport().send(TransportRequest(urlRequest: request))
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body.data, as: UTF8.self) == "none")
+    }
+
+    @Test func mapsRefusedConnections() async throws {
+        let server = try Self.echoServer()
+        let url = server.baseURL.appendingPathComponent("json")
+        server.stop()
+        let error = await #expect(throws: CourierError.self) {
+            try await URLSessionTransport().send(TransportRequest(urlRequest: URLRequest(url: url)))
+        }
+        #expect(error?.code == .cannotConnect)
+    }
+
+    @Test func totalTimeoutAndCancellation() async throws {
+        let server = try Self.echoServer()
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        let slow = URLRequest(url: server.baseURL.appendingPathComponent("slow"))
+        let error = await #expect(throws: CourierError.self) {
+            try await transport.send(
+                TransportRequest(urlRequest: slow, options: TransferOptions(totalTimeout: 0.3)))
+        }
+        #expect(error?.code == .timedOut)
+
+        let task = Task { try await transport.send(TransportRequest(urlRequest: slow)) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        task.cancel()
+        let result = await task.result
+        #expect(throws: CourierError.self) { try result.get() }
+        if case .failure(let failure) = result { #expect((failure as? CourierError)?.code == .cancelled) }
+    }
+
+    @Test(arguments: [
+        (URLError.Code.cannotFindHost, CourierError.Code.cannotResolveHost),
+        (.cannotConnectToHost, .cannotConnect), (.timedOut, .timedOut), (.secureConnectionFailed, .tls),
+        (.serverCertificateUntrusted, .tls), (.networkConnectionLost, .connectionLost),
+        (.badServerResponse, .connectionLost), (.zeroByteResource, .connectionLost), (.cancelled, .cancelled),
+    ])
+    func mapsURLErrors(urlCode: URLError.Code, expected: CourierError.Code) {
+        #expect(URLErrorMapping.code(for: urlCode) == expected)
+    }
+}

@@ -1,0 +1,99 @@
+import Courier
+import Endpoints
+import Foundation
+import MockServer
+import Synchronization
+import Testing
+
+@Suite("Paginator")
+struct PaginatorTests {
+    struct Item: Identifiable, Sendable, Hashable {
+        var id: Int
+    }
+
+    /// A newest-first list that grows at the front while it is paged.
+    final class Source: Sendable {
+        let items = Mutex<[Int]>(Array((1...20).reversed()))
+        func page(before: Int?, limit: Int) -> ([Item], String?) {
+            items.withLock { items in
+                let older = items.filter { item in before.map { item < $0 } ?? true }
+                let page = Array(older.prefix(limit))
+                return (page.map(Item.init), older.count > limit ? page.last.map(String.init) : nil)
+            }
+        }
+    }
+
+    @Test("items arriving between pages are neither repeated nor skipped; the end is clean")
+    func keysetInvariants() async throws {
+        let source = Source()
+        let paginator = Paginator<Item> { token in source.page(before: token.flatMap(Int.init), limit: 6) }
+        var seen: [Int] = []
+        var pages = 0
+        for try await page in paginator {
+            seen += page.map(\.id)
+            pages += 1
+            source.items.withLock { $0.insert(100 + pages, at: 0) }
+        }
+        #expect(seen == Array((1...20).reversed()))
+        #expect(pages == 4)
+        #expect(try await paginator.nextPage() == nil)
+        await paginator.refresh()
+        let first = try await paginator.nextPage()
+        #expect(first?.first?.id == 104, "refresh starts from the newest")
+    }
+
+    @Test("an overlapping page is de-duplicated and an empty page ends the sequence")
+    func overlapping() async throws {
+        let calls = Mutex(0)
+        let paginator = Paginator<Item> { _ in
+            let call = calls.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            switch call {
+            case 1: return ([Item(id: 1), Item(id: 2)], "a")
+            case 2: return ([Item(id: 2), Item(id: 3)], "b")
+            default: return ([], "c")
+            }
+        }
+        #expect(try await paginator.nextPage()?.map(\.id) == [1, 2])
+        #expect(try await paginator.nextPage()?.map(\.id) == [3])
+        #expect(try await paginator.nextPage() == nil)
+        #expect(await paginator.isFinished)
+    }
+
+    @Test("concurrent callers get distinct pages")
+    func concurrentCallers() async throws {
+        let source = Source()
+        let paginator = Paginator<Item> { token in source.page(before: token.flatMap(Int.init), limit: 2) }
+        let pages = try await withThrowingTaskGroup(of: [Item]?.self) { group in
+            for _ in 0..<12 { group.addTask { try await paginator.nextPage() } }
+            var all: [[Item]] = []
+            for try await page in group { if let page { all.append(page) } }
+            return all
+        }
+        let ids = pages.flatMap { $0.map(\.id) }
+        #expect(ids.count == 20)
+        #expect(Set(ids).count == 20)
+    }
+
+    @Test(
+        "the three paging styles walk every post once against the server", arguments: TransportKind.allCases)
+    func threeStyles(kind: TransportKind) async throws {
+        try await withSocialServer(seed: 23) { server, _ in
+            let client = SocialClient(transport: kind.make(), baseURL: server.baseURL)
+            let session = try await UserRequest(client: client).login(
+                email: "user1@example.com", password: SocialBackend.seedPassword)
+            for paginator in [
+                Paginator.pages(client: client, size: 4),
+                .feed(client: client, userId: session.user.id, limit: 5),
+                .latest(client: client, limit: 7),
+            ] {
+                var ids: [String] = []
+                for try await page in paginator { ids += page.map(\.id) }
+                #expect(ids.count == 23)
+                #expect(Set(ids).count == 23)
+            }
+        }
+    }
+}

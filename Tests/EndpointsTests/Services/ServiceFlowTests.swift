@@ -1,0 +1,124 @@
+import Courier
+import Endpoints
+import Foundation
+import MockServer
+import Synchronization
+import Testing
+
+@Suite("Service flows end to end")
+struct ServiceFlowTests {
+    @Test("the demo flow passes every step", arguments: TransportKind.allCases)
+    func demoFlow(kind: TransportKind) async throws {
+        let lines = Mutex<[String]>([])
+        let report = try await withSocialServer(seed: 17) { server, _ in
+            await DemoRunner(
+                transportName: kind.rawValue, transport: kind.make(), baseURL: server.baseURL,
+                videoBytes: 1 << 20,
+                output: { line in lines.withLock { $0.append(line) } }
+            ).run()
+        }
+        #expect(report.passed, "\(report.formatted)")
+        #expect(
+            report.steps.map(\.name) == [
+                "signup", "login", "upload video", "publish", "first in feed", "paginate to end",
+                "tweets with authors", "cache hit on 2nd download",
+            ])
+        #expect(lines.withLock { $0.contains { $0.contains("100%") } }, "the progress bar reached 100 %")
+        #expect(report.steps.first { $0.name == "paginate to end" }?.detail.hasPrefix("18 posts") == true)
+    }
+
+    @Test(
+        "publishPost stores the video before the post and never saves it twice",
+        arguments: TransportKind.allCases)
+    func publishOnce(kind: TransportKind) async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withSocialServer(seed: 3) { server, backend in
+            let client = SocialClient(transport: kind.make(), baseURL: server.baseURL)
+            try await UserRequest(client: client).login(
+                email: "user2@example.com", password: SocialBackend.seedPassword)
+            let file = folder.appendingPathComponent("v.mp4")
+            try Data(repeating: 1, count: 200_000).write(to: file)
+            let draft = Post.draft(video: "once.mp4", description: "once")
+            let uploaded = Mutex<Int64>(0)
+            let first = try await VideoPostRequest(client: client).publishPost(post: draft, videoURL: file) {
+                progress in
+                uploaded.withLock { $0 = max($0, progress.completed) }
+            }
+            let retried = try await VideoPostRequest(client: client).publishPost(post: draft, videoURL: file)
+            #expect(first.id == retried.id)
+            #expect(backend.counts.posts == 4)
+            #expect(uploaded.withLock { $0 } == 200_000)
+            #expect(first.videoURL?.lastPathComponent == "once.mp4")
+
+            let missing = folder.appendingPathComponent("missing.mp4")
+            let error = await #expect(throws: SocialError.self) {
+                try await VideoPostRequest(client: client).publishPost(
+                    post: .draft(video: "never.mp4", description: "x"), videoURL: missing)
+            }
+            #expect(error?.category == .storage)
+            #expect(backend.counts.posts == 4, "no post without its video")
+        }
+    }
+
+    @Test("callbacks get typed values and categorised errors", arguments: TransportKind.allCases)
+    func callbacks(kind: TransportKind) async throws {
+        try await withSocialServer(seed: 8) { server, _ in
+            let client = SocialClient(transport: kind.make(), baseURL: server.baseURL)
+            let posts = PostsRequest(client: client)
+            let pages: [Post] = try await withCheckedThrowingContinuation { continuation in
+                posts.getPostsByPages(
+                    pageNumber: 2, size: 3, success: { continuation.resume(returning: $0) },
+                    failure: { continuation.resume(throwing: $0) })
+            }
+            #expect(pages.map(\.pageNumber) == [2, 3, 4])
+            let error: SocialError = await withCheckedContinuation { continuation in
+                posts.getPostsVideoURL(
+                    name: "nope.mp4",
+                    success: { _ in continuation.resume(returning: SocialError(.server, "no error")) },
+                    failure: { continuation.resume(returning: $0) })
+            }
+            #expect(error.category == .notFound)
+            let url = try await posts.getPostsVideoURL(name: "seed-001.mp4")
+            #expect(url.path == "/storage/videos/seed-001.mp4")
+            let unauthorized = await #expect(throws: SocialError.self) {
+                try await UserRequest(client: client).currentUser()
+            }
+            #expect(unauthorized?.category == .unauthorized)
+        }
+    }
+
+    @Test("a closed port is a connectivity error")
+    func connectivity() async throws {
+        let port = try await withSocialServer(seed: 0) { server, _ in server.port }
+        let client = SocialClient(
+            transport: TransportKind.curl.make(),
+            baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")))
+        let error = await #expect(throws: SocialError.self) {
+            try await PostsRequest(client: client).post(id: "p-1")
+        }
+        #expect(error?.category == .connectivity)
+    }
+
+    @Test("tweets get their authors with one request per distinct author", arguments: TransportKind.allCases)
+    func tweetAuthors(kind: TransportKind) async throws {
+        try await withSocialServer(seed: 14) { server, _ in
+            let counter = RequestCounter()
+            let client = SocialClient(
+                transport: kind.make(), baseURL: server.baseURL, eventMonitors: [counter])
+            let service = TweetService(client: client)
+            let tweets = try await service.fetchTweets()
+            #expect(tweets.count == 14)
+            #expect(tweets.allSatisfy { $0.user?.id == $0.uid })
+            #expect(tweets.map(\.timestamp) == tweets.map(\.timestamp).sorted(by: >))
+            #expect(counter.count == 1 + SocialBackend.seedUserCount)
+            let mine = try await service.fetchTweets(for: "u-000002")
+            #expect(
+                !mine.isEmpty && mine.allSatisfy { $0.uid == "u-000002" && $0.user?.name == "Grace Hopper" })
+            let uploaded: Bool = await withCheckedContinuation { continuation in
+                service.uploadTweet(caption: "signed out") { continuation.resume(returning: $0) }
+            }
+            #expect(uploaded == false, "uploading needs a token")
+        }
+    }
+}

@@ -1,0 +1,336 @@
+import Foundation
+import MockServer
+import Synchronization
+import Testing
+
+/// Handlers shared by the socket-level tests.
+enum TestHandlers {
+    static let all: [any HTTPHandler] = [
+        ClosureHandler { request in
+            switch request.path {
+            case "/hello":
+                return .text("hello", status: 200)
+            case "/echo":
+                var response = ServerResponse(status: 200, body: .data((try? request.bodyData()) ?? Data()))
+                response.headers["X-Spilled"] = request.bodyFile == nil ? "no" : "yes"
+                response.headers["X-Method"] = request.method
+                if let trailer = request.trailers["X-Checksum"] { response.headers["X-Trailer"] = trailer }
+                return response
+            case "/slow":
+                var response = ServerResponse.text("slow", status: 200)
+                response.delay = .milliseconds(Int64(request.queryValue("ms") ?? "200") ?? 200)
+                return response
+            case "/generated":
+                let length = Int64(request.queryValue("n") ?? "1000000") ?? 1_000_000
+                return ServerResponse(
+                    body: .generated(length: length) { offset, count in
+                        Data((0..<count).map { UInt8(truncatingIfNeeded: (offset + Int64($0)) % 251) })
+                    })
+            case "/dribble":
+                var response = ServerResponse.text("0123456789", status: 200)
+                response.dribble = ChunkedDribble(numberOfChunks: 5, totalDuration: .milliseconds(200))
+                return response
+            case "/fault":
+                var response = ServerResponse.text(String(repeating: "z", count: 1000), status: 200)
+                response.fault = ServerFault(rawValue: request.queryValue("kind") ?? "")
+                return response
+            case "/close":
+                var response = ServerResponse.text("bye", status: 200)
+                response.headers["Connection"] = "close"
+                return response
+            case "/nocontent":
+                return ServerResponse(status: 204)
+            default:
+                return nil
+            }
+        }
+    ]
+
+    static func generatedBytes(_ range: Range<Int>) -> [UInt8] {
+        range.map { UInt8(truncatingIfNeeded: $0 % 251) }
+    }
+}
+
+struct ServerBehaviourTests {
+    @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            for _ in 0..<5 {
+                try client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+                let response = try client.readResponse()
+                #expect(response.status == 200)
+                #expect(response.text == "hello")
+                #expect(response.header("Content-Length") == "5")
+                #expect(response.header("Connection") == "keep-alive")
+            }
+        }
+    }
+
+    @Test func pipelinedResponsesComeBackInRequestOrder() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            // The first response is delayed; the others are instant, yet they must follow it.
+            try client.send(
+                "GET /slow?ms=150 HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n"
+                    + "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabcGET /missing HTTP/1.1\r\nHost: t\r\n\r\n"
+            )
+            let bodies = try (0..<4).map { _ in try client.readResponse() }
+            #expect(bodies.map(\.status) == [200, 200, 200, 404])
+            #expect(bodies[0].text == "slow")
+            #expect(bodies[1].text == "hello")
+            #expect(bodies[2].text == "abc")
+        }
+    }
+
+    @Test func headGetsHeadersWithoutBody() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("HEAD /hello HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+            let head = try client.readResponse(isHead: true)
+            #expect(head.status == 200)
+            #expect(head.header("Content-Length") == "5")
+            let get = try client.readResponse()
+            #expect(get.text == "hello")
+        }
+    }
+
+    @Test func chunkedUploadWithTrailers() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            try client.send(
+                "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5\r\npedia\r\n0\r\nX-Checksum: 7\r\n\r\n"
+            )
+            let response = try client.readResponse()
+            #expect(response.text == "Wikipedia")
+            #expect(response.header("X-Trailer") == "7")
+        }
+    }
+
+    @Test func expectContinueGetsInterimResponseBeforeBody() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            try client.send(
+                "PUT /echo HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+            let interim = try client.readResponse()
+            #expect(interim.status == 100)
+            try client.send("data")
+            let final = try client.readResponse()
+            #expect(final.status == 200)
+            #expect(final.text == "data")
+        }
+    }
+
+    @Test func expectContinueOverLimitGets413WithoutContinue() async throws {
+        var configuration = MockServerConfiguration()
+        configuration.maxBodyBytes = 100
+        try await withMockServer(configuration: configuration, handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            try client.send(
+                "PUT /echo HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 1000\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 413)
+            #expect(response.header("Connection") == "close")
+            #expect(response.text.contains("100"))
+        }
+    }
+
+    @Test func largeUploadSpillsToDiskAndArrivesIntact() async throws {
+        var configuration = MockServerConfiguration()
+        configuration.bodySpillThreshold = 64 * 1024
+        try await withMockServer(configuration: configuration, handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            let payload = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            try client.send(
+                Array("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: \(payload.count)\r\n\r\n".utf8)
+                    + payload)
+            let response = try client.readResponse()
+            #expect(response.header("X-Spilled") == "yes")
+            #expect(response.body == payload)
+            let small = "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc"
+            try client.send(small)
+            #expect(try client.readResponse().header("X-Spilled") == "no")
+        }
+    }
+
+    @Test func malformedRequestGets400AndClose() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")
+            let response = try client.readResponse()
+            #expect(response.status == 400)
+            #expect(response.text.contains("Content-Length"))
+            #expect(response.header("Connection") == "close")
+            #expect(try client.isClosedByPeer())
+        }
+    }
+
+    @Test func oversizedHeadersOverTheWireGet431() async throws {
+        var configuration = MockServerConfiguration()
+        configuration.maxHeaderBytes = 1024
+        try await withMockServer(configuration: configuration, handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            try client.send(
+                "GET /hello HTTP/1.1\r\nHost: t\r\nX-Big: \(String(repeating: "b", count: 4000))\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 431)
+        }
+    }
+
+    @Test func unsupportedTransferCodingGets501() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\n\r\n")
+            #expect(try client.readResponse().status == 501)
+        }
+    }
+
+    @Test func idleConnectionsAreClosed() async throws {
+        var configuration = MockServerConfiguration()
+        configuration.idleTimeout = .milliseconds(200)
+        try await withMockServer(configuration: configuration, handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port, timeout: 3)
+            try client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+            #expect(try client.isClosedByPeer())
+        }
+    }
+
+    @Test func slowClientGets408() async throws {
+        var configuration = MockServerConfiguration()
+        configuration.requestTimeout = .milliseconds(200)
+        try await withMockServer(configuration: configuration, handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port, timeout: 3)
+            try client.send("GET /hello HTTP/1.1\r\nHost: t\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 408)
+            #expect(try client.isClosedByPeer())
+        }
+    }
+
+    @Test func connectionCloseIsHonoured() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.header("Connection") == "close")
+            #expect(try client.isClosedByPeer())
+            let other = try RawClient(port: server.port)
+            try other.send("GET /close HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try other.readResponse().header("Connection") == "close")
+            #expect(try other.isClosedByPeer())
+        }
+    }
+
+    @Test func http10ClientGetsOneResponseAndClose() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("GET /hello HTTP/1.0\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(try client.isClosedByPeer())
+        }
+    }
+
+    @Test func noContentHasNoLength() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            try client.send(
+                "GET /nocontent HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+            let first = try client.readResponse()
+            #expect(first.status == 204)
+            #expect(first.header("Content-Length") == nil)
+            #expect(try client.readResponse().text == "hello")
+        }
+    }
+
+    @Test func generatedBodyStreamsCompletely() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("GET /generated?n=3000000 HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.body.count == 3_000_000)
+            #expect(response.body == TestHandlers.generatedBytes(0..<3_000_000))
+        }
+    }
+
+    @Test func dribbleSendsSeveralChunks() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("GET /dribble HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.header("Transfer-Encoding") == "chunked")
+            #expect(response.text == "0123456789")
+            #expect(response.chunkCount == 5)
+        }
+    }
+
+    @Test func aBrokenClientDoesNotDisturbOthers() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let stalled = try RawClient(port: server.port)
+            // Asks for a big body and never reads it: the server must keep serving others.
+            try stalled.send("GET /generated?n=50000000 HTTP/1.1\r\nHost: t\r\n\r\n")
+            let garbage = try RawClient(port: server.port)
+            try garbage.send([0, 1, 2, 255, 13, 10, 13, 10])
+            for _ in 0..<20 {
+                let client = try RawClient(port: server.port)
+                try client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+                #expect(try client.readResponse().text == "hello")
+            }
+            #expect(try garbage.readResponse().status == 400)
+        }
+    }
+
+    @Test func concurrentClientsAllGetAnswers() async throws {
+        try await withMockServer(handlers: TestHandlers.all) { server in
+            let port = server.port
+            let successes = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<16 {
+                    group.addTask {
+                        let client = try RawClient(port: port)
+                        var count = 0
+                        for _ in 0..<20 {
+                            try client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+                            if try client.readResponse().text == "hello" { count += 1 }
+                        }
+                        return count
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(successes == 320)
+        }
+    }
+
+    @Test func shutdownIsIdempotentAndClosesConnections() throws {
+        let server = MockServer(handlers: TestHandlers.all)
+        try server.start()
+        let client = try RawClient(port: server.port)
+        try client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+        server.shutdown()
+        server.shutdown()
+        #expect(try client.isClosedByPeer())
+        #expect(throws: RawClient.Failure.self) { try RawClient(port: server.port) }
+    }
+
+    @Test func withMockServerShutsDownWhenBodyThrows() async throws {
+        struct Boom: Error {}
+        let port = Mutex(0)
+        await #expect(throws: Boom.self) {
+            try await withMockServer(handlers: TestHandlers.all) { server in
+                port.withLock { $0 = server.port }
+                throw Boom()
+            }
+        }
+        #expect(throws: RawClient.Failure.self) { try RawClient(port: port.withLock { $0 }) }
+    }
+
+    @Test func portInUseIsAClearError() throws {
+        let first = MockServer()
+        try first.start()
+        defer { first.shutdown() }
+        let second = MockServer(configuration: MockServerConfiguration(port: first.port))
+        #expect(throws: MockServerError.self) { try second.start() }
+        #expect(first.baseURL.absoluteString == "http://127.0.0.1:\(first.port)")
+    }
+}
