@@ -29,7 +29,9 @@ let package = Package(
             path: "Sources/CourierCLI"
         ),
         .executableTarget(name: "courier-curl-bench", dependencies: ["CCurl"], path: "Sources/CCurlBench"),
-        .testTarget(name: "CourierTests", dependencies: ["Courier"], path: "Tests/CourierTests"),
+        .testTarget(
+            name: "CourierTests", dependencies: ["Courier"], path: "Tests/CourierTests", exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "CourierCurlTests", dependencies: ["CourierCurl", "MockServer"],
             path: "Tests/CourierCurlTests"),

@@ -1,0 +1,142 @@
+import Courier
+import Endpoints
+import Foundation
+import Synchronization
+
+/// Drives one workload through `NetworkManager` and one transport, and measures it.
+struct BenchRunner {
+    var parsed: ParsedArguments
+
+    struct Result {
+        var requests: Int
+        var errors: Int
+        var seconds: Double
+        var latencies: [Double]
+        var bytes: Int64
+
+        var json: String {
+            let sorted = latencies.sorted()
+            func percentile(_ p: Double) -> Double {
+                sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000
+            }
+            let mib = Double(bytes) / 1_048_576
+            return String(
+                format:
+                    "{\"requests\":%d,\"errors\":%d,\"seconds\":%.6f,\"rps\":%.1f,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"bytes\":%lld,\"mib_per_s\":%.1f}",
+                requests, errors, seconds, Double(requests) / seconds, percentile(0.5), percentile(0.99),
+                bytes,
+                mib / seconds)
+        }
+    }
+
+    func run() async throws -> Result {
+        guard let urlText = parsed.value("--url"), let url = URL(string: urlText), let scheme = url.scheme,
+            let host = url.host
+        else { throw UsageError("bench run needs --url with an absolute URL") }
+        let base = URL(string: "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")")
+        let requests = try parsed.int("--requests") ?? 1000
+        let concurrency = max(1, min(requests, try parsed.int("--concurrency") ?? 1))
+        guard requests > 0 else { throw UsageError("--requests must be positive") }
+        guard let kindName = parsed.value("--client"), let kind = try? TransportKind(name: kindName) else {
+            throw UsageError("--client takes curl or urlsession")
+        }
+        var configuration = Configuration()
+        configuration.transport = kind
+        configuration.baseURL = base
+        configuration.retry.maxAttempts = 1
+        configuration.maxResponseBytes = 64 << 20
+        configuration.timeouts.request = 600
+        let transport = try TransportSettings.makeTransport(configuration)
+        let manager = NetworkManager(configuration: configuration, transport: transport)
+
+        let workload = parsed.value("--workload") ?? "small"
+        let path = url.path.isEmpty ? "/" : url.path
+        let operation: @Sendable () async throws -> Int64
+        switch workload {
+        case "small":
+            operation = {
+                Int64(
+                    try await manager.send(BenchEndPoint.small(path: path), as: SmallPayload.self).body.data
+                        .count)
+            }
+        case "decode":
+            operation = {
+                Int64(
+                    try await manager.send(BenchEndPoint.posts(path: path), as: [Post].self).body.data.count)
+            }
+        case "download":
+            operation = {
+                let file = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("courier-bench-\(UUID().uuidString).bin")
+                defer { try? FileManager.default.removeItem(at: file) }
+                let response = try await manager.download(BenchEndPoint.download(path: path), to: file)
+                if case .file(_, let count) = response.body { return count }
+                return 0
+            }
+        case "upload":
+            guard let file = parsed.value("--file") else {
+                throw UsageError("the upload workload needs --file")
+            }
+            let fileURL = URL(fileURLWithPath: file)
+            let size = Int64(
+                (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0)
+            operation = {
+                _ = try await manager.sendRaw(BenchEndPoint.upload(path: path, file: fileURL))
+                return size
+            }
+        default:
+            throw UsageError("--workload takes small, decode, download or upload")
+        }
+        let result = try await measure(requests: requests, concurrency: concurrency, operation)
+        await TransportSettings.shutdown(transport)
+        return result
+    }
+
+    private func measure(
+        requests: Int, concurrency: Int, _ operation: @escaping @Sendable () async throws -> Int64
+    ) async throws -> Result {
+        let next = TicketCounter()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let parts = try await withThrowingTaskGroup(of: ([Double], Int, Int64).self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var latencies: [Double] = []
+                    var errors = 0
+                    var bytes: Int64 = 0
+                    while next.take() < requests {
+                        let began = clock.now
+                        do {
+                            bytes += try await operation()
+                        } catch {
+                            errors += 1
+                            if errors == 1 { standardError("courier bench: \(error)\n") }
+                        }
+                        latencies.append((clock.now - began).seconds)
+                    }
+                    return (latencies, errors, bytes)
+                }
+            }
+            var all: [([Double], Int, Int64)] = []
+            for try await part in group { all.append(part) }
+            return all
+        }
+        return Result(
+            requests: requests, errors: parts.reduce(0) { $0 + $1.1 }, seconds: (clock.now - start).seconds,
+            latencies: parts.flatMap(\.0), bytes: parts.reduce(0) { $0 + $1.2 })
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}
+
+/// Hands out 0, 1, 2, … to concurrent workers.
+final class TicketCounter: Sendable {
+    private let value = Atomic<Int>(0)
+
+    func take() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
+}

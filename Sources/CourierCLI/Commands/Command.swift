@@ -1,0 +1,19 @@
+/// One `courier` subcommand.
+protocol Command {
+    /// The word that selects it, such as "send".
+    static var name: String { get }
+    /// One line for `courier --help`.
+    static var summary: String { get }
+    /// Runs it with the words after the subcommand's name; returns the exit status.
+    static func run(_ arguments: [String]) async throws -> Int32
+}
+
+/// Exit statuses, after BSD's sysexits where one fits.
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    /// A response arrived but `--fail` was given and its status was 400 or more.
+    static let httpError: Int32 = 22
+    static let usage: Int32 = 64
+    static let unavailable: Int32 = 69
+}

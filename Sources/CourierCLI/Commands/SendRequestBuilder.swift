@@ -1,0 +1,103 @@
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Turns `courier send`'s arguments into an `HTTPRequest`: a pure function, tested without a network.
+struct SendRequestBuilder {
+    var parsed: ParsedArguments
+
+    func build() throws -> HTTPRequest {
+        let method = HTTPMethod(rawValue: parsed.positionals[0])
+        guard !method.rawValue.isEmpty, method.rawValue.allSatisfy({ $0.isLetter }) else {
+            throw UsageError("'\(parsed.positionals[0])' is not an HTTP method")
+        }
+        let urlText = parsed.positionals[1]
+        guard let url = URL(string: urlText), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", url.host?.isEmpty == false
+        else { throw UsageError("'\(urlText)' is not an absolute http or https URL") }
+
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = method.rawValue
+        var request = HTTPRequest(urlRequest: urlRequest)
+        if let outputPath = parsed.value("--output") {
+            request.destination = .file(URL(fileURLWithPath: outputPath))
+        }
+        try addBody(to: &request)
+        for header in parsed.all("--header") {
+            guard let colon = header.firstIndex(of: ":") else {
+                throw UsageError("header '\(header)' must look like 'Name: value'")
+            }
+            let name = header[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            do {
+                try RequestBuilding.validateHeader(name: name, value: value)
+            } catch let error as CourierError {
+                throw UsageError(error.message)
+            }
+            request.urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        if let user = parsed.value("--user") {
+            guard user.contains(":") else { throw UsageError("--user takes user:password") }
+            request.urlRequest.setValue(
+                "Basic " + Data(user.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        }
+        return request
+    }
+
+    private func addBody(to request: inout HTTPRequest) throws {
+        let bodyKinds = [
+            parsed.value("--json") != nil, parsed.value("--data") != nil,
+            !parsed.all("--form").isEmpty || !parsed.all("--file").isEmpty,
+        ]
+        guard bodyKinds.filter({ $0 }).count <= 1 else {
+            throw UsageError("use one of --json, --data, or --form/--file")
+        }
+        if let json = parsed.value("--json") {
+            do {
+                _ = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+            } catch {
+                throw UsageError("--json is not valid JSON: \(error.localizedDescription)")
+            }
+            request.body = .data(Data(json.utf8))
+            request.urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        } else if let data = parsed.value("--data") {
+            if data.hasPrefix("@") {
+                let path = String(data.dropFirst())
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw UsageError("--data: cannot read '\(path)'")
+                }
+                request.body = .file(URL(fileURLWithPath: path))
+            } else {
+                request.body = .data(Data(data.utf8))
+            }
+            request.urlRequest.setValue(
+                "application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        } else if !parsed.all("--form").isEmpty || !parsed.all("--file").isEmpty {
+            var form = MultipartForm()
+            for field in parsed.all("--form") {
+                let (name, value) = try split(field, option: "--form")
+                form.append(value, name: name)
+            }
+            for part in parsed.all("--file") {
+                let (name, value) = try split(part, option: "--file")
+                guard value.hasPrefix("@") else { throw UsageError("--file takes name=@path") }
+                let path = String(value.dropFirst())
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw UsageError("--file: cannot read '\(path)'")
+                }
+                form.appendFile(at: URL(fileURLWithPath: path), name: name)
+            }
+            try form.encode(into: &request)
+        }
+    }
+
+    private func split(_ text: String, option: String) throws -> (String, String) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw UsageError("\(option) takes name=value, not '\(text)'")
+        }
+        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+    }
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@Test func courierCLITestsBuilds() {
-    #expect(Bool(true))
-}

@@ -1,0 +1,150 @@
+import Foundation
+import MockServer
+import Testing
+
+/// An echo server: answers every request with a JSON description of what it received.
+private let echo = ClosureHandler { request in
+    if request.path == "/status/503" { return .text("unavailable", status: 503) }
+    if request.path == "/big" {
+        return ServerResponse(
+            status: 200, headers: ["Content-Type": "application/octet-stream"],
+            body: .generated(length: 3 << 20) { offset, count in
+                Data((0..<count).map { UInt8((offset + Int64($0)) % 251) })
+            })
+    }
+    let body = (try? request.bodyData()) ?? Data()
+    let echoed: [String: Any] = [
+        "method": request.method,
+        "target": request.target,
+        "contentType": request.headers["Content-Type"] ?? "",
+        "authorization": request.headers["Authorization"] ?? "",
+        "custom": request.headers["X-Custom"] ?? "",
+        "body": String(decoding: body, as: UTF8.self),
+    ]
+    return .json((try? JSONSerialization.data(withJSONObject: echoed, options: [.sortedKeys])) ?? Data())
+}
+
+private func decode(_ output: CourierProcess.Output) throws -> [String: String] {
+    let object = try JSONSerialization.jsonObject(with: output.stdout)
+    return try #require(
+        object as? [String: String], "stdout was \(output.stdoutText) stderr \(output.stderr)")
+}
+
+@Suite("courier send against a loopback server")
+struct SendCommandTests {
+    @Test(arguments: ["curl", "urlsession"])
+    func sendsJSONWithHeadersAndPrintsTheBody(transport: String) async throws {
+        try await withMockServer(handlers: [echo]) { server in
+            let output = try await CourierProcess.run([
+                "send", "POST", "\(server.baseURL)/items?tag=a%20b", "--transport", transport,
+                "-H", "X-Custom: yes", "--json", #"{"name":"ünïcode"}"#, "--user", "ann:secret",
+            ])
+            #expect(output.status == 0, "stderr: \(output.stderr)")
+            let echoed = try decode(output)
+            #expect(echoed["method"] == "POST")
+            #expect(echoed["target"] == "/items?tag=a%20b")
+            #expect(echoed["contentType"] == "application/json")
+            #expect(echoed["custom"] == "yes")
+            #expect(echoed["authorization"] == "Basic " + Data("ann:secret".utf8).base64EncodedString())
+            #expect(echoed["body"] == #"{"name":"ünïcode"}"#)
+        }
+    }
+
+    @Test func includePrintsTheStatusLineAndHeaders() async throws {
+        try await withMockServer(handlers: [echo]) { server in
+            let output = try await CourierProcess.run(["send", "GET", "\(server.baseURL)/x", "--include"])
+            #expect(output.status == 0)
+            let text = output.stdoutText
+            #expect(text.hasPrefix("HTTP/1.1 200\r\n"))
+            #expect(text.contains("Content-Type: application/json"))
+            #expect(text.contains("\r\n\r\n{"))
+        }
+    }
+
+    @Test func failTurnsAnErrorStatusIntoExit22() async throws {
+        try await withMockServer(handlers: [echo]) { server in
+            let plain = try await CourierProcess.run(["send", "GET", "\(server.baseURL)/status/503"])
+            #expect(plain.status == 0)
+            #expect(plain.stdoutText == "unavailable")
+            let failing = try await CourierProcess.run([
+                "send", "GET", "\(server.baseURL)/status/503", "--fail",
+            ])
+            #expect(failing.status == 22)
+        }
+    }
+
+    @Test func multipartFormAndFileParts() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cli-\(UUID()).txt")
+        try Data("file contents\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withMockServer(handlers: [echo]) { server in
+            let output = try await CourierProcess.run([
+                "send", "PUT", "\(server.baseURL)/upload", "--form", "title=hello", "--file",
+                "video=@\(file.path)",
+            ])
+            #expect(output.status == 0, "stderr: \(output.stderr)")
+            let echoed = try decode(output)
+            #expect(echoed["contentType"]?.hasPrefix("multipart/form-data; boundary=") == true)
+            let body = try #require(echoed["body"])
+            #expect(body.contains("name=\"title\"\r\n\r\nhello\r\n"))
+            #expect(body.contains("filename=\"\(file.lastPathComponent)\""))
+            #expect(body.contains("file contents\n"))
+        }
+    }
+
+    @Test(arguments: ["curl", "urlsession"])
+    func outputStreamsTheBodyToAFile(transport: String) async throws {
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-cli-\(UUID()).bin")
+        defer { try? FileManager.default.removeItem(at: target) }
+        try await withMockServer(handlers: [echo]) { server in
+            let output = try await CourierProcess.run([
+                "send", "GET", "\(server.baseURL)/big", "--output", target.path, "--transport", transport,
+            ])
+            #expect(output.status == 0, "stderr: \(output.stderr)")
+            #expect(output.stdout.isEmpty)
+            let written = try Data(contentsOf: target)
+            #expect(written.count == 3 << 20)
+            #expect(written[1000] == UInt8(1000 % 251))
+            #expect(written[(3 << 20) - 1] == UInt8(((3 << 20) - 1) % 251))
+        }
+    }
+
+    @Test(arguments: ["curl", "urlsession"])
+    func connectionRefusedIsOneLineOnStderrAndExit1(transport: String) async throws {
+        let output = try await CourierProcess.run([
+            "send", "GET", "http://127.0.0.1:1/", "--transport", transport,
+        ])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("transport: cannotConnect"))
+        #expect(output.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test(arguments: [
+        (["send"], "send needs METHOD and URL"),
+        (["send", "GET", "not a url"], "is not an absolute http or https URL"),
+        (["send", "GET", "http://x/", "--json", "{bad"], "--json is not valid JSON"),
+        (["send", "GET", "http://x/", "-H", "NoColon"], "must look like 'Name: value'"),
+        (["send", "GET", "http://x/", "-H", "X-A: b\rc"], "contains CR, LF or NUL"),
+        (
+            ["send", "GET", "http://x/", "--transport", "carrier-pigeon"],
+            "--transport takes curl or urlsession"
+        ),
+        (["send", "GET", "http://x/", "--bogus"], "unknown option '--bogus'"),
+        (["frobnicate"], "unknown command 'frobnicate'"),
+    ])
+    func badArgumentsGiveAClearErrorAndExit64(arguments: [String], message: String) async throws {
+        let output = try await CourierProcess.run(arguments)
+        #expect(output.status == 64, "stderr: \(output.stderr)")
+        #expect(output.stderr.contains(message), "stderr: \(output.stderr)")
+    }
+
+    @Test func everySubcommandHasHelp() async throws {
+        for command in ["send", "mock", "bench"] {
+            let output = try await CourierProcess.run([command, "--help"])
+            #expect(output.status == 0, "\(command)")
+            #expect(
+                output.stdoutText.contains("usage: courier \(command)"), "\(command): \(output.stdoutText)")
+        }
+    }
+}
