@@ -47,6 +47,10 @@ let package = Package(
             dependencies: ["Endpoints", "MockServer", "Courier", "CourierCurl"],
             path: "Tests/EndpointsTests"),
         .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["Courier", "CourierCurl", "Endpoints", "MockServer"],
+            path: "Tests/ReliabilityTests"),
+        .testTarget(
             name: "CourierCLITests", dependencies: ["CourierCLI", "MockServer"],
             path: "Tests/CourierCLITests"),
     ],

@@ -74,6 +74,7 @@ extension JSONPath {
         mutating func parseName() -> String {
             var name = ""
             while let scalar = peek, scalar != ".", scalar != "[", scalar != " ", scalar != ")",
+                scalar != "(",
                 scalar != "=",
                 scalar != "!", scalar != "<", scalar != ">", scalar != "&", scalar != "|", scalar != "]"
             {

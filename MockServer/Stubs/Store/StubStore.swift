@@ -68,9 +68,12 @@ final class StubStore: Sendable {
     /// The stub closest to matching the request (fewest differences) and what differed.
     func closestMatch(_ view: RequestView) -> MatchResult {
         state.withLock { state in
-            var best: (stub: StubMapping, differences: [RequestPattern.Mismatch])?
+            // A request difference weighs more than a scenario-state difference: a stub that fits the request
+            // but waits for another state is the better explanation.
+            var best: (stub: StubMapping, differences: [RequestPattern.Mismatch], score: Int)?
             for stub in state.stubs {
                 var differences = stub.request.mismatches(view)
+                var score = differences.count * 2
                 if let scenario = stub.scenarioName, let required = stub.requiredScenarioState {
                     let current = state.scenarios[scenario, default: StubMapping.startedState]
                     if current != required {
@@ -78,9 +81,10 @@ final class StubStore: Sendable {
                             RequestPattern.Mismatch(
                                 field: "scenario \(scenario)",
                                 detail: "requires state \(required) but is \(current)"))
+                        score += 1
                     }
                 }
-                if differences.count < (best?.differences.count ?? Int.max) { best = (stub, differences) }
+                if score < (best?.score ?? Int.max) { best = (stub, differences, score) }
             }
             return .unmatched(closest: best?.stub, differences: best?.differences ?? [])
         }

@@ -1,0 +1,195 @@
+import Foundation
+import MockServer
+import Testing
+
+struct StubResponseTests {
+    private func serve(_ response: String, target: String = "/r") async throws -> RawResponse {
+        try await withMockServer { server in
+            try server.addStubs(json: Data(#"{"request": {"urlPath": "/r"}, "response": \#(response)}"#.utf8))
+            return try perform(server, target)
+        }
+    }
+
+    @Test func statusMessageHeadersAndBody() async throws {
+        let response = try await serve(
+            #"{"status": 418, "statusMessage": "Short and stout", "headers": {"X-One": "1", "Set-Cookie": ["a=1", "b=2"]}, "body": "tea"}"#
+        )
+        #expect(response.statusLine == "HTTP/1.1 418 Short and stout")
+        #expect(response.header("X-One") == "1")
+        #expect(response.headers.filter { $0.0 == "Set-Cookie" }.map(\.1) == ["a=1", "b=2"])
+        #expect(response.text == "tea")
+    }
+
+    @Test func jsonBodyIsSerialised() async throws {
+        let response = try await serve(#"{"jsonBody": {"ok": true, "n": [1, 2]}}"#)
+        #expect(json(response)["ok"] as? Bool == true)
+        #expect((json(response)["n"] as? [Int]) == [1, 2])
+    }
+
+    @Test func base64BodyIsDecoded() async throws {
+        let response = try await serve(#"{"base64Body": "AAEC/w=="}"#)
+        #expect(response.body == [0, 1, 2, 255])
+    }
+
+    @Test func fixedDelayHoldsTheResponse() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = try await serve(#"{"body": "late", "fixedDelayMilliseconds": 150}"#)
+        #expect(response.text == "late")
+        #expect(clock.now - start >= .milliseconds(150))
+    }
+
+    @Test(arguments: [
+        #"{"type": "uniform", "lower": 20, "upper": 40}"#,
+        #"{"type": "lognormal", "median": 20, "sigma": 0.1, "maxValue": 60}"#,
+    ])
+    func delayDistributionsAreAccepted(_ distribution: String) async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = try await serve(#"{"body": "d", "delayDistribution": \#(distribution)}"#)
+        #expect(response.text == "d")
+        #expect(clock.now - start >= .milliseconds(1))
+    }
+
+    @Test func chunkedDribbleDelaySendsChunks() async throws {
+        let response = try await serve(
+            #"{"body": "abcdefgh", "chunkedDribbleDelay": {"numberOfChunks": 4, "totalDuration": 100}}"#)
+        #expect(response.header("Transfer-Encoding") == "chunked")
+        #expect(response.chunkCount == 4)
+        #expect(response.text == "abcdefgh")
+    }
+
+    @Test(arguments: [
+        "CONNECTION_RESET_BY_PEER", "EMPTY_RESPONSE", "MALFORMED_RESPONSE_CHUNK", "RANDOM_DATA_THEN_CLOSE",
+    ])
+    func faultsFromMappings(_ fault: String) async throws {
+        try await withMockServer { server in
+            try server.addStubs(
+                json: Data(#"{"request": {"url": "/f"}, "response": {"fault": "\#(fault)"}}"#.utf8))
+            #expect(throws: (any Error).self) { try perform(server, "/f") }
+        }
+    }
+
+    @Test func priorityOneBeatsDefaultAndNewestWinsTies() async throws {
+        try await withMockServer { server in
+            try server.addStubs(
+                json: Data(
+                    #"{"priority": 1, "request": {"urlPath": "/p"}, "response": {"body": "first"}}"#.utf8))
+            try server.addStubs(
+                json: Data(#"{"request": {"urlPath": "/p"}, "response": {"body": "default"}}"#.utf8))
+            #expect(try perform(server, "/p").text == "first")
+            try server.addStubs(
+                json: Data(
+                    #"{"priority": 1, "request": {"urlPath": "/p"}, "response": {"body": "newest"}}"#.utf8))
+            #expect(try perform(server, "/p").text == "newest")
+        }
+    }
+
+    @Test func stubsWinOverHandlers() async throws {
+        let handler = ClosureHandler { _ in .text("handler", status: 200) }
+        try await withMockServer(handlers: [handler]) { server in
+            try server.addStubs(
+                json: Data(#"{"request": {"urlPath": "/s"}, "response": {"body": "stub"}}"#.utf8))
+            #expect(try perform(server, "/s").text == "stub")
+            #expect(try perform(server, "/other").text == "handler")
+        }
+    }
+
+    @Test func unmatchedRequestNamesTheClosestStub() async throws {
+        try await withMockServer { server in
+            try server.addStubs(
+                json: Data(
+                    #"{"name": "create-user", "request": {"method": "POST", "urlPath": "/users", "headers": {"Content-Type": {"contains": "json"}}}, "response": {"status": 201}}"#
+                        .utf8))
+            try server.addStubs(
+                json: Data(
+                    #"{"request": {"method": "GET", "urlPath": "/elsewhere/far"}, "response": {}}"#.utf8))
+            let response = try perform(
+                server, "POST", "/users", headers: [("Content-Type", "text/plain")], body: "x")
+            #expect(response.status == 404)
+            #expect(response.text.contains("Closest stub: \"create-user\" (POST /users)"))
+            #expect(
+                response.text.contains(
+                    "header Content-Type: expected contains \"json\" but was \"text/plain\""))
+        }
+    }
+
+    @Test func mappingsFolderIsLoadedWithBodyFiles() async throws {
+        var configuration = MockServerConfiguration()
+        configuration.mappingsDirectory = Fixtures.wiremock
+        try await withMockServer(configuration: configuration) { server in
+            #expect(server.stubCount == 3)
+            let hello = try perform(server, "/fixture/hello")
+            #expect(hello.text == #"{"message":"hello from a file"}"#)
+            #expect(hello.header("Content-Type") == "application/json")
+            let order = try perform(server, "POST", "/fixture/orders", body: #"{"items": [{"sku": "A1"}]}"#)
+            #expect(order.status == 201)
+            #expect(json(order)["created"] as? Bool == true)
+            #expect(try perform(server, "PUT", "/fixture/files/x").text == "hello file")
+            // Range on a body file.
+            let partial = try perform(server, "/fixture/hello", headers: [("Range", "bytes=0-9")])
+            #expect(partial.status == 206)
+            #expect(partial.text == #"{"message""#)
+        }
+    }
+
+    @Test func invalidMappingsFolderFailsToStart() throws {
+        var configuration = MockServerConfiguration()
+        configuration.mappingsDirectory = Fixtures.root.appendingPathComponent("broken")
+        let server = MockServer(configuration: configuration)
+        do {
+            try server.start()
+            server.shutdown()
+            Issue.record("a broken mapping folder was accepted")
+        } catch let error as MockServerError {
+            #expect(error.message.contains("bad.json"))
+            #expect(error.message.contains("fault"))
+        }
+    }
+}
+
+struct ScenarioTests {
+    static let mappings = #"""
+        {"mappings": [
+          {"scenarioName": "todo", "requiredScenarioState": "Started",
+           "request": {"method": "GET", "url": "/todo"}, "response": {"jsonBody": ["buy milk"]}},
+          {"scenarioName": "todo", "requiredScenarioState": "Started", "newScenarioState": "Cancel added",
+           "request": {"method": "POST", "url": "/todo"}, "response": {"status": 201}},
+          {"scenarioName": "todo", "requiredScenarioState": "Cancel added",
+           "request": {"method": "GET", "url": "/todo"}, "response": {"jsonBody": ["buy milk", "cancel newspaper"]}}
+        ]}
+        """#
+
+    @Test func stateTransitionsChangeTheAnswer() async throws {
+        try await withMockServer { server in
+            try server.addStubs(json: Data(Self.mappings.utf8))
+            #expect(try perform(server, "/todo").text == #"["buy milk"]"#)
+            #expect(try perform(server, "POST", "/todo", body: "x").status == 201)
+            #expect(try perform(server, "/todo").text == #"["buy milk","cancel newspaper"]"#)
+            // The POST only applies in the Started state.
+            let again = try perform(server, "POST", "/todo", body: "x")
+            #expect(again.status == 404)
+            #expect(again.text.contains("scenario todo: requires state Started but is Cancel added"))
+        }
+    }
+
+    @Test func adminScenarioRoutes() async throws {
+        try await withMockServer { server in
+            try server.addStubs(json: Data(Self.mappings.utf8))
+            let list = json(try perform(server, "/__admin/scenarios"))["scenarios"] as? [[String: Any]]
+            #expect(list?.first?["name"] as? String == "todo")
+            #expect(list?.first?["state"] as? String == "Started")
+            #expect(Set(list?.first?["possibleStates"] as? [String] ?? []) == ["Started", "Cancel added"])
+
+            let set = try perform(
+                server, "PUT", "/__admin/scenarios/todo/state", body: #"{"state": "Cancel added"}"#)
+            #expect(set.status == 200)
+            #expect(try perform(server, "/todo").text.contains("cancel newspaper"))
+            #expect(try perform(server, "POST", "/__admin/scenarios/reset").status == 200)
+            #expect(try perform(server, "/todo").text == #"["buy milk"]"#)
+            #expect(
+                try perform(server, "PUT", "/__admin/scenarios/nope/state", body: #"{"state": "x"}"#).status
+                    == 404)
+        }
+    }
+}

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func reliabilityTestsBuild() {
+    #expect(Bool(true))
+}
