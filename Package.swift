@@ -41,7 +41,7 @@ let package = Package(
             path: "Tests/TransportConformanceTests"),
         .testTarget(
             name: "MockServerTests", dependencies: ["MockServer", "Courier"],
-            path: "Tests/MockServerTests"),
+            path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "EndpointsTests",
             dependencies: ["Endpoints", "MockServer", "Courier", "CourierCurl"],

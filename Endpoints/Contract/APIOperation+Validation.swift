@@ -53,7 +53,11 @@ extension APIOperation {
         var json: JSONValue?
         if let requestBody = self.body {
             let contentType = header("Content-Type").map(Self.mediaType) ?? ""
-            guard hasBody else { throw ContractViolation(parameter: "body", reason: "is required") }
+            // An empty binary upload is a valid (empty) file; other bodies must be present.
+            if case .binary = requestBody {
+            } else if !hasBody {
+                throw ContractViolation(parameter: "body", reason: "is required")
+            }
             guard requestBody.contentTypes.contains(contentType) else {
                 throw ContractViolation(
                     parameter: "Content-Type",

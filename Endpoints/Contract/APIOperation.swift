@@ -64,16 +64,20 @@ extension APIOperation {
         public var required: Bool
         /// What it means.
         public var summary: String
+        /// A value that exists in the seeded backend, for the OpenAPI `example`.
+        public var example: String?
 
         /// Creates a parameter.
         public init(
-            _ name: String, in location: Location, _ schema: Schema, required: Bool, _ summary: String
+            _ name: String, in location: Location, _ schema: Schema, required: Bool, _ summary: String,
+            example: String? = nil
         ) {
             self.name = name
             self.location = location
             self.schema = schema
             self.required = location == .path ? true : required
             self.summary = summary
+            self.example = example
         }
     }
 

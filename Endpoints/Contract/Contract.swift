@@ -19,10 +19,13 @@ public enum Contract {
     static let unauthorized = APIOperation.ResponseSpec(401, "Missing, invalid or expired token", error)
     static let forbidden = APIOperation.ResponseSpec(403, "Another user's data", error)
     static let notFound = APIOperation.ResponseSpec(404, "No such resource", error)
-    static let userId = APIOperation.Parameter("userId", in: .path, .identifier, required: true, "A user id")
-    static let postId = APIOperation.Parameter("postId", in: .path, .identifier, required: true, "A post id")
+    static let userId = APIOperation.Parameter(
+        "userId", in: .path, .identifier, required: true, "A user id", example: "u-000001")
+    static let postId = APIOperation.Parameter(
+        "postId", in: .path, .identifier, required: true, "A post id", example: "p-000006")
     static let videoName = APIOperation.Parameter(
-        "name", in: .path, .fileName, required: true, "The video's file name, with its extension")
+        "name", in: .path, .fileName, required: true, "The video's file name, with its extension",
+        example: "seed-001.mp4")
     static let limit = APIOperation.Parameter(
         "limit", in: .query, .integer(minimum: 1, maximum: 100), required: false,
         "How many items to return (default 10)")

@@ -55,13 +55,15 @@ public enum OpenAPIDocument {
         if !operation.parameters.isEmpty {
             result["parameters"] = .array(
                 operation.parameters.map { parameter in
-                    .object([
+                    var entry: [String: JSONValue] = [
                         "name": .string(parameter.name),
                         "in": .string(parameter.location.rawValue),
                         "required": .bool(parameter.required),
                         "description": .string(parameter.summary),
                         "schema": json(parameter.schema),
-                    ])
+                    ]
+                    if let example = parameter.example { entry["example"] = .string(example) }
+                    return .object(entry)
                 })
         }
         if let body = operation.body {

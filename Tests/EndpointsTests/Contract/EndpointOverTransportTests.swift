@@ -45,8 +45,8 @@ struct EndpointOverTransportTests {
         return error?.body.flatMap { try? JSONDecoder().decode(APIErrorBody.self, from: $0) }
     }
 
-    @Test("every case conforms and decodes", arguments: TransportKind.allCases)
-    func everyCase(kind: TransportKind) async throws {
+    @Test("every case conforms and decodes", arguments: TestTransport.allCases)
+    func everyCase(kind: TestTransport) async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withSocialServer { server, _ in
@@ -121,8 +121,8 @@ struct EndpointOverTransportTests {
 
     @Test(
         "documented errors: 401 without a token, 404 for a missing post, 400 for a bad parameter",
-        arguments: TransportKind.allCases)
-    func documentedErrors(kind: TransportKind) async throws {
+        arguments: TestTransport.allCases)
+    func documentedErrors(kind: TestTransport) async throws {
         try await withSocialServer { server, _ in
             let plain = NetworkManager(transport: kind.make(), baseURL: server.baseURL)
             _ = try await Self.expectError(OnboardingEndPoint.me, status: 401, manager: plain)

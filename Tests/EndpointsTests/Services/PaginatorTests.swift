@@ -78,8 +78,8 @@ struct PaginatorTests {
     }
 
     @Test(
-        "the three paging styles walk every post once against the server", arguments: TransportKind.allCases)
-    func threeStyles(kind: TransportKind) async throws {
+        "the three paging styles walk every post once against the server", arguments: TestTransport.allCases)
+    func threeStyles(kind: TestTransport) async throws {
         try await withSocialServer(seed: 23) { server, _ in
             let client = SocialClient(transport: kind.make(), baseURL: server.baseURL)
             let session = try await UserRequest(client: client).login(

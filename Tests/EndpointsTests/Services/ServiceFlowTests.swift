@@ -7,8 +7,8 @@ import Testing
 
 @Suite("Service flows end to end")
 struct ServiceFlowTests {
-    @Test("the demo flow passes every step", arguments: TransportKind.allCases)
-    func demoFlow(kind: TransportKind) async throws {
+    @Test("the demo flow passes every step", arguments: TestTransport.allCases)
+    func demoFlow(kind: TestTransport) async throws {
         let lines = Mutex<[String]>([])
         let report = try await withSocialServer(seed: 17) { server, _ in
             await DemoRunner(
@@ -29,8 +29,8 @@ struct ServiceFlowTests {
 
     @Test(
         "publishPost stores the video before the post and never saves it twice",
-        arguments: TransportKind.allCases)
-    func publishOnce(kind: TransportKind) async throws {
+        arguments: TestTransport.allCases)
+    func publishOnce(kind: TestTransport) async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withSocialServer(seed: 3) { server, backend in
@@ -61,8 +61,8 @@ struct ServiceFlowTests {
         }
     }
 
-    @Test("callbacks get typed values and categorised errors", arguments: TransportKind.allCases)
-    func callbacks(kind: TransportKind) async throws {
+    @Test("callbacks get typed values and categorised errors", arguments: TestTransport.allCases)
+    func callbacks(kind: TestTransport) async throws {
         try await withSocialServer(seed: 8) { server, _ in
             let client = SocialClient(transport: kind.make(), baseURL: server.baseURL)
             let posts = PostsRequest(client: client)
@@ -92,7 +92,7 @@ struct ServiceFlowTests {
     func connectivity() async throws {
         let port = try await withSocialServer(seed: 0) { server, _ in server.port }
         let client = SocialClient(
-            transport: TransportKind.curl.make(),
+            transport: TestTransport.curl.make(),
             baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")))
         let error = await #expect(throws: SocialError.self) {
             try await PostsRequest(client: client).post(id: "p-1")
@@ -100,8 +100,8 @@ struct ServiceFlowTests {
         #expect(error?.category == .connectivity)
     }
 
-    @Test("tweets get their authors with one request per distinct author", arguments: TransportKind.allCases)
-    func tweetAuthors(kind: TransportKind) async throws {
+    @Test("tweets get their authors with one request per distinct author", arguments: TestTransport.allCases)
+    func tweetAuthors(kind: TestTransport) async throws {
         try await withSocialServer(seed: 14) { server, _ in
             let counter = RequestCounter()
             let client = SocialClient(

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("VideoCache")
 struct VideoCacheTests {
-    static func manager() -> NetworkManager { NetworkManager(transport: TransportKind.curl.make()) }
+    static func manager() -> NetworkManager { NetworkManager(transport: TestTransport.curl.make()) }
 
     @Test("least recently used files are evicted beyond the size bound; extensions are kept")
     func lru() throws {
@@ -48,7 +48,7 @@ struct VideoCacheTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withSocialServer(seed: 2) { server, _ in
-            let manager = NetworkManager(transport: TransportKind.curl.make(), baseURL: server.baseURL)
+            let manager = NetworkManager(transport: TestTransport.curl.make(), baseURL: server.baseURL)
             let cache = try VideoCache(directory: folder, manager: manager)
             let url = server.baseURL.appendingPathComponent("storage/videos/seed-002.mp4")
             let first = try await cache.video(at: url)

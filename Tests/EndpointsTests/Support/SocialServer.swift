@@ -6,14 +6,16 @@ import MockServer
 import Testing
 
 /// The transports every endpoint is checked over.
-enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case curl
+    case urlsession
 
     var testDescription: String { rawValue }
 
     func make() -> any Transport {
         switch self {
         case .curl: CurlTransport()
+        case .urlsession: URLSessionTransport()
         }
     }
 }
