@@ -28,19 +28,19 @@ public struct DemoReport: Sendable {
     public var formatted: String {
         var lines = ["transport: \(transport)"]
         lines.append(
-            "  " + "step".padding(toLength: 22, withPad: " ", startingAt: 0)
+            "  " + "step".padding(toLength: 27, withPad: " ", startingAt: 0)
                 + "result  requests     time  detail")
         for step in steps {
             let time = String(format: "%7.1fms", step.seconds * 1000)
             let requests = String(step.requests).leftPadded(to: 8)
             lines.append(
-                "  " + step.name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                "  " + step.name.padding(toLength: 27, withPad: " ", startingAt: 0)
                     + (step.passed ? "ok    " : "FAIL  ") + requests + " " + time + "  " + step.detail)
         }
         let total = steps.reduce(0) { $0 + $1.requests }
         let seconds = steps.reduce(0) { $0 + $1.seconds }
         lines.append(
-            "  " + "total".padding(toLength: 22, withPad: " ", startingAt: 0) + (passed ? "ok    " : "FAIL  ")
+            "  " + "total".padding(toLength: 27, withPad: " ", startingAt: 0) + (passed ? "ok    " : "FAIL  ")
                 + String(total).leftPadded(to: 8) + " " + String(format: "%7.1fms", seconds * 1000))
         return lines.joined(separator: "\n")
     }

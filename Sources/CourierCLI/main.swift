@@ -1,7 +1,10 @@
 import Foundation
 
 /// Every subcommand, in the order `courier --help` lists them.
-let commands: [any Command.Type] = [MockCommand.self, SendCommand.self, BenchCommand.self]
+let commands: [any Command.Type] = [
+    DemoCommand.self, MockCommand.self, SendCommand.self, CallCommand.self, OpenAPICommand.self,
+    BenchCommand.self,
+]
 
 func topLevelHelp(_ commands: [any Command.Type]) -> String {
     var lines = [

@@ -1,0 +1,136 @@
+import Courier
+import Endpoints
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `courier call ENDPOINT.CASE --arg value ...`: calls one declared endpoint and prints the JSON.
+enum CallCommand: Command {
+    static let name = "call"
+    static let summary = "call a declared endpoint, e.g. 'courier call posts.page --pageNumber 1 --size 5'"
+
+    /// The options `call` itself takes; every other `--name value` is an endpoint argument.
+    static let spec = ArgumentSpec(
+        command: name,
+        summary: "Calls one case of the social API's endpoint enums and prints the decoded JSON.",
+        usage:
+            "courier call ENDPOINT.CASE [--ARG VALUE ...] [--base-url URL] [--token TOKEN] [--transport NAME] | courier call --list",
+        options: [
+            .init(names: ["--list"], takesValue: false, help: "list every endpoint case and its arguments"),
+            .init(
+                names: ["--base-url"], takesValue: true, help: "the API's base URL (default: courier.json's)",
+                valueName: "URL"),
+            .init(
+                names: ["--token"], takesValue: true, help: "bearer token for calls that need one",
+                valueName: "TOKEN"),
+            .init(names: ["--transport"], takesValue: true, help: "curl or urlsession", valueName: "NAME"),
+            .init(
+                names: ["--config"], takesValue: true, help: "configuration file (default ./courier.json)",
+                valueName: "FILE"),
+        ],
+        positionals: ["ENDPOINT.CASE"]
+    )
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let (own, endpointArguments) = try split(arguments)
+        let parsed = try spec.parse(own)
+        if parsed.wantsHelp {
+            print(spec.helpText + "\n\nendpoints (courier call --list):\n" + EndpointCatalog.listing)
+            return ExitStatus.success
+        }
+        if parsed.has("--list") {
+            print(EndpointCatalog.listing)
+            return ExitStatus.success
+        }
+        guard let id = parsed.positionals.first else {
+            throw UsageError("name an endpoint case, such as posts.page (courier call --list shows them)")
+        }
+        let endpoint: any ContractEndpoint
+        do {
+            endpoint = try EndpointCatalog.make(id, arguments: endpointArguments)
+        } catch {
+            throw UsageError(error.description)
+        }
+        let settings = try TransportSettings(parsed: parsed)
+        var baseURL = settings.configuration.baseURL
+        if let text = parsed.value("--base-url") {
+            guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+                throw UsageError("--base-url takes an absolute URL, not '\(text)'")
+            }
+            baseURL = url
+        }
+        guard let baseURL else { throw UsageError("give --base-url or a baseURL in courier.json") }
+        var headers = HTTPHeaders()
+        if let token = parsed.value("--token") { headers["Authorization"] = "Bearer \(token)" }
+        let transport = try TransportSettings.makeTransport(settings.configuration)
+        let manager = NetworkManager(
+            transport: transport, baseURL: baseURL, transferOptions: settings.configuration.transferOptions,
+            defaultHeaders: headers)
+        do {
+            let response = try await manager.sendRaw(endpoint)
+            printJSON(response.value)
+            await TransportSettings.shutdown(transport)
+            return ExitStatus.success
+        } catch let error as CourierError {
+            await TransportSettings.shutdown(transport)
+            if let status = error.status {
+                FileHandle.standardError.write(Data("courier call: \(id) answered \(status)\n".utf8))
+                if let body = error.body { printJSON(body, to: FileHandle.standardError) }
+                return ExitStatus.httpError
+            }
+            throw error
+        }
+    }
+
+    /// Separates `call`'s own options from the endpoint's `--name value` arguments.
+    /// - Throws: `UsageError` for an endpoint argument without a value.
+    static func split(_ arguments: [String]) throws -> (own: [String], endpoint: [String: String]) {
+        var own: [String] = []
+        var endpoint: [String: String] = [:]
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            guard word.hasPrefix("--"), word.count > 2 else {
+                own.append(word)
+                continue
+            }
+            var name = String(word.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if let option = spec.option(named: "--" + name) {
+                own.append(word)
+                if option.takesValue, value == nil, index < arguments.count {
+                    own.append(arguments[index])
+                    index += 1
+                }
+                continue
+            }
+            if name == "help" {
+                own.append(word)
+                continue
+            }
+            if value == nil {
+                guard index < arguments.count else { throw UsageError("--\(name) needs a value") }
+                value = arguments[index]
+                index += 1
+            }
+            endpoint[name] = value
+        }
+        return (own, endpoint)
+    }
+
+    /// Prints JSON pretty, or the text as it is when it is not JSON.
+    static func printJSON(_ data: Data, to handle: FileHandle = .standardOutput) {
+        if let value = try? JSONValue.parse(data), let pretty = try? value.prettyData() {
+            handle.write(pretty + Data("\n".utf8))
+        } else {
+            handle.write(data + Data("\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Courier
+import CourierCurl
+import Endpoints
+import Foundation
+import MockServer
+
+/// `courier demo`: the whole social flow over one or both transports, with a report.
+enum DemoCommand: Command {
+    static let name = "demo"
+    static let summary = "run the social flow (signup → upload → feed → tweets → cache) and report each step"
+
+    static let spec = ArgumentSpec(
+        command: name,
+        summary: """
+            Runs signup → login → upload a video (progress bar) → publish → first in the feed → paginate to the end \
+            → tweets with authors → cache hit on the second video download, over each transport, and prints each \
+            step's result, request count and time. By default it starts the mock server in-process with sample data.
+            """,
+        usage:
+            "courier demo [--transport curl|urlsession|both] [--base-url URL] [--seed-data N] [--video-mib N]",
+        options: [
+            .init(
+                names: ["--transport"], takesValue: true, help: "curl, urlsession or both (default both)",
+                valueName: "NAME"),
+            .init(
+                names: ["--base-url"], takesValue: true,
+                help: "run against this server instead of an in-process mock", valueName: "URL"),
+            .init(
+                names: ["--seed-data"], takesValue: true,
+                help: "sample posts in the in-process mock (default 20)", valueName: "N"),
+            .init(
+                names: ["--video-mib"], takesValue: true,
+                help: "size of the uploaded sample video (default 4)", valueName: "N"),
+        ]
+    )
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try spec.parse(arguments)
+        if parsed.wantsHelp {
+            say(spec.helpText)
+            return ExitStatus.success
+        }
+        let choice = parsed.value("--transport") ?? "both"
+        let names: [String]
+        switch choice {
+        case "both": names = ["curl", "urlsession"]
+        case "curl", "urlsession": names = [choice]
+        default: throw UsageError("--transport takes curl, urlsession or both, not '\(choice)'")
+        }
+        let seed = try parsed.int("--seed-data") ?? 20
+        guard seed >= 0 else { throw UsageError("--seed-data must not be negative") }
+        let mebibytes = try parsed.int("--video-mib") ?? 4
+        guard (1...1024).contains(mebibytes) else { throw UsageError("--video-mib takes 1 to 1024") }
+
+        var server: MockServer?
+        var backend: SocialBackend?
+        let baseURL: URL
+        if let text = parsed.value("--base-url") {
+            guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+                throw UsageError("--base-url takes an absolute URL, not '\(text)'")
+            }
+            baseURL = url
+        } else {
+            let social = try SocialBackend(seedCount: seed)
+            let mock = MockServer(handlers: [social])
+            try mock.start()
+            (server, backend, baseURL) = (mock, social, mock.baseURL)
+            say("mock server with \(seed) sample posts on \(baseURL.absoluteString)")
+        }
+        defer {
+            server?.shutdown()
+            backend?.removeStorage()
+        }
+
+        var passed = true
+        for name in names {
+            let transport: any Transport = name == "curl" ? CurlTransport() : URLSessionTransport()
+            say("\n▶ \(name)")
+            let runner = DemoRunner(
+                transportName: name, transport: transport, baseURL: baseURL, videoBytes: mebibytes << 20,
+                output: { text in FileHandle.standardOutput.write(Data(text.utf8)) })
+            let report = await runner.run()
+            await TransportSettings.shutdown(transport)
+            say(report.formatted)
+            passed = passed && report.passed
+        }
+        say(passed ? "\ndemo: every step passed" : "\ndemo: a step FAILED")
+        return passed ? ExitStatus.success : ExitStatus.failure
+    }
+
+    /// Writes a line to stdout unbuffered, so it interleaves correctly with the progress bar.
+    static func say(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+}

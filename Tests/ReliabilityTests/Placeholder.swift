@@ -1,5 +1,0 @@
-import Testing
-
-@Test func reliabilityTestsBuild() {
-    #expect(Bool(true))
-}
