@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: ["Courier", "CourierCurl", "MockServer"],
-            path: "Tests/TransportConformanceTests"),
+            path: "Tests/TransportConformanceTests", exclude: ["Fixtures", "Support"]),
         .testTarget(
             name: "MockServerTests", dependencies: ["MockServer", "Courier"],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
