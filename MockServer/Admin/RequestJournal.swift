@@ -5,22 +5,28 @@ import Synchronization
 final class RequestJournal: Sendable {
     /// One logged request and how it was answered.
     struct Entry: Sendable {
-        var id: String
+        var uuid: UUID
         var request: ServerRequest
         var loggedAt: Date
         var wasMatched: Bool
         var stubID: String?
         var status: Int
+
+        /// The entry's id as WireMock shows it (a lowercase UUID).
+        var id: String { uuid.uuidString.lowercased() }
     }
 
     private struct State {
         var ring: [Entry] = []
         var start = 0
         var dropped = 0
+        var sequence: UInt64 = 0
     }
 
     let limit: Int
     private let state = Mutex(State())
+    /// Random high bits for entry ids; the low bits count, so ids are unique without a random draw per request.
+    private let idPrefix = UInt64.random(in: 0...UInt64.max)
 
     init(limit: Int) {
         self.limit = max(0, limit)
@@ -28,9 +34,16 @@ final class RequestJournal: Sendable {
 
     var isDisabled: Bool { limit == 0 }
 
-    func record(_ entry: Entry) {
+    /// Logs a request.
+    func record(_ request: ServerRequest, wasMatched: Bool, stubID: String?, status: Int) {
         guard limit > 0 else { return }
+        let loggedAt = Date()
         state.withLock { state in
+            state.sequence &+= 1
+            let entry = Entry(
+                uuid: Self.uuid(prefix: idPrefix, sequence: state.sequence), request: request,
+                loggedAt: loggedAt,
+                wasMatched: wasMatched, stubID: stubID, status: status)
             if state.ring.count < limit {
                 state.ring.append(entry)
             } else {
@@ -49,6 +62,26 @@ final class RequestJournal: Sendable {
     }
 
     func clear() {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            let sequence = state.sequence
+            state = State()
+            state.sequence = sequence
+        }
+    }
+
+    private static func uuid(prefix: UInt64, sequence: UInt64) -> UUID {
+        let high = prefix.bigEndian
+        let low = sequence.bigEndian
+        return withUnsafeBytes(of: (high, low)) { raw in
+            var bytes = [UInt8](raw)
+            bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4 layout
+            bytes[8] = (bytes[8] & 0x3F) | 0x80
+            return UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
+                    bytes[9],
+                    bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
+        }
     }
 }

@@ -370,7 +370,7 @@ struct HTTPRequestParser: Sendable {
         var keepAlive = isHTTP11
         var expectContinue = false
         for field in headers {
-            switch field.name.lowercased() {
+            switch Self.interestingHeader(field.name) {
             case "content-length":
                 guard contentLength == nil else { throw .malformed("duplicate Content-Length") }
                 let utf8 = field.value.utf8
@@ -442,6 +442,20 @@ struct HTTPRequestParser: Sendable {
             return path.hasPrefix("?") ? "/" + path : path
         }
         throw .malformed("request target must be a path such as /items")
+    }
+
+    /// The lowercase name of a header the parser interprets, or nil; allocation-free for other headers.
+    static func interestingHeader(_ name: String) -> String? {
+        let candidate: String
+        switch name.utf8.count {
+        case 4: candidate = "host"
+        case 6: candidate = "expect"
+        case 10: candidate = "connection"
+        case 14: candidate = "content-length"
+        case 17: candidate = "transfer-encoding"
+        default: return nil
+        }
+        return ServerHeaders.namesEqual(candidate, name) ? candidate : nil
     }
 
     static func isTokenByte(_ byte: UInt8) -> Bool {

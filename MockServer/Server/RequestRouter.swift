@@ -39,11 +39,7 @@ final class RequestRouter: Sendable {
             wasMatched = false
             response = notFound(view)
         }
-        journal.record(
-            RequestJournal.Entry(
-                id: UUID().uuidString.lowercased(), request: request, loggedAt: Date(),
-                wasMatched: wasMatched,
-                stubID: stubID, status: response.status))
+        journal.record(request, wasMatched: wasMatched, stubID: stubID, status: response.status)
         return response
     }
 

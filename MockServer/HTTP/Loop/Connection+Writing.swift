@@ -226,10 +226,12 @@ extension Connection {
         var hasDate = false
         var hasAcceptRanges = false
         for field in response.headers {
-            switch field.name.lowercased() {
-            case "content-length", "transfer-encoding", "connection": continue
-            case "date": hasDate = true
-            case "accept-ranges": hasAcceptRanges = true
+            switch field.name.utf8.count {
+            case 14 where ServerHeaders.namesEqual(field.name, "content-length"): continue
+            case 17 where ServerHeaders.namesEqual(field.name, "transfer-encoding"): continue
+            case 10 where ServerHeaders.namesEqual(field.name, "connection"): continue
+            case 4 where ServerHeaders.namesEqual(field.name, "date"): hasDate = true
+            case 13 where ServerHeaders.namesEqual(field.name, "accept-ranges"): hasAcceptRanges = true
             default: break
             }
             Self.appendSanitized(field.name, to: &out)

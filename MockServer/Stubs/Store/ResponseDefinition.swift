@@ -22,6 +22,8 @@ struct ResponseDefinition: Sendable {
     var delayDistribution: DelayDistribution?
     var dribble: ChunkedDribble?
     var fault: ServerFault?
+    /// The body file's location, resolved once when the stub is installed.
+    var resolvedFile: URL?
 
     static func parse(_ json: JSONValue, at location: String) throws -> ResponseDefinition {
         guard case .object(let members) = json else {
@@ -159,7 +161,7 @@ struct ResponseDefinition: Sendable {
             response.body = .data(data)
         case .file(let name):
             let directory = filesDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            response.body = .file(directory.appendingPathComponent(name))
+            response.body = .file(resolvedFile ?? directory.appendingPathComponent(name))
         }
         var delay = fixedDelayMilliseconds
         if let delayDistribution {

@@ -21,14 +21,15 @@ final class StubStore: Sendable {
 
     init(filesDirectory: URL?, defaults: [StubMapping] = []) {
         self.filesDirectory = filesDirectory
-        state.withLock { state in
-            for stub in defaults { Self.insert(stub, into: &state) }
-            state.defaults = state.stubs
-        }
+        installDefaults(defaults)
     }
 
-    private static func insert(_ stub: StubMapping, into state: inout State) {
+    private func insert(_ stub: StubMapping, into state: inout State) {
         var stub = stub
+        if case .file(let name) = stub.response.body {
+            let directory = filesDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            stub.response.resolvedFile = directory.appendingPathComponent(name)
+        }
         state.nextSequence += 1
         stub.sequence = state.nextSequence
         state.stubs.removeAll { $0.id == stub.id }
@@ -94,7 +95,7 @@ final class StubStore: Sendable {
     func installDefaults(_ stubs: [StubMapping]) {
         state.withLock { state in
             state.stubs.removeAll()
-            for stub in stubs { Self.insert(stub, into: &state) }
+            for stub in stubs { insert(stub, into: &state) }
             state.defaults = state.stubs
         }
     }
@@ -104,7 +105,7 @@ final class StubStore: Sendable {
     func stub(id: String) -> StubMapping? { state.withLock { state in state.stubs.first { $0.id == id } } }
 
     func add(_ stub: StubMapping) {
-        state.withLock { Self.insert(stub, into: &$0) }
+        state.withLock { insert(stub, into: &$0) }
     }
 
     /// Replaces the stub with `id`; false when there is none.
@@ -112,7 +113,7 @@ final class StubStore: Sendable {
         state.withLock { state in
             guard state.stubs.contains(where: { $0.id == id }) else { return false }
             state.stubs.removeAll { $0.id == id }
-            Self.insert(stub, into: &state)
+            insert(stub, into: &state)
             return true
         }
     }
@@ -150,7 +151,7 @@ final class StubStore: Sendable {
             }
             for stub in stubs {
                 if ignoreExisting && state.stubs.contains(where: { $0.id == stub.id }) { continue }
-                Self.insert(stub, into: &state)
+                insert(stub, into: &state)
             }
         }
     }

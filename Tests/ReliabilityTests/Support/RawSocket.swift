@@ -7,7 +7,9 @@ import Foundation
 /// A blocking loopback TCP socket for tests that speak raw bytes to the mock server.
 ///
 /// Every read has a receive timeout, so a test never waits forever on a silent server.
-final class RawSocket {
+// @unchecked: `fd` changes only in `close()`; a test may send from one thread while it reads on another,
+// which the kernel allows on one socket.
+final class RawSocket: @unchecked Sendable {
     /// A socket failure, with errno.
     struct Failure: Error, CustomStringConvertible {
         var description: String

@@ -1,0 +1,57 @@
+import Foundation
+import MockServer
+import Testing
+
+/// Clients that ask for much more than they read, or pipeline far more than the server buffers.
+extension HostileServerTests {
+    /// A handler with a large generated body for `/big` and a small one for everything else.
+    static let bigBodyHandler = ClosureHandler { request in
+        if request.path == "/big" {
+            return ServerResponse(
+                body: .generated(length: 4 << 20) { _, count in Data(repeating: 0x62, count: count) })
+        }
+        return .text("pong", status: 200)
+    }
+
+    @Test func slowReaderIsCutOffAndOthersAreServed() async throws {
+        let configuration = MockServerConfiguration(writeTimeout: .seconds(1), maxPipelinedRequests: 8)
+        try await withMockServer(configuration: configuration, handlers: [Self.bigBodyHandler]) { server in
+            let greedy = try RawSocket.connect(port: server.port, timeout: 2)
+            // 40 pipelined requests for 4 MiB each (160 MiB), never read.
+            let request = "GET /big HTTP/1.1\r\nHost: t\r\n\r\n"
+            greedy.send(String(repeating: request, count: 40))
+            try await Task.sleep(for: .milliseconds(2500))
+            #expect(
+                Self.ping(port: server.port) == 200, "a normal client was not served next to a slow reader")
+            // The server must have given up on the slow reader: reading now ends in EOF or a reset long before
+            // 160 MiB (the kernel buffers and at most a few responses' worth).
+            let (bytes, end) = greedy.readAll(limit: 64 << 20)
+            #expect(end == .closed || end == .reset, "the slow reader's connection is still open")
+            #expect(bytes.count < 64 << 20, "the server kept writing \(bytes.count) bytes to a slow reader")
+        }
+    }
+
+    @Test func pipelinedFloodIsAnsweredInOrder() async throws {
+        let configuration = MockServerConfiguration(maxPipelinedRequests: 8)
+        let handler = ClosureHandler { request in .text(String(request.path.dropFirst()), status: 200) }
+        try await withMockServer(configuration: configuration, handlers: [handler]) { server in
+            let socket = try RawSocket.connect(port: server.port, timeout: 5)
+            let count = 1000
+            var flood = ""
+            for index in 0..<count { flood += "GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n" }
+            flood += "GET /last HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+            // Write from another thread: the server stops reading while its pipeline is full, so a blocking
+            // write of the whole flood could otherwise wait on our own reading.
+            let bytes = Array(flood.utf8)
+            let writer = Task.detached { socket.send(bytes) }
+            let (received, end) = socket.readAll(limit: 8 << 20)
+            #expect(await writer.value)
+            #expect(end == .closed)
+            let text = String(decoding: received, as: UTF8.self)
+            let bodies = text.components(separatedBy: "\r\n\r\n").dropFirst().map { $0.prefix { $0 != "H" } }
+            let expected = (0..<count).map(String.init) + ["last"]
+            #expect(bodies.count == count + 1, "got \(bodies.count) responses")
+            #expect(Array(bodies.map(String.init)) == expected, "responses out of order or missing")
+        }
+    }
+}

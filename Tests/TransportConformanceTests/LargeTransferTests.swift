@@ -1,0 +1,72 @@
+import Courier
+import Foundation
+import MockServer
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// 64 MiB each way, streamed from and to disk, with checksums and progress.
+@Suite struct LargeTransferTests {
+    static let size: Int64 = 64 << 20
+
+    @Test(arguments: TransportUnderTest.all)
+    func largeUploadStreamsFromAFileWithProgress(transport: TransportUnderTest) async throws {
+        let directory = try TemporaryDirectory()
+        let file = try Pattern.writeFile(length: Self.size, in: directory.url)
+        let expected = try Checksum.sha256(file: file)
+        let progress = ProgressLog()
+        try await withConformanceServer { server in
+            try await transport.with { sut in
+                let request = try server.request(
+                    "/echo/big", method: "PUT", headers: ["Content-Type": "application/octet-stream"],
+                    timeout: 120)
+                let response = try await sut.send(
+                    TransportRequest(urlRequest: request, body: .file(file), progress: progress.record))
+                #expect(response.status == 200)
+                let echo = try response.echo()
+                #expect(echo.bodyLength == Self.size)
+                #expect(echo.bodySHA256 == expected)
+            }
+        }
+        let uploads = progress.reports.filter { $0.direction == .upload }
+        #expect(!uploads.isEmpty, "upload progress is reported")
+        #expect(uploads.last?.completed == Self.size)
+        #expect(zip(uploads, uploads.dropFirst()).allSatisfy { $0.completed <= $1.completed }, "monotonic")
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func largeDownloadStreamsToAFileWithProgress(transport: TransportUnderTest) async throws {
+        let directory = try TemporaryDirectory()
+        let expected = try Checksum.sha256(file: try Pattern.writeFile(length: Self.size, in: directory.url))
+        let destination = directory.url.appendingPathComponent("download.bin")
+        let progress = ProgressLog()
+        try await withConformanceServer { server in
+            try await transport.with { sut in
+                let request = try server.request("/bytes/\(Self.size)", timeout: 120)
+                let response = try await sut.send(
+                    TransportRequest(
+                        urlRequest: request, destination: .file(destination), progress: progress.record))
+                #expect(response.status == 200)
+                #expect(response.body == .file(destination, byteCount: Self.size))
+            }
+        }
+        #expect(try Checksum.sha256(file: destination) == expected)
+        let downloads = progress.reports.filter { $0.direction == .download }
+        #expect(downloads.count > 1, "download progress is reported as bytes arrive")
+        #expect(downloads.last?.completed == Self.size)
+    }
+}
+
+/// Collects progress reports from any thread.
+final class ProgressLog: Sendable {
+    private let storage = Mutex<[TransferProgress]>([])
+
+    var reports: [TransferProgress] { storage.withLock { $0 } }
+
+    var record: @Sendable (TransferProgress) -> Void {
+        { progress in self.storage.withLock { $0.append(progress) } }
+    }
+}

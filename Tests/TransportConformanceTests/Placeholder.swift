@@ -1,5 +1,0 @@
-import Testing
-
-@Test func transportConformanceTestsBuilds() {
-    #expect(Bool(true))
-}

@@ -1,0 +1,120 @@
+import Foundation
+import MockServer
+
+/// What the echo route saw, sent back as JSON.
+struct Echo: Codable, Sendable {
+    var method: String
+    var target: String
+    var path: String
+    var query: [[String]]
+    var headers: [[String]]
+    /// The body, base64, when it was kept in memory.
+    var body: String?
+    var bodyLength: Int64
+    /// The SHA-256 of a body the server spilled to a file.
+    var bodySHA256: String?
+
+    /// The first value of a header, case-insensitively.
+    func header(_ name: String) -> String? {
+        headers.first { $0.first?.lowercased() == name.lowercased() }?.last
+    }
+
+    var bodyData: Data? { body.flatMap { Data(base64Encoded: $0) } }
+}
+
+/// The routes the conformance suite's mock server answers, as one handler.
+///
+/// - `/echo…` any method: an `Echo` of the request.
+/// - `/status/N`: status N.
+/// - `/redirect/N`: a chain of N 302s ending at `/echo`.
+/// - `/redirect-to?url=U&status=S`: one redirect to U.
+/// - `/delay/MS`: 200 after MS milliseconds.
+/// - `/gzip`: the gzip fixture with `Content-Encoding: gzip`.
+/// - `/bytes/N`: N pattern bytes with a `Content-Length`.
+/// - `/chunked/N`: N pattern bytes in chunked coding (no `Content-Length`).
+/// - `/truncated/N`: headers for N bytes, half of them, then the connection closes.
+enum ConformanceRoutes {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    static func handler() -> ClosureHandler {
+        ClosureHandler { request in
+            let parts = request.path.split(separator: "/").map(String.init)
+            guard let first = parts.first else { return nil }
+            let argument = parts.count > 1 ? Int64(parts[1]) : nil
+            switch first {
+            case "echo": return echo(request)
+            case "status": return status(Int(argument ?? 200))
+            case "redirect":
+                let remaining = argument ?? 0
+                let next = remaining > 1 ? "/redirect/\(remaining - 1)" : "/echo/final"
+                return ServerResponse(status: 302, headers: ["Location": next])
+            case "redirect-to":
+                let status = request.queryValue("status").flatMap(Int.init) ?? 302
+                return ServerResponse(
+                    status: status, headers: ["Location": request.queryValue("url") ?? "/echo"])
+            case "delay":
+                return ServerResponse(
+                    status: 200, headers: ["Content-Type": "text/plain"], body: .data(Data("late".utf8)),
+                    delay: .milliseconds(argument ?? 1000))
+            case "gzip":
+                let data =
+                    (try? Data(contentsOf: fixtures.appendingPathComponent("greeting.json.gz"))) ?? Data()
+                return ServerResponse(
+                    status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+                    body: .data(data))
+            case "bytes":
+                return ServerResponse(
+                    status: 200, headers: ["Content-Type": "application/octet-stream"],
+                    body: .generated(length: argument ?? 0) { Pattern.bytes(offset: $0, count: $1) })
+            case "chunked":
+                return ServerResponse(
+                    status: 200, headers: ["Content-Type": "application/octet-stream"],
+                    body: .data(Pattern.bytes(offset: 0, count: Int(argument ?? 0))),
+                    dribble: ChunkedDribble(numberOfChunks: 4, totalDuration: .milliseconds(40)))
+            case "truncated":
+                return ServerResponse(
+                    status: 200, headers: ["Content-Type": "application/octet-stream"],
+                    body: .data(Pattern.bytes(offset: 0, count: Int(argument ?? 1024))), fault: .truncatedBody
+                )
+            default:
+                return nil
+            }
+        }
+    }
+
+    private static func status(_ code: Int) -> ServerResponse {
+        if code == 204 || code == 304 || code < 200 { return ServerResponse(status: code) }
+        return ServerResponse.text("status \(code)", status: code)
+    }
+
+    private static func echo(_ request: ServerRequest) -> ServerResponse {
+        var echo = Echo(
+            method: request.method, target: request.target, path: request.path,
+            query: request.query.map { [$0.name, $0.value] },
+            headers: request.headers.map { [$0.name, $0.value] },
+            body: nil, bodyLength: Int64(request.body.count), bodySHA256: nil)
+        if let file = request.bodyFile {
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?
+                .int64Value
+            echo.bodyLength = size ?? -1
+            echo.bodySHA256 = try? Checksum.sha256(file: file)
+        } else {
+            echo.body = request.body.base64EncodedString()
+        }
+        guard let data = try? JSONEncoder().encode(echo) else {
+            return ServerResponse.text("encoding", status: 500)
+        }
+        return ServerResponse.json(data)
+    }
+}
+
+/// Runs `body` with a mock server that answers the conformance routes.
+func withConformanceServer<T: Sendable>(
+    host: String = "127.0.0.1", _ body: (MockServer) async throws -> T
+) async throws -> T {
+    let configuration = MockServerConfiguration(host: host, maxBodyBytes: 512 << 20)
+    return try await withMockServer(
+        configuration: configuration, handlers: [ConformanceRoutes.handler()], body)
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds and runs the whole test suite under ThreadSanitizer and AddressSanitizer, each in its own scratch
+# path (.build/tsan, .build/asan) so the normal debug build is left alone. Slow: two full builds.
+#
+#   scripts/sanitizers.sh                        # thread, then address
+#   SANITIZERS=address scripts/sanitizers.sh     # one of them
+#   SANITIZER_FILTER=ReliabilityTests scripts/sanitizers.sh
+#
+# Exits non-zero when a build fails, a test fails, or a sanitizer reports anything. Reports are kept in
+# .build/<tsan|asan>/sanitizer-test.log. There are no suppression files.
+set -uo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+sanitizers="${SANITIZERS:-thread address}"
+filter="${SANITIZER_FILTER:-}"
+# Swift's crash backtracer and the sanitizers' own reports get in each other's way; keep the sanitizer's.
+export SWIFT_BACKTRACE=enable=no
+export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1 detect_stack_use_after_return=0}"
+failed=0
+
+for sanitizer in $sanitizers; do
+  case "$sanitizer" in
+    thread) scratch=".build/tsan" ;;
+    address) scratch=".build/asan" ;;
+    *) echo "sanitizers: unknown sanitizer '$sanitizer' (thread, address)" >&2; exit 2 ;;
+  esac
+  log="$scratch/sanitizer-test.log"
+  mkdir -p "$scratch"
+  echo "sanitizers: building with --sanitize=$sanitizer in $scratch"
+  start=$(date +%s)
+  if ! swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" >"$scratch/sanitizer-build.log" 2>&1; then
+    tail -40 "$scratch/sanitizer-build.log" >&2
+    echo "sanitizers: $sanitizer build FAILED" >&2
+    failed=1
+    continue
+  fi
+  echo "sanitizers: built in $(( $(date +%s) - start )) s; testing"
+  start=$(date +%s)
+  swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" ${filter:+--filter "$filter"} \
+    >"$log" 2>&1
+  status=$?
+  reports=$(grep -cE "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer" "$log")
+  echo "sanitizers: $sanitizer tests exit $status in $(( $(date +%s) - start )) s, $reports sanitizer report(s)"
+  grep -E "Test run with|Executed [0-9]+ tests" "$log" | tail -3
+  if [ "$reports" -gt 0 ]; then
+    grep -E -A12 "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer" "$log" | head -80
+  fi
+  if [ "$status" -ne 0 ] || [ "$reports" -gt 0 ]; then failed=1; fi
+done
+
+if [ "$failed" -ne 0 ]; then
+  echo "sanitizers: FAILED (logs in .build/tsan and .build/asan)" >&2
+  exit 1
+fi
+echo "sanitizers: clean"
