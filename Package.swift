@@ -38,7 +38,8 @@ let package = Package(
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: ["Courier", "CourierCurl", "MockServer"],
-            path: "Tests/TransportConformanceTests"),
+            path: "Tests/TransportConformanceTests",
+            exclude: ["Fixtures", "Support/make-cert.sh", "Support/nginx-tls.conf"]),
         .testTarget(
             name: "MockServerTests", dependencies: ["MockServer", "Courier"],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
