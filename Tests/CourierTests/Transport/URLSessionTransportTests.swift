@@ -23,6 +23,8 @@ struct URLSessionTransportTests {
             case "/echo":
                 return LoopbackServer.Reply(
                     headers: [("X-Length", String(request.body.count))], body: request.body)
+            case "/unsized":
+                return LoopbackServer.Reply(body: Data(count: 300_000), closeDelimited: true)
             case "/big":
                 return LoopbackServer.Reply(body: Data(count: 200_000))
             case "/redirect":
@@ -113,6 +115,18 @@ struct URLSessionTransportTests {
                     options: TransferOptions(maxResponseBytes: 1000)))
         }
         #expect(error?.code == .responseTooLarge)
+
+        // Without a Content-Length the transfer is stopped once the limit is passed.
+        let unsized = await #expect(throws: CourierError.self) {
+            try await URLSessionTransport().send(
+                TransportRequest(
+                    urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("unsized")),
+                    options: TransferOptions(maxResponseBytes: 1000)))
+        }
+        #expect(unsized?.code == .responseTooLarge)
+        let whole = try await URLSessionTransport().send(
+            TransportRequest(urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("unsized"))))
+        #expect(whole.body.data.count == 300_000)
     }
 
     @Test func followsAndLimitsRedirects() async throws {
