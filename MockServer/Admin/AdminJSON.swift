@@ -35,9 +35,7 @@ enum AdminJSON {
             "body": .string(String(decoding: request.body, as: UTF8.self)),
             "bodyAsBase64": .string(request.body.base64EncodedString()),
         ]
-        if request.bodyFile != nil {
-            object["bodyNote"] = .string("a large body was streamed to disk and not kept")
-        }
+        if entry.bodyTruncated { object["bodyTruncated"] = .bool(true) }
         return .object(object)
     }
 

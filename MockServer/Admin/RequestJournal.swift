@@ -11,6 +11,8 @@ final class RequestJournal: Sendable {
         var wasMatched: Bool
         var stubID: String?
         var status: Int
+        /// Whether the body was cut to ``RequestJournal/maxBodyBytes`` or was streamed to disk and not kept.
+        var bodyTruncated = false
 
         /// The entry's id as WireMock shows it (a lowercase UUID).
         var id: String { uuid.uuidString.lowercased() }
@@ -34,16 +36,26 @@ final class RequestJournal: Sendable {
 
     var isDisabled: Bool { limit == 0 }
 
-    /// Logs a request.
+    /// The most body bytes kept per entry, so a full journal of uploads stays small.
+    static let maxBodyBytes = 256 * 1024
+
+    /// Logs a request (bodies over ``maxBodyBytes`` are cut, and the entry says so).
     func record(_ request: ServerRequest, wasMatched: Bool, stubID: String?, status: Int) {
         guard limit > 0 else { return }
+        var request = request
+        var bodyTruncated = request.bodyFile != nil
+        if request.body.count > Self.maxBodyBytes {
+            request.body = Data(request.body.prefix(Self.maxBodyBytes))
+            bodyTruncated = true
+        }
+        request.bodyFile = nil
         let loggedAt = Date()
         state.withLock { state in
             state.sequence &+= 1
             let entry = Entry(
                 uuid: Self.uuid(prefix: idPrefix, sequence: state.sequence), request: request,
                 loggedAt: loggedAt,
-                wasMatched: wasMatched, stubID: stubID, status: status)
+                wasMatched: wasMatched, stubID: stubID, status: status, bodyTruncated: bodyTruncated)
             if state.ring.count < limit {
                 state.ring.append(entry)
             } else {

@@ -17,11 +17,16 @@ import Foundation
 /// ```
 ///
 /// No libcurl call blocks a Swift concurrency thread: `send` only prepares the transfer
-/// and waits on a continuation that the loop thread resumes.
+/// and waits on a continuation that the loop thread resumes. A `.stream` body's reader
+/// and the progress closure run on that loop thread, so they should be quick (reading a
+/// file is; waiting on the network is not).
+///
+/// Redirects are followed up to `TransferOptions.maxRedirects`; libcurl (7.58 and later)
+/// drops a custom `Authorization` and `Cookie` header when a redirect changes host or port.
 public final class CurlTransport: Transport {
     /// The settings this transport was created with.
     public let configuration: Configuration
-    private let loop: CurlMultiLoop
+    let loop: CurlMultiLoop
 
     /// Creates a transport and starts its loop thread.
     ///
@@ -93,11 +98,20 @@ public final class CurlTransport: Transport {
         }
     }
 
-    /// Whether the loop thread has stopped and freed its handles.
-    var isStopped: Bool { loop.isStopped }
+    /// What the transport has done so far: transfers finished by libcurl and the
+    /// connections they had to open (the rest reused a kept-alive connection).
+    public var statistics: Statistics { loop.statistics }
 
-    /// Transfers currently in the multi handle.
-    var activeTransferCount: Int { loop.activeTransferCount }
+    /// Counters of a transport's work.
+    public struct Statistics: Sendable, Hashable {
+        /// Transfers libcurl finished, successfully or not (cancelled ones are not counted).
+        public var transfersCompleted = 0
+        /// New connections opened (`CURLINFO_NUM_CONNECTS` summed over transfers).
+        public var connectionsOpened = 0
+
+        /// Creates zeroed counters.
+        public init() {}
+    }
 }
 
 /// libcurl's identity.

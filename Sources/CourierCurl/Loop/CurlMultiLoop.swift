@@ -25,6 +25,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         var removals: [(CurlTransfer, TransferAbortReason)] = []
         var exitWaiters: [CheckedContinuation<Void, Never>] = []
         var activeCount = 0
+        var statistics = CurlTransport.Statistics()
     }
 
     private let multi: UnsafeMutableRawPointer?
@@ -101,6 +102,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Transfers currently in the multi handle.
     var activeTransferCount: Int { shared.withLock { $0.activeCount } }
 
+    /// Counters since the loop started.
+    var statistics: CurlTransport.Statistics { shared.withLock { $0.statistics } }
+
     // MARK: Loop thread
 
     private func run() {
@@ -148,6 +152,12 @@ final class CurlMultiLoop: @unchecked Sendable {
                 let code = message.pointee.data.result
                 guard let transfer = active.removeValue(forKey: easy) else { continue }
                 _ = curl_multi_remove_handle(multi, easy)
+                var opened = 0
+                _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &opened)
+                shared.withLock { shared in
+                    shared.statistics.transfersCompleted += 1
+                    shared.statistics.connectionsOpened += opened
+                }
                 transfer.complete(result: code)
             }
             let count = active.count

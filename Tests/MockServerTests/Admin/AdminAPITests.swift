@@ -128,6 +128,23 @@ struct AdminAPITests {
     }
 }
 
+extension AdminAPITests {
+    @Test func journalKeepsAtMostAQuarterMebibytePerBody() async throws {
+        try await withMockServer { server in
+            let big = String(repeating: "b", count: 300 * 1024)
+            _ = try perform(server, "POST", "/upload", body: big)
+            _ = try perform(server, "POST", "/upload", body: "small")
+            let events = json(try perform(server, "/__admin/requests"))["requests"] as? [[String: Any]] ?? []
+            let requests = events.compactMap { $0["request"] as? [String: Any] }
+            #expect(requests.count == 2)
+            #expect((requests.last?["body"] as? String)?.utf8.count == 256 * 1024)
+            #expect(requests.last?["bodyTruncated"] as? Bool == true)
+            #expect(requests.first?["body"] as? String == "small")
+            #expect(requests.first?["bodyTruncated"] == nil)
+        }
+    }
+}
+
 struct ChaosTests {
     private func outcomes(seed: UInt64, rate: Double, count: Int) async throws -> [String] {
         var configuration = MockServerConfiguration()

@@ -52,7 +52,11 @@ final class RawClient {
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
-                Glibc.send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+                #if canImport(Darwin)
+                    Darwin.send(fd, raw.baseAddress! + sent, raw.count - sent, 0)
+                #else
+                    Glibc.send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+                #endif
             }
             guard count > 0 else { throw Failure(description: "send failed: \(errno)") }
             sent += count
@@ -60,7 +64,11 @@ final class RawClient {
     }
 
     func shutdownWrite() {
-        _ = shutdown(fd, Int32(SHUT_WR))
+        #if canImport(Darwin)
+            _ = shutdown(fd, SHUT_WR)
+        #else
+            _ = shutdown(fd, Int32(SHUT_WR))
+        #endif
     }
 
     /// Reads more bytes into the buffer; returns false at end of stream, throws on timeout or reset.

@@ -1,0 +1,111 @@
+import Courier
+import Foundation
+import MockServer
+import Testing
+
+@testable import CourierCurl
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Behaviour that belongs to CurlTransport itself: connection reuse, concurrency on one
+/// multi handle, shutdown and deinit. (HTTP/2 over TLS is checked against nginx in
+/// TransportConformanceTests/TLSTests.)
+@Suite struct CurlTransportLifecycleTests {
+    private static let routes = ClosureHandler { request in
+        if request.path.hasPrefix("/slow") {
+            return ServerResponse(status: 200, body: .data(Data("slow".utf8)), delay: .seconds(10))
+        }
+        return ServerResponse.text("ok \(request.path)", status: 200)
+    }
+
+    private func get(_ server: MockServer, _ path: String) throws -> TransportRequest {
+        TransportRequest(
+            urlRequest: URLRequest(url: try #require(URL(string: server.baseURL.absoluteString + path))))
+    }
+
+    @Test func sequentialRequestsReuseOneKeptAliveConnection() async throws {
+        try await withMockServer(handlers: [Self.routes]) { server in
+            try await CurlTransport.with { transport in
+                for index in 0..<5 {
+                    let response = try await transport.send(try get(server, "/r\(index)"))
+                    #expect(response.body.data == Data("ok /r\(index)".utf8))
+                }
+                #expect(transport.statistics.transfersCompleted == 5)
+                #expect(transport.statistics.connectionsOpened == 1)
+            }
+        }
+    }
+
+    @Test func concurrentRequestsShareTheMultiHandleWithinTheHostLimit() async throws {
+        try await withMockServer(handlers: [Self.routes]) { server in
+            try await CurlTransport.with(configuration: .init(maxConnectionsPerHost: 4)) { transport in
+                let bodies = try await withThrowingTaskGroup(of: Data.self) { group in
+                    for index in 0..<24 {
+                        let request = try get(server, "/c\(index)")
+                        group.addTask { try await transport.send(request).body.data }
+                    }
+                    return try await group.reduce(into: Set<Data>()) { $0.insert($1) }
+                }
+                #expect(bodies == Set((0..<24).map { Data("ok /c\($0)".utf8) }))
+                #expect(transport.statistics.transfersCompleted == 24)
+                #expect(transport.statistics.connectionsOpened <= 4)
+            }
+        }
+    }
+
+    @Test func shutdownCancelsTransfersInFlightAndRefusesNewOnes() async throws {
+        try await withMockServer(handlers: [Self.routes]) { server in
+            let transport = CurlTransport()
+            let request = try get(server, "/slow")
+            let inFlight = Task { try await transport.send(request) }
+            // Bounded wait until the loop holds the transfer: 200 × 10 ms.
+            for _ in 0..<200 where transport.loop.activeTransferCount == 0 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(transport.loop.activeTransferCount == 1)
+            await transport.shutdown()
+            #expect(transport.loop.isStopped)
+            let result = await inFlight.result
+            guard case .failure(let error as CourierError) = result else {
+                Issue.record("expected .cancelled, got \(result)")
+                return
+            }
+            #expect(error.code == .cancelled)
+            let after = try await #require(throws: CourierError.self) {
+                try await transport.send(try get(server, "/x"))
+            }
+            #expect(after.code == .cancelled)
+            await transport.shutdown()  // idempotent
+        }
+    }
+
+    @Test func droppingTheTransportStopsItsLoop() async throws {
+        var transport: CurlTransport? = CurlTransport()
+        let loop = try #require(transport?.loop)
+        #expect(!loop.isStopped)
+        transport = nil
+        // Bounded wait for the loop thread to notice: 200 × 10 ms.
+        for _ in 0..<200 where !loop.isStopped {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(loop.isStopped)
+    }
+
+    @Test func theUserAgentAndTimingsComeFromLibcurl() async throws {
+        let agent = ClosureHandler { request in
+            ServerResponse.text(request.headers["User-Agent"] ?? "none", status: 200)
+        }
+        try await withMockServer(handlers: [agent]) { server in
+            try await CurlTransport.with(configuration: .init(userAgent: "CourierTest/1")) { transport in
+                let response = try await transport.send(try get(server, "/ua"))
+                #expect(response.body.data == Data("CourierTest/1".utf8))
+                #expect(response.timings.total != nil)
+                #expect(response.timings.firstByte != nil)
+                #expect(response.timings.tlsHandshake == nil, "plain HTTP has no TLS phase")
+                #expect(CurlInfo.version.hasPrefix("libcurl/"))
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Courier
+import CourierCurl
+import Testing
+
+@Suite struct TransportFactoryTests {
+    @Test func curlMakesACurlTransport() async throws {
+        let transport = try TransportFactory.make(kind: .curl)
+        #expect(transport is CurlTransport)
+        await TransportFactory.shutdown(transport)
+    }
+
+    @Test func urlsessionMakesAURLSessionTransport() async throws {
+        let transport = try TransportFactory.make(kind: .urlsession)
+        #expect(transport is URLSessionTransport)
+        await TransportFactory.shutdown(transport)
+    }
+
+    @Test func theConfigurationAndItsEnvironmentOverrideChoose() async throws {
+        let configured = try Configuration(transport: .urlsession).makeTransport()
+        #expect(configured is URLSessionTransport)
+        let overridden = try Configuration(transport: .urlsession)
+            .applyingEnvironment(["COURIER_TRANSPORT": "curl"])
+        let transport = try TransportFactory.make(for: overridden)
+        #expect(transport is CurlTransport)
+        await TransportFactory.shutdown(transport)
+    }
+
+    @Test func curlSettingsReachTheTransport() async throws {
+        let transport = try TransportFactory.make(
+            kind: .curl, curl: .init(preferHTTP2: false, userAgent: "probe"))
+        let curl = try #require(transport as? CurlTransport)
+        #expect(curl.configuration.userAgent == "probe")
+        #expect(!curl.configuration.preferHTTP2)
+        await curl.shutdown()
+    }
+}
