@@ -204,4 +204,16 @@ struct URLSessionTransportTests {
     func mapsURLErrors(urlCode: URLError.Code, expected: CourierError.Code) {
         #expect(URLErrorMapping.code(for: urlCode) == expected)
     }
+
+    @Test func classifiesUnknownErrorsByLibcurlText() {
+        func mapped(_ message: String, code: Int = -1) -> CourierError.Code {
+            let error = NSError(
+                domain: NSURLErrorDomain, code: code, userInfo: [NSLocalizedDescriptionKey: message])
+            return URLErrorMapping.courierError(for: error, request: nil).code
+        }
+        #expect(mapped("SSL certificate problem: self-signed certificate") == .tls)
+        #expect(mapped("Could not resolve host: nowhere.invalid") == .cannotResolveHost)
+        #expect(mapped("Something else broke") == .connectionLost)
+        #expect(mapped("whatever", code: URLError.Code.timedOut.rawValue) == .timedOut)
+    }
 }
