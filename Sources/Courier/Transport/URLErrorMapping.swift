@@ -21,7 +21,10 @@ public enum URLErrorMapping {
         case .cancelled, .userCancelledAuthentication: .cancelled
         case .httpTooManyRedirects, .redirectToNonExistentLocation: .tooManyRedirects
         case .dataLengthExceedsMaximum: .responseTooLarge
-        case .badURL, .unsupportedURL: .invalidURL
+        // Only http(s) URLs are sent, so "unsupported URL" after sending means a reply
+        // that is not HTTP (libcurl's "Received HTTP/0.9").
+        case .badURL: .invalidURL
+        case .unsupportedURL: .connectionLost
         case .fileDoesNotExist, .noPermissionsToReadFile, .requestBodyStreamExhausted: .invalidBody
         case .cannotCreateFile, .cannotOpenFile, .cannotWriteToFile, .cannotMoveFile, .cannotRemoveFile:
             .fileWriteFailed
