@@ -39,7 +39,9 @@ let package = Package(
             name: "TransportConformanceTests",
             dependencies: ["Courier", "CourierCurl", "MockServer"],
             path: "Tests/TransportConformanceTests",
-            exclude: ["Fixtures", "Support/make-cert.sh", "Support/nginx-tls.conf"]),
+            exclude: [
+                "Fixtures", "Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh",
+            ]),
         .testTarget(
             name: "MockServerTests", dependencies: ["MockServer", "Courier"],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
