@@ -25,6 +25,8 @@ import Testing
                 #expect(error?.code == .tls, "\(String(describing: error))")
             case .urlsession:
                 expectUntrustedOverURLSession(error)
+            case .stub:
+                Issue.record("TLS needs a socket; StubTransport is not in TransportUnderTest.all")
             }
         }
     }
@@ -58,6 +60,8 @@ import Testing
                 // Documented difference: URLSessionTransport has no custom-CA option on
                 // Linux, so the self-signed server stays untrusted.
                 expectUntrustedOverURLSession(await expectCourierError(sut, request))
+            case .stub:
+                Issue.record("TLS needs a socket; StubTransport is not in TransportUnderTest.all")
             }
         }
     }
