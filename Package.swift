@@ -38,7 +38,10 @@ let package = Package(
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: ["Courier", "CourierCurl", "MockServer"],
-            path: "Tests/TransportConformanceTests"),
+            path: "Tests/TransportConformanceTests",
+            exclude: [
+                "Fixtures", "Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh",
+            ]),
         .testTarget(
             name: "MockServerTests", dependencies: ["MockServer", "Courier"],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),

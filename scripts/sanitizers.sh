@@ -5,6 +5,11 @@
 #   scripts/sanitizers.sh                        # thread, then address
 #   SANITIZERS=address scripts/sanitizers.sh     # one of them
 #   SANITIZER_FILTER=ReliabilityTests scripts/sanitizers.sh
+#   SANITIZER_SKIP='' SANITIZERS=address scripts/sanitizers.sh   # also run the tests that spawn processes
+#
+# Under AddressSanitizer the tests that launch a subprocess with Foundation's `Process` are skipped by
+# default: swift-corelibs-foundation's `Process.run` (findMaximumOpenFromProcSelfFD) trips a
+# heap-buffer-overflow report in Foundation itself, and ASan stops the whole test process there.
 #
 # Exits non-zero when a build fails, a test fails, or a sanitizer reports anything. Reports are kept in
 # .build/<tsan|asan>/sanitizer-test.log. There are no suppression files.
@@ -14,6 +19,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 sanitizers="${SANITIZERS:-thread address}"
 filter="${SANITIZER_FILTER:-}"
+process_suites="TLSTests|SendCommandTests|CurlCommandTests|PythonClientTests|LargeTransferTests"
 # Swift's crash backtracer and the sanitizers' own reports get in each other's way; keep the sanitizer's.
 export SWIFT_BACKTRACE=enable=no
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}"
@@ -27,6 +33,8 @@ for sanitizer in $sanitizers; do
     *) echo "sanitizers: unknown sanitizer '$sanitizer' (thread, address)" >&2; exit 2 ;;
   esac
   log="$scratch/sanitizer-test.log"
+  skip=""
+  if [ "$sanitizer" = address ]; then skip="${SANITIZER_SKIP-$process_suites}"; fi
   mkdir -p "$scratch"
   echo "sanitizers: building with --sanitize=$sanitizer in $scratch"
   start=$(date +%s)
@@ -39,7 +47,7 @@ for sanitizer in $sanitizers; do
   echo "sanitizers: built in $(( $(date +%s) - start )) s; testing"
   start=$(date +%s)
   swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" ${filter:+--filter "$filter"} \
-    >"$log" 2>&1
+    ${skip:+--skip "$skip"} >"$log" 2>&1
   status=$?
   reports=$(grep -cE "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer" "$log")
   echo "sanitizers: $sanitizer tests exit $status in $(( $(date +%s) - start )) s, $reports sanitizer report(s)"

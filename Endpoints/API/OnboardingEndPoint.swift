@@ -39,11 +39,11 @@ public enum OnboardingEndPoint: ContractEndpoint {
     public var parameters: any ParameterConvertible {
         switch self {
         case .login(let email, let password):
-            EndpointParameters(body: .json(Credentials(email: email, password: password)))
+            JSONBody(Credentials(email: email, password: password))
         case .signup(let name, let email, let password):
-            EndpointParameters(body: .json(SignupForm(name: name, email: email, password: password)))
+            JSONBody(SignupForm(name: name, email: email, password: password))
         case .refresh(let refreshToken):
-            EndpointParameters(body: .json(RefreshForm(refreshToken: refreshToken)))
+            JSONBody(RefreshForm(refreshToken: refreshToken))
         case .me:
             NoParameters()
         }

@@ -34,21 +34,21 @@ public enum PostsEndPoint: ContractEndpoint {
     public var path: String {
         switch self {
         case .page: "/posts"
-        case .feed(let userId, _, _): "/users/\(PathSegment.encode(userId))/feed"
+        case .feed(let userId, _, _): "/users/\(segment: userId)/feed"
         case .latest: "/timeline"
-        case .post(let id): "/posts/\(PathSegment.encode(id))"
-        case .like(let id): "/posts/\(PathSegment.encode(id))/like"
+        case .post(let id): "/posts/\(segment: id)"
+        case .like(let id): "/posts/\(segment: id)/like"
         }
     }
 
     public var parameters: any ParameterConvertible {
         switch self {
         case .page(let pageNumber, let size):
-            EndpointParameters(query: [("pageNumber", String(pageNumber)), ("size", String(size))])
+            URLQuery(["pageNumber": .int(pageNumber), "size": .int(size)])
         case .feed(_, let limit, let after):
-            EndpointParameters(query: [("limit", String(limit))] + (after.map { [("after", $0)] } ?? []))
+            URLQuery(["limit": .int(limit), "after": after.map(ParameterValue.string) ?? .null])
         case .latest(let limit, let before):
-            EndpointParameters(query: [("limit", String(limit))] + (before.map { [("before", $0)] } ?? []))
+            URLQuery(["limit": .int(limit), "before": before.map(ParameterValue.string) ?? .null])
         case .post, .like:
             NoParameters()
         }

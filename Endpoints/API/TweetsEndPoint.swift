@@ -30,14 +30,14 @@ public enum TweetsEndPoint: ContractEndpoint {
     public var path: String {
         switch self {
         case .upload, .all: "/tweets"
-        case .byUser(let userId): "/users/\(PathSegment.encode(userId))/tweets"
-        case .user(let id): "/users/\(PathSegment.encode(id))"
+        case .byUser(let userId): "/users/\(segment: userId)/tweets"
+        case .user(let id): "/users/\(segment: id)"
         }
     }
 
     public var parameters: any ParameterConvertible {
         switch self {
-        case .upload(let caption): EndpointParameters(body: .json(NewTweet(caption: caption)))
+        case .upload(let caption): JSONBody(NewTweet(caption: caption))
         case .all, .byUser, .user: NoParameters()
         }
     }

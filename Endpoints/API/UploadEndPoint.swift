@@ -33,8 +33,8 @@ public enum UploadEndPoint: ContractEndpoint {
 
     public var path: String {
         switch self {
-        case .video(let name, _): "/videos/\(PathSegment.encode(name))"
-        case .videoURL(let name): "/videos/\(PathSegment.encode(name))/url"
+        case .video(let name, _): "/videos/\(segment: name)"
+        case .videoURL(let name): "/videos/\(segment: name)/url"
         case .publish: "/posts"
         case .profileImage: "/me/avatar"
         }
@@ -43,16 +43,18 @@ public enum UploadEndPoint: ContractEndpoint {
     public var parameters: any ParameterConvertible {
         switch self {
         case .video(_, let file):
-            EndpointParameters(body: .file(file, contentType: "video/mp4"))
+            FileBody(file, contentType: "video/mp4")
         case .videoURL:
             NoParameters()
         case .publish(let post, _):
-            EndpointParameters(body: .json(post))
+            JSONBody(post)
         case .profileImage(let file):
-            EndpointParameters(
-                body: .multipartFile(
-                    field: "image", file: file,
-                    contentType: file.pathExtension.lowercased() == "png" ? "image/png" : "image/jpeg"))
+            MultipartForm(parts: [
+                .init(
+                    name: "image", filename: file.lastPathComponent,
+                    contentType: file.pathExtension.lowercased() == "png" ? "image/png" : "image/jpeg",
+                    content: .file(file))
+            ])
         }
     }
 

@@ -17,7 +17,12 @@ import Foundation
 /// ```
 ///
 /// No libcurl call blocks a Swift concurrency thread: `send` only prepares the transfer
-/// and waits on a continuation that the loop thread resumes.
+/// and waits on a continuation that the loop thread resumes. A `.stream` body's reader
+/// and the progress closure run on that loop thread, so they should be quick (reading a
+/// file is; waiting on the network is not).
+///
+/// Redirects are followed up to `TransferOptions.maxRedirects`; libcurl (7.58 and later)
+/// drops a custom `Authorization` and `Cookie` header when a redirect changes host or port.
 public final class CurlTransport: Transport {
     /// The settings this transport was created with.
     public let configuration: Configuration

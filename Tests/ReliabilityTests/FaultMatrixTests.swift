@@ -114,9 +114,6 @@ struct FaultMatrixTests {
         case (.randomDataThenClose, .curl):
             "CurlErrorMapping maps CURLE_UNSUPPORTED_PROTOCOL (libcurl's 'Received HTTP/0.9 when not allowed' "
                 + "for a garbage reply) to .invalidURL: an invalid-request error that is never retried"
-        case (.randomDataThenClose, .urlSession):
-            "URLErrorMapping maps URLError.unsupportedURL (FoundationNetworking's code for a garbage reply) "
-                + "to .invalidURL: an invalid-request error that is never retried"
         default: nil
         }
     }

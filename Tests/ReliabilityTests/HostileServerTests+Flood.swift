@@ -40,12 +40,20 @@ extension HostileServerTests {
             var flood = ""
             for index in 0..<count { flood += "GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n" }
             flood += "GET /last HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
-            // Write from another thread: the server stops reading while its pipeline is full, so a blocking
-            // write of the whole flood could otherwise wait on our own reading.
+            // Write on a thread of its own: the server stops reading while its pipeline is full, so a blocking
+            // write of the whole flood waits on our reading; a task could wait for a free cooperative thread
+            // while this one blocks in read.
             let bytes = Array(flood.utf8)
-            let writer = Task.detached { socket.send(bytes) }
+            let written = Counter()
+            let done = DispatchSemaphore(value: 0)
+            let writer = Thread {
+                if socket.send(bytes) { written.increment() }
+                done.signal()
+            }
+            writer.start()
             let (received, end) = socket.readAll(limit: 8 << 20)
-            #expect(await writer.value)
+            #expect(done.wait(timeout: .now() + 5) == .success)
+            #expect(written.count == 1)
             #expect(end == .closed)
             let text = String(decoding: received, as: UTF8.self)
             let bodies = text.components(separatedBy: "\r\n\r\n").dropFirst().map { $0.prefix { $0 != "H" } }

@@ -9,7 +9,7 @@ import Testing
 
 /// Methods, query strings, headers and bodies make it to the server and back unchanged.
 @Suite struct RoundTripTests {
-    @Test(arguments: TransportUnderTest.all, ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+    @Test(arguments: TransportUnderTest.allWithStub, ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
     func methodsRoundTrip(transport: TransportUnderTest, method: String) async throws {
         try await withConformanceServer { server in
             try await transport.with { sut in
@@ -38,7 +38,7 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithStub)
     func queryAndHeadersRoundTrip(transport: TransportUnderTest) async throws {
         try await withConformanceServer { server in
             try await transport.with { sut in
@@ -69,7 +69,7 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithStub)
     func jsonBodyRoundTrips(transport: TransportUnderTest) async throws {
         try await withConformanceServer { server in
             try await transport.with { sut in
@@ -79,12 +79,14 @@ import Testing
                 let echo = try await sut.send(TransportRequest(urlRequest: request, body: .data(json))).echo()
                 #expect(echo.bodyData == json)
                 #expect(echo.header("Content-Type") == "application/json")
-                #expect(echo.header("Content-Length") == "\(json.count)")
+                if transport.kind != .stub {
+                    #expect(echo.header("Content-Length") == "\(json.count)", "framing is a socket matter")
+                }
             }
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithStub)
     func formBodyRoundTrips(transport: TransportUnderTest) async throws {
         try await withConformanceServer { server in
             try await transport.with { sut in
@@ -99,7 +101,7 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithStub)
     func multipartBodyStreamsFromDisk(transport: TransportUnderTest) async throws {
         let directory = try TemporaryDirectory()
         let file = directory.url.appendingPathComponent("clip.bin")
@@ -137,6 +139,8 @@ import Testing
                 switch transport.kind {
                 case .curl:
                     #expect(echo.header("Transfer-Encoding")?.lowercased() == "chunked")
+                case .stub:
+                    Issue.record("framing needs a socket; StubTransport is not in TransportUnderTest.all")
                 case .urlsession:
                     // Documented difference: URLSessionTransport spools a stream to a
                     // temporary file on Linux and sends it with a Content-Length.
@@ -159,7 +163,8 @@ import Testing
     }
 
     @Test(
-        arguments: TransportUnderTest.all, [200, 201, 202, 204, 304, 400, 401, 404, 409, 418, 429, 500, 503])
+        arguments: TransportUnderTest.allWithStub,
+        [200, 201, 202, 204, 304, 400, 401, 404, 409, 418, 429, 500, 503])
     func statusCodesAreReturnedNotThrown(transport: TransportUnderTest, status: Int) async throws {
         try await withConformanceServer { server in
             try await transport.with { sut in

@@ -25,6 +25,8 @@ import Testing
                 #expect(error?.code == .tls, "\(String(describing: error))")
             case .urlsession:
                 expectUntrustedOverURLSession(error)
+            case .stub:
+                Issue.record("TLS needs a socket; StubTransport is not in TransportUnderTest.all")
             }
         }
     }
@@ -44,10 +46,22 @@ import Testing
                 #expect(response.body.data == Data("courier tls ok\n".utf8))
                 #expect(response.httpVersion == "HTTP/2", "nginx offers h2 over TLS and libcurl takes it")
                 #expect(response.timings.tlsHandshake != nil)
+                // A body of unknown length over HTTP/2, where chunked coding does not exist.
+                let payload = Pattern.bytes(offset: 0, count: 300_000)
+                var put = URLRequest(url: try #require(server.url("/upload/streamed.bin")))
+                put.httpMethod = "PUT"
+                let stream = BodyStream(length: nil) { ChunkedReader(payload, chunk: 10_000) }
+                let stored = try await sut.send(TransportRequest(urlRequest: put, body: .stream(stream)))
+                #expect(stored.status == 201)
+                #expect(stored.httpVersion == "HTTP/2")
+                let file = server.directory.appendingPathComponent("www/upload/streamed.bin")
+                #expect(try Data(contentsOf: file) == payload)
             case .urlsession:
                 // Documented difference: URLSessionTransport has no custom-CA option on
                 // Linux, so the self-signed server stays untrusted.
                 expectUntrustedOverURLSession(await expectCourierError(sut, request))
+            case .stub:
+                Issue.record("TLS needs a socket; StubTransport is not in TransportUnderTest.all")
             }
         }
     }

@@ -10,10 +10,10 @@ actor TokenRefresher {
 
     init(provider: any TokenProvider) { self.provider = provider }
 
-    /// The token to send: the latest refreshed one if there was a refresh, else the
-    /// provider's current one.
+    /// The token to send: the one being refreshed when a refresh is in flight (so new
+    /// requests do not go out with a token known to be rejected), else the provider's.
     func currentToken() async throws -> String? {
-        if let inFlight { return try? await inFlight.task.value }
+        if let inFlight, let token = try? await inFlight.task.value { return token }
         return try await provider.currentToken()
     }
 

@@ -139,12 +139,14 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     /// The broad class of failure.
     public var category: Category { code.category }
 
-    /// Up to 512 bytes of the body as text, for messages and logs.
+    /// Up to 512 bytes of the body as text, for messages and logs, with secrets hidden:
+    /// values of token-, secret- and password-like JSON keys and form fields are shown as
+    /// `<redacted>` (see `Redaction.redact(body:)`).
     public var bodySnippet: String? {
         guard let body, !body.isEmpty else { return nil }
-        let prefix = body.prefix(512)
-        let text = String(decoding: prefix, as: UTF8.self)
-        return body.count > 512 ? text + "…" : text
+        let text = Redaction.redact(body: body.prefix(64 * 1024))
+        guard text.utf8.count > 512 || body.count > 64 * 1024 else { return text }
+        return String(decoding: Data(text.utf8).prefix(512), as: UTF8.self) + "…"
     }
 
     public var description: String {

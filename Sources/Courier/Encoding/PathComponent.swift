@@ -1,7 +1,8 @@
 /// One path segment built from user input, percent-encoded and checked.
 ///
-/// An empty segment, `.`, `..` or one containing `/` is refused with `.invalidURL`, so
-/// a user-supplied id cannot walk the path (`../admin`) or add segments.
+/// An empty segment, `.`, `..`, or one containing `/` or a control character (CR, LF,
+/// NUL…) is refused with `.invalidURL`, so a user-supplied id cannot walk the path
+/// (`../admin`), add segments or smuggle line breaks.
 ///
 /// ```swift
 /// var path: String { "/posts/\(segment: id)/comments" }      // in a non-throwing getter
@@ -13,7 +14,7 @@ public struct PathComponent: Sendable, Hashable, CustomStringConvertible {
 
     /// Checks and encodes a segment.
     /// - Throws: `CourierError` with code `.invalidURL` for an empty segment, `.`, `..`,
-    ///   or a segment containing `/`.
+    ///   or a segment containing `/` or a control character.
     public init(_ segment: String) throws {
         if let problem = PathComponent.problem(with: segment) {
             throw CourierError(.invalidURL, problem)
@@ -37,8 +38,13 @@ public struct PathComponent: Sendable, Hashable, CustomStringConvertible {
         case "": "an empty path segment is not allowed"
         case ".", "..": "path segment \(segment.debugDescription) is not allowed"
         default:
-            segment.contains("/")
-                ? "path segment \(segment.debugDescription) must not contain '/'" : nil
+            if segment.contains("/") {
+                "path segment \(segment.debugDescription) must not contain '/'"
+            } else if segment.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                "path segment \(segment.debugDescription) must not contain control characters (CR, LF, NUL…)"
+            } else {
+                nil
+            }
         }
     }
 

@@ -29,8 +29,9 @@ import Foundation
 public protocol APIConfigurable: URLRequestConvertible {
     /// The HTTP method.
     var method: HTTPMethod { get }
-    /// The path, relative to the base URL, such as `/posts/42`. Build it from user
-    /// input with `PathComponent` so that `..` and reserved characters are refused.
+    /// The path, relative to the base URL, such as `/posts/42`. Put user input in with
+    /// `"/posts/\(segment: id)"` (or `PathComponent`) so that it is percent-encoded and
+    /// `..`, `.`, empty segments and `/` are refused with `.invalidURL`.
     var path: String { get }
     /// The parameters. Default: none.
     var parameters: any ParameterConvertible { get }

@@ -44,4 +44,40 @@ public enum Redaction {
         }
         return (components.string ?? url.absoluteString).replacingOccurrences(of: token, with: placeholder)
     }
+
+    /// A body as text with secrets hidden, for error messages and logs: a JSON body has
+    /// the values of sensitive keys (`isSensitive(field:)`) replaced, at any depth; other
+    /// text (or JSON cut short) has `"key": "value"` and `key=value` pairs with sensitive
+    /// names replaced.
+    public static func redact(body: Data) -> String {
+        if let json = CURLRendering.redactJSON(body) { return json }
+        return redactPairs(in: String(decoding: body, as: UTF8.self))
+    }
+
+    /// Replaces the values of `"name": "value"`, `"name": number` and `name=value` pairs
+    /// whose names are sensitive.
+    static func redactPairs(in text: String) -> String {
+        var result = text
+        let patterns = [
+            #"("([^"\\]+)"\s*:\s*)("(?:[^"\\]|\\.)*"|[^\s,}\]]+)"#,
+            #"((?:^|[?&\s])([A-Za-z0-9_.\-\[\]%]+)=)([^&\s]*)"#,
+        ]
+        for pattern in patterns {
+            guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
+            let source = NSString(string: result)
+            var output = ""
+            var cursor = 0
+            for match in expression.matches(in: result, range: NSRange(location: 0, length: source.length)) {
+                let name = source.substring(with: match.range(at: 2))
+                guard isSensitive(field: name.removingPercentEncoding ?? name) else { continue }
+                let value = match.range(at: 3)
+                output += source.substring(with: NSRange(location: cursor, length: value.location - cursor))
+                output += source.substring(with: value).hasPrefix("\"") ? "\"\(placeholder)\"" : placeholder
+                cursor = value.location + value.length
+            }
+            output += source.substring(from: cursor)
+            result = output
+        }
+        return result
+    }
 }

@@ -21,12 +21,37 @@ public enum URLErrorMapping {
         case .cancelled, .userCancelledAuthentication: .cancelled
         case .httpTooManyRedirects, .redirectToNonExistentLocation: .tooManyRedirects
         case .dataLengthExceedsMaximum: .responseTooLarge
-        case .badURL, .unsupportedURL: .invalidURL
+        // Only http(s) URLs are sent, so "unsupported URL" after sending means a reply
+        // that is not HTTP (libcurl's "Received HTTP/0.9").
+        case .badURL: .invalidURL
+        case .unsupportedURL: .connectionLost
         case .fileDoesNotExist, .noPermissionsToReadFile, .requestBodyStreamExhausted: .invalidBody
         case .cannotCreateFile, .cannotOpenFile, .cannotWriteToFile, .cannotMoveFile, .cannotRemoveFile:
             .fileWriteFailed
         default: .connectionLost
         }
+    }
+
+    /// A code from libcurl's error text, which FoundationNetworking on Linux passes on with
+    /// `URLError.unknown` for failures it does not classify (an untrusted certificate is
+    /// "SSL certificate problem: …").
+    static func code(forMessage message: String) -> CourierError.Code? {
+        let text = message.lowercased()
+        if text.contains("certificate") || text.contains("ssl") || text.contains("tls") { return .tls }
+        if text.contains("could not resolve") { return .cannotResolveHost }
+        if text.contains("connection refused") || text.contains("failed to connect") { return .cannotConnect }
+        if text.contains("timed out") || text.contains("timeout") { return .timedOut }
+        return nil
+    }
+
+    /// The error's description and any underlying error's, joined.
+    static func describe(_ error: NSError) -> String {
+        var parts = [error.localizedDescription]
+        for value in error.userInfo.values {
+            if let text = value as? String { parts.append(text) }
+            if let underlying = value as? NSError { parts.append(underlying.localizedDescription) }
+        }
+        return parts.joined(separator: " ")
     }
 
     /// `error` as a `CourierError` for `request`.
@@ -37,7 +62,12 @@ public enum URLErrorMapping {
             return CourierError(
                 .connectionLost, "\(error.localizedDescription)", request: request, underlying: error)
         }
-        let mapped = URLError.Code(rawValue: nsError.code).map { Self.code(for: $0) } ?? .connectionLost
+        var mapped = URLError.Code(rawValue: nsError.code).map { Self.code(for: $0) } ?? .connectionLost
+        if nsError.code == URLError.Code.unknown.rawValue || mapped == .connectionLost,
+            let guessed = code(forMessage: describe(nsError))
+        {
+            mapped = guessed
+        }
         return CourierError(
             mapped, "\(nsError.localizedDescription) (URLError \(nsError.code))", request: request,
             underlying: error)

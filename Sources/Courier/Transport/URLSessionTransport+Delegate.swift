@@ -8,14 +8,14 @@ import Synchronization
 /// The session's delegate: routes each callback to the transfer of its task.
 // @unchecked: NSObject subclass; its only state is the Mutex-protected table.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let transfers = Mutex<[Int: Transfer]>([:])
+    private let transfers = Mutex<[ObjectIdentifier: Transfer]>([:])
 
     func register(_ transfer: Transfer, for task: URLSessionTask) {
-        transfers.withLock { $0[task.taskIdentifier] = transfer }
+        transfers.withLock { $0[ObjectIdentifier(task)] = transfer }
     }
 
     private func transfer(for task: URLSessionTask) -> Transfer? {
-        transfers.withLock { $0[task.taskIdentifier] }
+        transfers.withLock { $0[ObjectIdentifier(task)] }
     }
 
     func urlSession(
@@ -41,11 +41,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        completionHandler(transfer(for: task)?.redirect(response, to: request))
+        guard let transfer = transfer(for: task) else {
+            completionHandler(nil)
+            return
+        }
+        // A transfer that is being cancelled must not answer: FoundationNetworking crashes
+        // on a redirect answer that arrives after the cancellation.
+        guard let decision = transfer.redirect(response, to: request) else { return }
+        completionHandler(decision.request)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        let transfer = transfers.withLock { $0.removeValue(forKey: ObjectIdentifier(task)) }
         transfer?.complete(error)
     }
 }

@@ -31,13 +31,16 @@ final class Transfer: Sendable {
     private let request: TransportRequest
     private let task: URLSessionTask
     private let temporaryFile: URL?
+    private let delegateQueue: OperationQueue
     private let startedAt = ContinuousClock.now
     private let state: Mutex<State>
 
-    init(request: TransportRequest, task: URLSessionTask, temporaryFile: URL?) {
+    init(request: TransportRequest, task: URLSessionTask, temporaryFile: URL?, delegateQueue: OperationQueue)
+    {
         self.request = request
         self.task = task
         self.temporaryFile = temporaryFile
+        self.delegateQueue = delegateQueue
         state = Mutex(State(currentURL: request.urlRequest.url))
     }
 
@@ -83,7 +86,12 @@ final class Transfer: Sendable {
             state.failure = error
             return true
         }
-        if first { task.cancel() }
+        // Cancel on the delegate queue, never while a delegate callback (a redirect
+        // decision) is running; `redirect` sees the failure and does not answer.
+        if first {
+            let task = self.task
+            delegateQueue.addOperation { task.cancel() }
+        }
     }
 
     /// The response head arrived. Returns whether to go on.
@@ -183,10 +191,18 @@ final class Transfer: Sendable {
                 direction: .upload, completed: total, total: expected > 0 ? expected : request.body.length))
     }
 
-    /// A redirect is about to be followed. Returns the request to follow, or `nil` to stop.
-    func redirect(_ response: HTTPURLResponse, to proposed: URLRequest) -> URLRequest? {
+    /// What to answer a redirect with.
+    struct RedirectDecision {
+        /// The request to follow, or `nil` to stop and return the 3xx response.
+        var request: URLRequest?
+    }
+
+    /// A redirect is about to be followed. Returns `nil` when the transfer is being
+    /// cancelled and must not answer at all.
+    func redirect(_ response: HTTPURLResponse, to proposed: URLRequest) -> RedirectDecision? {
         let maxRedirects = request.options.maxRedirects
-        let decision: (next: URLRequest?, problem: CourierError?) = state.withLock { state in
+        let decision: (next: URLRequest?, problem: CourierError?)? = state.withLock { state in
+            if state.failure != nil || state.finished { return nil }
             state.redirects += 1
             if maxRedirects <= 0 { return (nil, nil) }
             if state.redirects > maxRedirects {
@@ -211,8 +227,9 @@ final class Transfer: Sendable {
             state.redirectTime = elapsed
             return (next, nil)
         }
+        guard let decision else { return nil }
         if let problem = decision.problem { fail(problem) }
-        return decision.next
+        return RedirectDecision(request: decision.next)
     }
 
     static func hostChanged(from old: URL?, to new: URL?) -> Bool {

@@ -8,7 +8,7 @@ import Synchronization
 
 /// A transport on Foundation's `URLSession` (FoundationNetworking on Linux).
 ///
-/// One long-lived session with a delegate serves every request: bodies upload from memory
+/// Long-lived sessions with one delegate serve every request: bodies upload from memory
 /// or straight from a file, response bodies collect in memory up to `maxResponseBytes` or
 /// stream into a file chunk by chunk, and progress, redirects, timeouts and cancellation
 /// are handled per transfer.
@@ -31,16 +31,37 @@ import Synchronization
 ///   yourself when needed.
 /// - Background sessions do not exist on Linux and are not used anywhere.
 ///
+/// Requests with a body use a second session and `Connection: close`, so an upload never
+/// goes out on a reused connection that may have died (FoundationNetworking cannot
+/// rewind an upload to re-send it).
+///
 /// A redirect that changes host drops `Authorization`, `Proxy-Authorization` and `Cookie`.
 /// More than `maxRedirects` redirects fail with `.tooManyRedirects`; with `maxRedirects`
 /// 0 the 3xx response is returned as it is.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
+    private let uploadSession: URLSession
     private let delegate: SessionDelegate
+    private let delegateQueue: OperationQueue
 
-    /// Creates a transport with its own session.
-    /// - Parameter maximumConnectionsPerHost: the session's connection pool size per host.
+    /// Creates a transport with its own sessions.
+    /// - Parameter maximumConnectionsPerHost: the connection pool size per host.
     public init(maximumConnectionsPerHost: Int = 6) {
+        let delegate = SessionDelegate()
+        let queue = OperationQueue()
+        queue.name = "courier.urlsession.delegate"
+        queue.maxConcurrentOperationCount = 1
+        self.delegate = delegate
+        delegateQueue = queue
+        session = URLSession(
+            configuration: Self.configuration(maximumConnectionsPerHost), delegate: delegate,
+            delegateQueue: queue)
+        uploadSession = URLSession(
+            configuration: Self.configuration(maximumConnectionsPerHost), delegate: delegate,
+            delegateQueue: queue)
+    }
+
+    private static func configuration(_ maximumConnectionsPerHost: Int) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
@@ -48,15 +69,13 @@ public final class URLSessionTransport: Transport {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
-        let delegate = SessionDelegate()
-        let queue = OperationQueue()
-        queue.name = "courier.urlsession.delegate"
-        queue.maxConcurrentOperationCount = 1
-        self.delegate = delegate
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        return configuration
     }
 
-    deinit { session.finishTasksAndInvalidate() }
+    deinit {
+        session.finishTasksAndInvalidate()
+        uploadSession.finishTasksAndInvalidate()
+    }
 
     /// Sends the request.
     /// - Throws: `CourierError`: `.invalidURL`/`.invalidBody` for a request that cannot go
@@ -74,7 +93,8 @@ public final class URLSessionTransport: Transport {
         if Task.isCancelled { throw CourierError(.cancelled, "the task was cancelled", request: urlRequest) }
         let prepared = try await PreparedUpload.make(for: request)
         let task = makeTask(request, upload: prepared)
-        let transfer = Transfer(request: request, task: task, temporaryFile: prepared.temporaryFile)
+        let transfer = Transfer(
+            request: request, task: task, temporaryFile: prepared.temporaryFile, delegateQueue: delegateQueue)
         delegate.register(transfer, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -90,16 +110,31 @@ public final class URLSessionTransport: Transport {
         urlRequest.httpBody = nil
         urlRequest.httpShouldHandleCookies = false
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        // FoundationNetworking arms its own (idle) timer with whole seconds, so 0.75 s would
+        // become 0; and that timer firing during a redirect decision crashes it. Give it a
+        // whole second more than the deadline, which `Transfer`'s own timer enforces exactly.
         let total = request.options.totalTimeout ?? urlRequest.timeoutInterval
-        urlRequest.timeoutInterval = total
+        urlRequest.timeoutInterval = total.isFinite && total > 0 ? total.rounded(.up) + 1 : 7 * 24 * 3600
         switch upload {
         case .none:
             return session.dataTask(with: urlRequest)
         case .data(let data):
-            return session.uploadTask(with: urlRequest, from: data)
+            return uploadSession.uploadTask(with: Self.freshConnection(urlRequest), from: data)
         case .file(let url, _):
-            return session.uploadTask(with: urlRequest, fromFile: url)
+            return uploadSession.uploadTask(with: Self.freshConnection(urlRequest), fromFile: url)
         }
+    }
+
+    /// Requests with a body go out on their own session with `Connection: close`, so they
+    /// never use a kept-alive connection: when a reused connection has died,
+    /// FoundationNetworking's libcurl re-sends the head on a fresh one but cannot rewind the
+    /// upload, and the call stalls until the server gives up on the missing body.
+    private static func freshConnection(_ request: URLRequest) -> URLRequest {
+        var request = request
+        if request.value(forHTTPHeaderField: "Connection") == nil {
+            request.setValue("close", forHTTPHeaderField: "Connection")
+        }
+        return request
     }
 }
 

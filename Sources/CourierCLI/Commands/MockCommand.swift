@@ -77,10 +77,8 @@ enum MockCommand: Command {
         let seedCount = try parsed.int("--seed-data") ?? 0
         guard seedCount >= 0 else { throw UsageError("--seed-data must not be negative") }
 
-        var handlers: [any HTTPHandler] = []
-        if !parsed.has("--no-backend") {
-            handlers.append(try SocialBackend(seedCount: seedCount))
-        }
+        let backend = parsed.has("--no-backend") ? nil : try SocialBackend(seedCount: seedCount)
+        let handlers: [any HTTPHandler] = backend.map { [$0] } ?? []
         let server = MockServer(configuration: configuration, handlers: handlers)
         try server.start()
         // Written unbuffered: scripts read this line to learn the port.
@@ -88,6 +86,7 @@ enum MockCommand: Command {
             Data("listening on http://\(configuration.host):\(server.port)\n".utf8))
         await waitForTerminationSignal()
         server.shutdown()
+        backend?.removeStorage()  // uploaded videos live in a temporary folder of the backend's
         FileHandle.standardError.write(Data("courier mock: stopped\n".utf8))
         return ExitStatus.success
     }

@@ -27,16 +27,12 @@ struct TransportSettings {
 
     /// Makes the transport `configuration.transport` names.
     static func makeTransport(_ configuration: Configuration) throws -> any Transport {
-        switch configuration.transport {
-        case .curl: return CurlTransport()
-        case .urlsession: return URLSessionTransport()
-        default: throw UsageError("unknown transport '\(configuration.transport)'")
-        }
+        try configuration.makeTransport()
     }
 
     /// Finishes a transport's transfers and frees its resources.
     static func shutdown(_ transport: any Transport) async {
-        await (transport as? CurlTransport)?.shutdown()
+        await TransportFactory.shutdown(transport)
     }
 }
 

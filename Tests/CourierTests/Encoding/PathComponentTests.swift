@@ -16,7 +16,7 @@ struct PathComponentTests {
         #expect("/posts/\(segment: raw)" == "/posts/" + encoded)
     }
 
-    @Test(arguments: ["", ".", "..", "a/b", "/"])
+    @Test(arguments: ["", ".", "..", "a/b", "/", "a\r\nX-Injected: 1", "a\u{0}b", "tab\there"])
     func refusesUnsafeSegments(raw: String) {
         #expect {
             try PathComponent(raw)
@@ -29,7 +29,7 @@ struct PathComponentTests {
         var path: String { "/posts/\(segment: id)/comments" }
     }
 
-    @Test(arguments: ["..", "", "a/b"])
+    @Test(arguments: ["..", "", "a/b", "x\r\ny", "nul\u{0}"])
     func unsafeInterpolatedSegmentFailsRequestBuilding(id: String) {
         let manager = NetworkManager(transport: StubTransport(), baseURL: URL(string: "https://api.test"))
         #expect {

@@ -86,3 +86,31 @@ struct CURLRenderingTests {
         #expect(!output.joined().contains("SECRET"))
     }
 }
+
+struct BodyRedactionTests {
+    @Test(arguments: [
+        (
+            #"{"access_token":"abc","user":{"password":"pw","name":"ann"}}"#,
+            #"{"access_token":"<redacted>","user":{"name":"ann","password":"<redacted>"}}"#
+        ),
+        (#"{"token": "abc", "cut": "#, #"{"token": "<redacted>", "cut": "#),
+        (#"{"refreshToken": 12345, "n": 1"#, #"{"refreshToken": <redacted>, "n": 1"#),
+        ("grant=x&client_secret=s3&user=ann", "grant=x&client_secret=<redacted>&user=ann"),
+        ("plain words, no secrets", "plain words, no secrets"),
+    ])
+    func redactsSecretsInBodies(body: String, expected: String) {
+        #expect(Redaction.redact(body: Data(body.utf8)) == expected)
+    }
+
+    @Test func errorDescriptionsDoNotLeakBodySecrets() {
+        let error = CourierError(
+            .decodingFailed, "cannot decode", status: 200, body: Data(#"{"id_token":"SECRET","x":1}"#.utf8))
+        #expect(!error.description.contains("SECRET"))
+        #expect(error.bodySnippet == #"{"id_token":"<redacted>","x":1}"#)
+    }
+
+    @Test func longSnippetsAreCut() {
+        let error = CourierError(.unacceptableStatus, "status 500", body: Data(repeating: 0x61, count: 2000))
+        #expect(error.bodySnippet == String(repeating: "a", count: 512) + "…")
+    }
+}

@@ -25,6 +25,8 @@ final class LoopbackServer: Sendable {
         var headers: [(String, String)] = []
         var body = Data()
         var delay: TimeInterval = 0
+        /// Send no `Content-Length`: the body ends when the connection closes.
+        var closeDelimited = false
 
         static func text(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> Reply {
             Reply(status: status, headers: [("Content-Type", "text/plain")] + headers, body: Data(text.utf8))
@@ -143,7 +145,7 @@ final class LoopbackServer: Sendable {
             text += "\(name): \(value)\r\n"
             if name.lowercased() == "content-length" { hasLength = true }
         }
-        if !hasLength { text += "Content-Length: \(reply.body.count)\r\n" }
+        if !hasLength && !reply.closeDelimited { text += "Content-Length: \(reply.body.count)\r\n" }
         var output = Data((text + "\r\n").utf8)
         if request.method != "HEAD" { output.append(reply.body) }
         var offset = 0

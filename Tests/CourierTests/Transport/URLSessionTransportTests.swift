@@ -23,6 +23,8 @@ struct URLSessionTransportTests {
             case "/echo":
                 return LoopbackServer.Reply(
                     headers: [("X-Length", String(request.body.count))], body: request.body)
+            case "/unsized":
+                return LoopbackServer.Reply(body: Data(count: 300_000), closeDelimited: true)
             case "/big":
                 return LoopbackServer.Reply(body: Data(count: 200_000))
             case "/redirect":
@@ -113,6 +115,18 @@ struct URLSessionTransportTests {
                     options: TransferOptions(maxResponseBytes: 1000)))
         }
         #expect(error?.code == .responseTooLarge)
+
+        // Without a Content-Length the transfer is stopped once the limit is passed.
+        let unsized = await #expect(throws: CourierError.self) {
+            try await URLSessionTransport().send(
+                TransportRequest(
+                    urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("unsized")),
+                    options: TransferOptions(maxResponseBytes: 1000)))
+        }
+        #expect(unsized?.code == .responseTooLarge)
+        let whole = try await URLSessionTransport().send(
+            TransportRequest(urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("unsized"))))
+        #expect(whole.body.data.count == 300_000)
     }
 
     @Test func followsAndLimitsRedirects() async throws {
@@ -186,8 +200,52 @@ struct URLSessionTransportTests {
         (.cannotConnectToHost, .cannotConnect), (.timedOut, .timedOut), (.secureConnectionFailed, .tls),
         (.serverCertificateUntrusted, .tls), (.networkConnectionLost, .connectionLost),
         (.badServerResponse, .connectionLost), (.zeroByteResource, .connectionLost), (.cancelled, .cancelled),
+        (.unsupportedURL, .connectionLost), (.badURL, .invalidURL),
     ])
     func mapsURLErrors(urlCode: URLError.Code, expected: CourierError.Code) {
         #expect(URLErrorMapping.code(for: urlCode) == expected)
+    }
+
+    @Test func classifiesUnknownErrorsByLibcurlText() {
+        func mapped(_ message: String, code: Int = -1) -> CourierError.Code {
+            let error = NSError(
+                domain: NSURLErrorDomain, code: code, userInfo: [NSLocalizedDescriptionKey: message])
+            return URLErrorMapping.courierError(for: error, request: nil).code
+        }
+        #expect(mapped("SSL certificate problem: self-signed certificate") == .tls)
+        #expect(mapped("Could not resolve host: nowhere.invalid") == .cannotResolveHost)
+        #expect(mapped("Something else broke") == .connectionLost)
+        #expect(mapped("whatever", code: URLError.Code.timedOut.rawValue) == .timedOut)
+    }
+
+    @Test func subSecondTimeoutsAreExact() async throws {
+        let server = try Self.echoServer()
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        let fast = try await transport.send(
+            TransportRequest(
+                urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("json")),
+                options: TransferOptions(totalTimeout: 0.75)))
+        #expect(fast.status == 200)
+        // A redirect loop racing a short deadline ends in a clean error, never a crash.
+        for _ in 0..<5 {
+            let error = await #expect(throws: CourierError.self) {
+                try await transport.send(
+                    TransportRequest(
+                        urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("loop")),
+                        options: TransferOptions(totalTimeout: 0.02, maxRedirects: 10_000)))
+            }
+            #expect(error?.code == .timedOut || error?.code == .tooManyRedirects)
+        }
+    }
+
+    @Test func uploadsUseFreshConnections() async throws {
+        let server = try Self.echoServer()
+        defer { server.stop() }
+        var head = URLRequest(url: server.baseURL.appendingPathComponent("echo"))
+        head.httpMethod = "POST"
+        _ = try await URLSessionTransport().send(
+            TransportRequest(urlRequest: head, body: .data(Data("x".utf8))))
+        #expect(server.requests.last?.headers["connection"]?.lowercased() == "close")
     }
 }

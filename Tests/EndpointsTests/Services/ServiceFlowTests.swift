@@ -121,4 +121,32 @@ struct ServiceFlowTests {
             #expect(uploaded == false, "uploading needs a token")
         }
     }
+
+    @Test(
+        "profile images upload as multipart and download with status validation",
+        arguments: TestTransport.allCases)
+    func profileImages(kind: TestTransport) async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withSocialServer(seed: 2) { server, _ in
+            let client = SocialClient(transport: kind.make(), baseURL: server.baseURL)
+            let users = UserRequest(client: client)
+            try await users.login(email: "user3@example.com", password: SocialBackend.seedPassword)
+            let image = folder.appendingPathComponent("avatar.jpg")
+            let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0) })
+            try bytes.write(to: image)
+            let user = try await users.uploadProfileImage(file: image)
+            let service = TweetService(client: client)
+            #expect(try await service.profileImage(for: user) == bytes)
+            let other = try await users.user(id: "u-000001")
+            let none = await #expect(throws: SocialError.self) { try await service.profileImage(for: other) }
+            #expect(none?.category == .notFound)
+            var gone = user
+            gone.profileImageURL = server.baseURL.appendingPathComponent("storage/avatars/u-999999")
+            let missing = await #expect(throws: SocialError.self) {
+                try await service.profileImage(for: gone)
+            }
+            #expect(missing?.category == .notFound)
+        }
+    }
 }

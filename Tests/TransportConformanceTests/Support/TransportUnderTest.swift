@@ -8,6 +8,7 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
     enum Kind: Sendable {
         case curl
         case urlsession
+        case stub
     }
 
     let kind: Kind
@@ -21,8 +22,13 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
         switch kind {
         case .curl: "CurlTransport"
         case .urlsession: "URLSessionTransport"
+        case .stub: "StubTransport"
         }
     }
+
+    /// The socket transports plus `StubTransport`, for the round trips a stub can answer
+    /// (echo and status routes; no redirects, timeouts, TLS or framing).
+    static let allWithStub: [TransportUnderTest] = all + [TransportUnderTest(kind: .stub)]
 
     /// Every transport that talks to a real socket.
     static let all: [TransportUnderTest] = [
@@ -41,6 +47,8 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
         case .urlsession:
             // No custom-CA option exists on Linux (see TLSTests); `caBundle` is ignored.
             return try await body(URLSessionTransport())
+        case .stub:
+            return try await body(StubTransport { try StubRoutes.respond($0) })
         }
     }
 }
