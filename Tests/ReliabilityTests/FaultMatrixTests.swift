@@ -196,38 +196,32 @@ struct SubSecondTimeoutTests {
             request.path == "/slowish"
                 ? ServerResponse(body: .data(Data("ok".utf8)), delay: .milliseconds(50)) : nil
         }
-        let failures = try await withMockServer(handlers: [handler]) { server in
+        let outcomes = try await withMockServer(handlers: [handler]) { server in
             try await transport.with { client in
                 let manager = NetworkManager(
                     transport: client, transferOptions: TransferOptions(totalTimeout: 0.75))
-                var failures: [String] = []
+                var outcomes: [(code: String?, elapsed: Double)] = []
                 for _ in 0..<10 {
                     let url = server.baseURL.appendingPathComponent("slowish")
+                    let started = ContinuousClock.now
+                    var code: String?
                     do {
                         _ = try await withDeadline(seconds: 10) {
                             try await manager.sendRaw(URLRequest(url: url))
                         }
                     } catch let error as CourierError {
-                        failures.append(error.code.name)
+                        code = error.code.name
                     }
+                    outcomes.append((code, (ContinuousClock.now - started) / .seconds(1)))
                 }
-                return failures
+                return outcomes
             }
         }
-        if transport == .urlSession {
-            withKnownIssue(
-                """
-                URLSessionTransport.makeTask sets urlRequest.timeoutInterval = totalTimeout; FoundationNetworking \
-                arms its timer with Int(timeoutInterval) * 1000 ms, so 0.75 s becomes 0 ms: requests fail at once \
-                with URLError -1001 (timedOut), and a timeout firing while a redirect decision is pending crashes \
-                the process (HTTPURLProtocol.swift:705 'Received callback for HTTP redirection, but we're not \
-                waiting for it')
-                """, isIntermittent: true
-            ) {
-                #expect(failures.isEmpty, "a 50 ms answer failed with \(failures) under a 0.75 s timeout")
-            }
-        } else {
-            #expect(failures.isEmpty, "a 50 ms answer failed with \(failures) under a 0.75 s timeout")
-        }
+        // Was bug 1 in RELIABILITY.md: FoundationNetworking truncated the timeout to 0 ms, so every request
+        // failed at once. On a loaded machine a 50 ms answer may really miss a 0.75 s deadline, so the
+        // behaviour checked is: most succeed, and a timeout never fires before its deadline.
+        let early = outcomes.filter { $0.code != nil && $0.elapsed < 0.7 }
+        #expect(early.isEmpty, "timed out before the 0.75 s deadline: \(early)")
+        #expect(outcomes.filter { $0.code == nil }.count >= 8, "\(outcomes)")
     }
 }
