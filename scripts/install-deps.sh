@@ -4,7 +4,7 @@
 set -euo pipefail
 want=(libcurl4-openssl-dev pkg-config)
 if [ "${1:-build}" = test ]; then
-  want+=(nginx curl openssl time)
+  want+=(nginx curl openssl time wrk python3-venv)
 fi
 missing=()
 for pkg in "${want[@]}"; do
