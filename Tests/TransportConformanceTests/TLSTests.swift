@@ -67,15 +67,12 @@ import Testing
     }
 }
 
-/// Documented difference: FoundationNetworking on Linux reports an untrusted certificate
-/// as `URLError(-1)` ("unknown") with libcurl's "SSL certificate problem" text, which
-/// URLSessionTransport's mapping currently turns into `.connectionLost` rather than `.tls`.
-/// Either code is accepted here as long as the failure names the certificate.
+/// FoundationNetworking on Linux reports an untrusted certificate as `URLError(-1)`
+/// ("unknown") with libcurl's "SSL certificate problem" text; URLSessionTransport's
+/// mapping recognises that text, so the category and code match CurlTransport's.
 private func expectUntrustedOverURLSession(
     _ error: CourierError?, sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    #expect(error?.code == .tls || error?.code == .connectionLost, sourceLocation: sourceLocation)
-    #expect(
-        error?.message.contains("certificate") == true, "\(String(describing: error))",
-        sourceLocation: sourceLocation)
+    #expect(error?.code == .tls, "\(String(describing: error))", sourceLocation: sourceLocation)
+    #expect(error?.message.contains("certificate") == true, sourceLocation: sourceLocation)
 }
