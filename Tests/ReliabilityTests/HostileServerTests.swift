@@ -201,3 +201,40 @@ struct HostileServerTests {
         try #require(limit.rlim_cur >= 4500, "RLIMIT_NOFILE hard limit \(limit.rlim_max) is too low")
     }
 }
+
+/// The size limits must not depend on how the bytes are split into TCP segments.
+extension HostileServerTests {
+    @Test(arguments: [false, true])
+    func requestLineAtTheLimitIsAcceptedHoweverItIsSplit(splitAfterCR: Bool) async throws {
+        let configuration = MockServerConfiguration(maxRequestLineBytes: 256)
+        let handler = ClosureHandler { _ in .text("ok", status: 200) }
+        try await withMockServer(configuration: configuration, handlers: [handler]) { server in
+            // "GET /aaa…a HTTP/1.1" of exactly 256 bytes: at the limit, so accepted.
+            let line = "GET /" + String(repeating: "a", count: 256 - 14) + " HTTP/1.1"
+            #expect(line.utf8.count == 256)
+            let socket = try RawSocket.connect(port: server.port, timeout: 3)
+            if splitAfterCR {
+                socket.send(line + "\r")
+                try await Task.sleep(for: .milliseconds(100))
+                socket.send("\nHost: t\r\nConnection: close\r\n\r\n")
+            } else {
+                socket.send(line + "\r\nHost: t\r\nConnection: close\r\n\r\n")
+            }
+            let status = socket.readStatus()
+            if splitAfterCR {
+                withKnownIssue(
+                    """
+                    HTTPRequestParser.parseHead (MockServer/HTTP/HTTPRequestParser.swift) answers 414 when no \\
+                    CRLF has arrived yet and pending > maxRequestLineBytes; a line of exactly the limit whose \\
+                    CR arrived without its LF counts the CR and is refused, while the same bytes in one \\
+                    segment are accepted (found by scripts/fuzz.sh)
+                    """
+                ) {
+                    #expect(status == 200)
+                }
+            } else {
+                #expect(status == 200)
+            }
+        }
+    }
+}
