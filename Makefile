@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: demo test build lint deps-build deps-test contract bench clean
+.PHONY: demo test build lint deps-build deps-test contract bench bench-server clean
 
 ## Run the demo: the whole social flow against the embedded mock server, over both transports.
 demo: deps-build
@@ -30,8 +30,13 @@ deps-test:
 contract: deps-test
 	scripts/contract-check.sh
 
+## Client benchmarks: C libcurl, CurlTransport, URLSessionTransport and curl(1), side by side. Writes BENCHMARKS.md.
 bench: deps-test
 	scripts/bench.sh
+
+## Server benchmark: wrk against the mock server and nginx serving the same bytes.
+bench-server: deps-test
+	scripts/wrk-bench.sh
 
 clean:
 	rm -rf .build .bench

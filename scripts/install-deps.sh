@@ -4,7 +4,9 @@
 set -euo pipefail
 want=(libcurl4-openssl-dev pkg-config)
 if [ "${1:-build}" = test ]; then
-  want+=(nginx curl openssl time)
+  want+=(nginx curl openssl time wrk)
+  # The contract check makes a virtualenv for its PyPI tools; Debian's python3 needs python3-venv.
+  if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then want+=(python3 python3-venv); fi
 fi
 missing=()
 for pkg in "${want[@]}"; do

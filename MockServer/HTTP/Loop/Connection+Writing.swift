@@ -5,7 +5,18 @@ extension Connection {
 
     /// Writes queued output until it is all sent or the socket would block.
     func pump() {
+        yielded = false
+        var sentThisTurn = 0
         while !closed {
+            if sentThisTurn >= Self.fairnessQuantum {
+                // Let the loop serve other connections; EPOLLOUT brings us back at once.
+                yielded = true
+                if !interestWrite {
+                    interestWrite = true
+                    loop.poller.modify(fd, read: interestRead, write: true)
+                }
+                return
+            }
             fillOutput()
             if closed { return }
             if outIndex < out.count {
@@ -14,6 +25,7 @@ extension Connection {
                 }
                 if sent > 0 {
                     outIndex += sent
+                    sentThisTurn += sent
                     writeBlockedSince = 0
                     if outIndex == out.count {
                         out.removeAll(keepingCapacity: true)

@@ -70,6 +70,8 @@ final class Connection {
     var lingerDeadline: UInt64 = 0
     var serverStopping = false
     var dribbleWaiting = false
+    /// Set when ``pump()`` stopped early to share the loop; more output is ready.
+    var yielded = false
     var lastActivity: UInt64
     var requestStartedAt: UInt64 = 0
     var writeBlockedSince: UInt64 = 0
@@ -77,6 +79,8 @@ final class Connection {
     var interestWrite = false
 
     static let outputBudget = 65536
+    /// The most bytes one connection writes before letting the loop serve others.
+    static let fairnessQuantum = 256 * 1024
 
     init(fd: Int32, remoteAddress: String, loop: EventLoop) {
         self.fd = fd
@@ -163,7 +167,7 @@ final class Connection {
                 !readEOF && !stopParsing && queue.count < configuration.maxPipelinedRequests
                 && parser.bufferedByteCount < 4 * 1024 * 1024
         }
-        let wantWrite = outIndex < out.count
+        let wantWrite = outIndex < out.count || yielded
         if wantRead != interestRead || wantWrite != interestWrite {
             interestRead = wantRead
             interestWrite = wantWrite

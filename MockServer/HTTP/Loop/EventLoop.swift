@@ -153,7 +153,21 @@ final class EventLoop: @unchecked Sendable {
 
     private func acceptPending() {
         for _ in 0..<64 {
-            guard let accepted = SocketSystem.accept(listenFD) else { return }
+            guard let accepted = SocketSystem.accept(listenFD) else {
+                let code = errno
+                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
+                    // Out of descriptors: the listener stays readable, so stop polling it for a moment
+                    // instead of spinning; pending clients wait in the backlog.
+                    let listener = listenFD
+                    poller.remove(listener)
+                    schedule(after: 100_000_000) { [self] in
+                        if !stopping && listenFD == listener {
+                            poller.add(listener, read: true, write: false)
+                        }
+                    }
+                }
+                return
+            }
             if let distribute {
                 distribute(accepted.fd, accepted.address)
             } else {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # wrk benchmark: Courier's mock server vs nginx, serving the same small JSON file on loopback.
 #
-# Usage: Benchmarks/wrk/run.sh [--duration SECONDS] [--rounds N] [--connections C] [--threads T] [--no-build]
+# Usage: scripts/wrk-bench.sh [--duration SECONDS] [--rounds N] [--connections C] [--threads T] [--no-build]
 # Runs wrk against each server alternately (mock, nginx, mock, nginx, ...) in the same run and prints the
 # request rates, p99 latencies, errors and the mock/nginx ratio. Not a test: nothing here asserts.
 set -euo pipefail
@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 [ -x "$NGINX" ] || { echo "nginx is not installed (apt-get install nginx)" >&2; exit 1; }

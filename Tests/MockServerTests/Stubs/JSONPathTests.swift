@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import MockServer
+
+struct JSONPathTests {
+    static let document = try! JSONValue.parse(
+        Data(
+            #"""
+            {"store": {"book": [
+                {"category": "reference", "author": "Rees", "title": "Sayings", "price": 8.95},
+                {"category": "fiction", "author": "Waugh", "title": "Sword", "price": 12.99},
+                {"category": "fiction", "author": "Tolkien", "title": "Rings", "isbn": "0-395", "price": 22.99}
+              ],
+              "bicycle": {"color": "red", "price": 19.95}},
+             "empty": [], "nothing": null, "tags": ["a", "b"]}
+            """#.utf8))
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var path: String
+        var values: [String]
+        var matches: Bool
+        var testDescription: String { path }
+    }
+
+    static let cases: [Case] = [
+        Case(path: "$.store.bicycle.color", values: ["red"], matches: true),
+        Case(path: "$['store']['bicycle']['price']", values: ["19.95"], matches: true),
+        Case(path: "$.store.book[0].author", values: ["Rees"], matches: true),
+        Case(path: "$.store.book[-1].title", values: ["Rings"], matches: true),
+        Case(path: "$.store.book[*].author", values: ["Rees", "Waugh", "Tolkien"], matches: true),
+        Case(path: "$.store.book[0,2].title", values: ["Sayings", "Rings"], matches: true),
+        Case(path: "$.store.book[1:].title", values: ["Sword", "Rings"], matches: true),
+        Case(path: "$..author", values: ["Rees", "Waugh", "Tolkien"], matches: true),
+        Case(path: "$.store.book[?(@.isbn)].title", values: ["Rings"], matches: true),
+        Case(path: "$.store.book[?(@.price < 10)].title", values: ["Sayings"], matches: true),
+        Case(
+            path: "$.store.book[?(@.category == 'fiction' && @.price > 20)].author", values: ["Tolkien"],
+            matches: true),
+        Case(path: "$.store.book[?(@.author =~ /W.*/)].title", values: ["Sword"], matches: true),
+        Case(path: "$.store.book[?(!(@.category == 'fiction'))].title", values: ["Sayings"], matches: true),
+        Case(path: "$.tags.length()", values: ["2"], matches: true),
+        Case(path: "$.store.book[?(@.price > 100)]", values: [], matches: false),
+        Case(path: "$.empty", values: ["[]"], matches: false),
+        Case(path: "$.nothing", values: ["null"], matches: false),
+        Case(path: "$.missing.deeper", values: [], matches: false),
+    ]
+
+    @Test(arguments: cases)
+    func evaluates(_ example: Case) throws {
+        let path = try JSONPath(example.path)
+        #expect(path.evaluate(Self.document).map(\.matchText) == example.values)
+        #expect(path.matches(Self.document) == example.matches)
+    }
+
+    @Test(arguments: ["$.a[", "$.a[?(@.b == )]", "$.a[x]", "$.a[?(@.b =~ /(/)]"])
+    func rejectsBrokenExpressions(_ expression: String) {
+        #expect(throws: JSONPath.SyntaxError.self) { try JSONPath(expression) }
+    }
+}
