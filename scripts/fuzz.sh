@@ -27,11 +27,12 @@ sources=(
   MockServer/HTTP/ServerRequest.swift
 )
 echo "fuzz: compiling ${sources[*]}"
+rm -f "$binary"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name HTTPParserFuzz \
   "${sources[@]}" -o "$binary" 2>&1 | grep -v "ld.gold: warning: Cannot export local symbol" || true
 [ -x "$binary" ] || { echo "fuzz: compile failed" >&2; exit 1; }
 
-rm -f "$work"/artifacts/* "$binary"
+rm -f "$work"/artifacts/*
 # Swift's own crash backtracer trips AddressSanitizer after a fatalError; libFuzzer reports the crash.
 export SWIFT_BACKTRACE=enable=no
 echo "fuzz: running for ${seconds} s with ${jobs} job(s)"

@@ -76,8 +76,8 @@ struct FaultOutcome: Sendable, Equatable, CustomStringConvertible {
 struct FaultMatrixTests {
     static let maxAttempts = 3
     static let maxRedirects = 4
-    /// Whole seconds: FoundationNetworking truncates a sub-second `timeoutInterval` to 0 ms (see
-    /// `subSecondTimeoutIsHonoured`), which would make every URLSession cell flaky.
+    /// Whole seconds: FoundationNetworking truncates `timeoutInterval` to whole seconds. URLSessionTransport
+    /// now works around that (`SubSecondTimeoutTests`); a whole second keeps the matrix independent of it.
     static let timeout: TimeInterval = 1
 
     /// The expected outcome of `fault` over `transport`.
