@@ -61,6 +61,34 @@ import Testing
         }
     }
 
+    @Test(arguments: TransportUnderTest.all)
+    func a307ResendsTheMethodAndTheBodyFromItsFile(transport: TransportUnderTest) async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("body.bin")
+        let payload = Pattern.bytes(offset: 0, count: 150_000)
+        try payload.write(to: file)
+        try await withConformanceServer { server in
+            try await transport.with { sut in
+                let request = try server.request(
+                    "/redirect-to?url=/echo/after&status=307", method: "POST",
+                    headers: ["Content-Type": "application/octet-stream"])
+                let echo = try await sut.send(TransportRequest(urlRequest: request, body: .file(file))).echo()
+                #expect(echo.path == "/echo/after")
+                #expect(echo.method == "POST")
+                if transport.kind == .urlsession {
+                    // Known URLSessionTransport bug on Linux (reported to the lead): after a
+                    // 307 the POST arrives with an empty body. When it is fixed this known
+                    // issue stops reproducing and the test reports that.
+                    withKnownIssue("URLSessionTransport drops a file body on a 307 redirect") {
+                        #expect(echo.bodyData == payload)
+                    }
+                } else {
+                    #expect(echo.bodyData == payload)
+                }
+            }
+        }
+    }
+
     /// The server listens on 127.0.0.1; `localhost` names the same socket but a different
     /// host, so Authorization and Cookie must not follow the redirect there, while a custom
     /// header does.

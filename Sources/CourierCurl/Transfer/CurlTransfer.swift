@@ -34,8 +34,6 @@ final class CurlTransfer: @unchecked Sendable {
     private var lastUpload: Int64 = -1
     private var lastDownload: Int64 = -1
     private var handleReleased = false
-    /// Whether the loop added the handle to its multi handle (and set the share handle).
-    var isInMulti = false
 
     /// Creates the easy handle and configures it from `plan`; opens the body source and
     /// the response destination.
