@@ -184,7 +184,9 @@ struct HTTPRequestParser: Sendable {
         guard index < buffer.count else { return nil }
         guard let end = findHeadEnd() else {
             let pending = buffer.count - index
-            if findCRLF(from: index) == nil, pending > limits.maxRequestLineBytes {
+            // A trailing CR may be the first half of the line's CRLF: it is not part of the line.
+            let lineSoFar = buffer[buffer.count - 1] == 13 ? pending - 1 : pending
+            if findCRLF(from: index) == nil, lineSoFar > limits.maxRequestLineBytes {
                 throw HTTPParseError(
                     status: 414, message: "request line longer than \(limits.maxRequestLineBytes) bytes")
             }

@@ -54,20 +54,9 @@ struct ConnectionReuseTests {
             #expect(outcomes == ["201", "connectionLost", "201"], "\(fault) over \(transport)")
             #expect(bRuns == 1, "the POST was processed \(bRuns) times")
         }
-        switch transport {
-        case .curl:
-            withKnownIssue(
-                """
-                libcurl silently re-sends a request once when a reused connection dies before any reply \\
-                ('Connection died, retrying a fresh connect'), POSTs included: the server processes the \\
-                non-idempotent POST twice while the client gets connectionLost. CurlTransport could set \\
-                CURLOPT_FRESH_CONNECT (or FORBID_REUSE) for requests RetryPolicy.canRetry rejects
-                """, isIntermittent: true, check)
-        case .urlSession:
-            // Was bug 3 in RELIABILITY.md (the POST's head was re-sent without its body); fixed by sending
-            // uploads on fresh connections.
-            check()
-        }
+        // Was bug 4 (libcurl re-sent the POST on a fresh connection) and bug 3 (URLSession re-sent the head
+        // without its body); fixed by sending requests that must not be repeated on fresh connections.
+        check()
         #expect(!outcomes.contains("timedOut"))
     }
 }

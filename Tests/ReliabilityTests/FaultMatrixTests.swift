@@ -108,16 +108,6 @@ struct FaultMatrixTests {
         }
     }
 
-    /// Cells where the behaviour is wrong today: the bug, recorded as a known issue until it is fixed.
-    static func knownBug(_ fault: FaultCase, _ transport: TransportUnderTest) -> String? {
-        switch (fault, transport) {
-        case (.randomDataThenClose, .curl):
-            "CurlErrorMapping maps CURLE_UNSUPPORTED_PROTOCOL (libcurl's 'Received HTTP/0.9 when not allowed' "
-                + "for a garbage reply) to .invalidURL: an invalid-request error that is never retried"
-        default: nil
-        }
-    }
-
     @Test(arguments: FaultCase.allCases, TransportUnderTest.allCases)
     func fault(_ fault: FaultCase, over transport: TransportUnderTest) async throws {
         let served = Counter()
@@ -134,15 +124,9 @@ struct FaultMatrixTests {
             }
         }
         let expected = Self.expected(fault, transport)
-        if let bug = Self.knownBug(fault, transport) {
-            withKnownIssue(Comment(rawValue: bug)) {
-                #expect(outcome == expected, "\(fault) over \(transport)")
-            }
-        } else {
-            #expect(outcome == expected, "\(fault) over \(transport)")
-            if let code = expected.code {
-                #expect(outcome.code?.category == code.category)
-            }
+        #expect(outcome == expected, "\(fault) over \(transport)")
+        if let code = expected.code {
+            #expect(outcome.code?.category == code.category)
         }
         if fault == .tooManyRequestsRetryAfter {
             // Behaviour, not speed: the client honoured `Retry-After: 1` before its second attempt.

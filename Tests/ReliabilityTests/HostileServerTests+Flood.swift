@@ -26,17 +26,8 @@ extension HostileServerTests {
             // The server must have given up on the slow reader: reading now ends in EOF or a reset long before
             // 160 MiB (the kernel buffers and at most a few responses' worth).
             let (bytes, end) = greedy.readAll(limit: 64 << 20)
-            withKnownIssue(
-                """
-                Since 6a12b61 (Connection.pump writes at most 256 KiB per turn, then yields and waits for \
-                EPOLLOUT) a client that reads nothing is never cut off: writeBlockedSince stays 0 after a \
-                yield, so writeTimeout never fires; once the client reads, all 160 MiB follow
-                """
-            ) {
-                #expect(end == .closed || end == .reset, "the slow reader's connection is still open")
-                #expect(
-                    bytes.count < 64 << 20, "the server kept writing \(bytes.count) bytes to a slow reader")
-            }
+            #expect(end == .closed || end == .reset, "the slow reader's connection is still open")
+            #expect(bytes.count < 64 << 20, "the server kept writing \(bytes.count) bytes to a slow reader")
         }
     }
 

@@ -26,19 +26,6 @@ struct ServerLifetimeTests {
         }
         // The loop threads let go of the loops as they exit; give them a moment.
         for _ in 0..<40 where weakHandler != nil { try await Task.sleep(for: .milliseconds(50)) }
-        if eventLoops == 1 {
-            #expect(weakHandler == nil, "the handler outlived its server")
-        } else {
-            withKnownIssue(
-                """
-                Retain cycle: HTTPServer.start (MockServer/HTTP/Loop/HTTPServer.swift:65) stores in \\
-                acceptor.distribute a closure capturing `targets`, the loops array that includes the acceptor \\
-                itself, and nothing breaks it at shutdown: with eventLoopCount >= 2 (the default) every \\
-                server leaks its EventLoops (64 KiB scratch each), context, router, journal and handlers
-                """
-            ) {
-                #expect(weakHandler == nil, "the handler outlived its server")
-            }
-        }
+        #expect(weakHandler == nil, "the handler outlived its server")
     }
 }

@@ -9,8 +9,11 @@ extension Connection {
         var sentThisTurn = 0
         while !closed {
             if sentThisTurn >= Self.fairnessQuantum {
-                // Let the loop serve other connections; EPOLLOUT brings us back at once.
+                // Let the loop serve other connections; EPOLLOUT brings us back at once. If the
+                // socket is full by now, EPOLLOUT never comes: start the write timeout here, and
+                // the next successful send resets it.
                 yielded = true
+                if writeBlockedSince == 0 { writeBlockedSince = SocketSystem.monotonicNanos() }
                 if !interestWrite {
                     interestWrite = true
                     loop.poller.modify(fd, read: interestRead, write: true)

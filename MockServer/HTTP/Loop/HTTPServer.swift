@@ -106,6 +106,10 @@ final class HTTPServer: Sendable {
         guard !loops.isEmpty else { return }
         for loop in loops { loop.requestStop(grace: grace.nanoseconds) }
         let deadline = DispatchTime.now() + .nanoseconds(Int(grace.nanoseconds) + 2_000_000_000)
-        for loop in loops { _ = loop.waitUntilFinished(timeout: deadline) }
+        let finished = loops.map { $0.waitUntilFinished(timeout: deadline) }
+        // The acceptor's distribute closure holds every loop, the acceptor included: a cycle.
+        // Break it once the acceptor's thread, the only reader of that closure, has exited.
+        if finished[0] { loops[0].distribute = nil }
+        state.withLock { $0.loops = [] }
     }
 }

@@ -32,7 +32,11 @@ enum CurlErrorMapping {
             return .tooManyRedirects
         case CURLE_FILESIZE_EXCEEDED:
             return .responseTooLarge
-        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            // The request plan sends only http and https, so this is libcurl refusing the reply
+            // ("Received HTTP/0.9 when not allowed"): garbage from the server, not a bad URL.
+            return .connectionLost
+        case CURLE_URL_MALFORMAT:
             return .invalidURL
         case CURLE_READ_ERROR:
             return .invalidBody

@@ -50,6 +50,10 @@ struct CurlRequestPlan: Sendable, Equatable {
     var maxResponseBytes: Int64?
     /// `CURLOPT_PROTOCOLS_STR` and `CURLOPT_REDIR_PROTOCOLS_STR`.
     var allowedProtocols: String
+    /// `CURLOPT_FRESH_CONNECT` for requests that must not be sent twice (not idempotent, no
+    /// `Idempotency-Key`): libcurl silently re-sends a request whose reused connection died
+    /// before a reply, and the server may already have processed it.
+    var freshConnection: Bool = false
 
     /// Builds the plan for `request`.
     ///
@@ -135,7 +139,9 @@ struct CurlRequestPlan: Sendable, Equatable {
             userAgent: configuration.userAgent,
             preferHTTP2: configuration.preferHTTP2,
             maxResponseBytes: maxResponseBytes,
-            allowedProtocols: "http,https"
+            allowedProtocols: "http,https",
+            freshConnection: !HTTPMethod(rawValue: methodName).isIdempotent
+                && head.value(forHTTPHeaderField: "Idempotency-Key") == nil
         )
     }
 

@@ -15,6 +15,7 @@ extension CurlTransfer {
         try set(CURLOPT_REDIR_PROTOCOLS_STR, plan.allowedProtocols)
         try set(CURLOPT_NOSIGNAL, 1)
         try set(CURLOPT_TCP_KEEPALIVE, 1)
+        if plan.freshConnection { try set(CURLOPT_FRESH_CONNECT, 1) }
         try check(ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
         try check(ccurl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, me), "PRIVATE")
 
