@@ -2,7 +2,7 @@ import Foundation
 import MockServer
 import Testing
 
-@Suite(.enabled(if: ExternalTool.find("curl") != nil, "the curl command is not installed"))
+@Suite("curl command line against the mock server (scripts/install-deps.sh installs curl)")
 struct CurlCommandTests {
     let curl = ExternalTool.find("curl") ?? "curl"
 
