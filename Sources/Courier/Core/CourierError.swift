@@ -13,7 +13,7 @@ import Foundation
 /// ```swift
 /// do { try await manager.send(PostsEndPoint.post(id: "42"), as: Post.self) }
 /// catch let error as CourierError where error.code == .unacceptableStatus {
-///     print(error.status ?? 0)
+///     showAlert(status: error.status, body: error.bodySnippet)
 /// }
 /// ```
 public struct CourierError: Error, Sendable, CustomStringConvertible {
