@@ -18,7 +18,14 @@ final class EventLoop: @unchecked Sendable {
     let index: Int
     let context: HTTPServerContext
     let poller: Poller
-    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    private let inbox = Mutex(Inbox())
+
+    /// Work handed to the loop by other threads. Once `closed`, the poller's descriptors are gone
+    /// (and their numbers may belong to another socket), so nothing may be queued or woken.
+    private struct Inbox {
+        var tasks: [@Sendable () -> Void] = []
+        var closed = false
+    }
     private var timers = TimerHeap()
     private var connections: [Int32: Connection] = [:]
     private var listenFD: Int32 = -1
@@ -57,8 +64,11 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs `task` on the loop thread soon; callable from any thread.
     func execute(_ task: @escaping @Sendable () -> Void) {
-        inbox.withLock { $0.append(task) }
-        poller.wake()
+        inbox.withLock { inbox in
+            guard !inbox.closed else { return }
+            inbox.tasks.append(task)
+            poller.wake()
+        }
     }
 
     /// Runs `action` on the loop thread after `delay`; call on the loop thread only.
@@ -125,9 +135,9 @@ final class EventLoop: @unchecked Sendable {
             poller.wait(timeoutMilliseconds: timeout) { event in
                 if event.fd == poller.wakeFD {
                     poller.drainWake()
-                    let tasks = inbox.withLock { tasks in
-                        defer { tasks.removeAll() }
-                        return tasks
+                    let tasks = inbox.withLock { inbox in
+                        defer { inbox.tasks.removeAll() }
+                        return inbox.tasks
                     }
                     for task in tasks { task() }
                 } else if event.fd == listenFD {
@@ -144,10 +154,20 @@ final class EventLoop: @unchecked Sendable {
             close(listenFD)
             listenFD = -1
         }
-        for task in inbox.withLock({ tasks in
-            defer { tasks.removeAll() }; return tasks
-        }) { task() }
-        poller.close()
+        // Run what is still queued (tasks may queue more), then close the inbox and the poller
+        // together, so no other thread writes to a wake descriptor whose number was reused.
+        while true {
+            let tasks = inbox.withLock { inbox in
+                if inbox.tasks.isEmpty {
+                    inbox.closed = true
+                    poller.close()
+                }
+                defer { inbox.tasks.removeAll() }
+                return inbox.tasks
+            }
+            if tasks.isEmpty { break }
+            for task in tasks { task() }
+        }
         finished.signal()
     }
 
