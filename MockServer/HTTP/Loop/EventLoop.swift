@@ -63,11 +63,14 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `task` on the loop thread soon; callable from any thread.
-    func execute(_ task: @escaping @Sendable () -> Void) {
+    /// Returns false, without running `task`, once the loop has exited.
+    @discardableResult
+    func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
         inbox.withLock { inbox in
-            guard !inbox.closed else { return }
+            guard !inbox.closed else { return false }
             inbox.tasks.append(task)
             poller.wake()
+            return true
         }
     }
 

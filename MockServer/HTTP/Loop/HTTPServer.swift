@@ -80,7 +80,8 @@ final class HTTPServer: Sendable {
                     if target === acceptor {
                         acceptor.adopt(fd: fd, address: address)
                     } else {
-                        target.execute { target.adopt(fd: fd, address: address) }
+                        // A loop that has already exited cannot take it: close it here.
+                        if !target.execute({ target.adopt(fd: fd, address: address) }) { close(fd) }
                     }
                 }
             }
