@@ -85,6 +85,17 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 extension ArgumentSpec {
+    /// Parses `arguments`, or prints the help text and returns `nil` when `--help` was given.
+    /// - Throws: `UsageError`, as `parse(_:)`.
+    func parseUnlessHelp(_ arguments: [String]) throws -> ParsedArguments? {
+        let parsed = try parse(arguments)
+        if parsed.wantsHelp {
+            print(helpText)
+            return nil
+        }
+        return parsed
+    }
+
     /// Parses `arguments` (without the command name).
     /// - Throws: `UsageError` for an unknown option, a missing value, or too many positionals.
     func parse(_ arguments: [String]) throws -> ParsedArguments {

@@ -55,11 +55,7 @@ enum BenchCommand: Command {
         }
         let rest = Array(arguments.dropFirst())
         if sub == "fixtures" {
-            let parsed = try fixturesSpec.parse(rest)
-            if parsed.wantsHelp {
-                print(fixturesSpec.helpText)
-                return ExitStatus.success
-            }
+            guard let parsed = try fixturesSpec.parseUnlessHelp(rest) else { return ExitStatus.success }
             guard let directory = parsed.positionals.first else {
                 throw UsageError("bench fixtures needs DIR")
             }
@@ -67,11 +63,7 @@ enum BenchCommand: Command {
                 to: URL(fileURLWithPath: directory), bigMiB: try parsed.int("--big-mib") ?? 1024)
             return ExitStatus.success
         }
-        let parsed = try runSpec.parse(rest)
-        if parsed.wantsHelp {
-            print(runSpec.helpText)
-            return ExitStatus.success
-        }
+        guard let parsed = try runSpec.parseUnlessHelp(rest) else { return ExitStatus.success }
         let result = try await BenchRunner(parsed: parsed).run()
         print(result.json)
         return result.errors == 0 ? ExitStatus.success : ExitStatus.failure

@@ -1,4 +1,5 @@
 import Courier
+import CourierCurl
 import Endpoints
 import Foundation
 import Synchronization
@@ -46,7 +47,7 @@ struct BenchRunner {
         configuration.retry.maxAttempts = 1
         configuration.maxResponseBytes = 64 << 20
         configuration.timeouts.request = 600
-        let transport = try TransportSettings.makeTransport(configuration)
+        let transport = try TransportFactory.make(for: configuration)
         let manager = NetworkManager(configuration: configuration, transport: transport)
 
         let workload = parsed.value("--workload") ?? "small"
@@ -88,7 +89,7 @@ struct BenchRunner {
             throw UsageError("--workload takes small, decode, download or upload")
         }
         let result = try await measure(requests: requests, concurrency: concurrency, operation)
-        await TransportSettings.shutdown(transport)
+        await TransportFactory.shutdown(transport)
         return result
     }
 

@@ -1,4 +1,5 @@
 import Courier
+import CourierCurl
 import Endpoints
 import Foundation
 
@@ -64,17 +65,17 @@ enum CallCommand: Command {
         guard let baseURL else { throw UsageError("give --base-url or a baseURL in courier.json") }
         var headers = HTTPHeaders()
         if let token = parsed.value("--token") { headers["Authorization"] = "Bearer \(token)" }
-        let transport = try TransportSettings.makeTransport(settings.configuration)
+        let transport = try TransportFactory.make(for: settings.configuration)
         let manager = NetworkManager(
             transport: transport, baseURL: baseURL, transferOptions: settings.configuration.transferOptions,
             defaultHeaders: headers)
         do {
             let response = try await manager.sendRaw(endpoint)
             printJSON(response.value)
-            await TransportSettings.shutdown(transport)
+            await TransportFactory.shutdown(transport)
             return ExitStatus.success
         } catch let error as CourierError {
-            await TransportSettings.shutdown(transport)
+            await TransportFactory.shutdown(transport)
             if let status = error.status {
                 FileHandle.standardError.write(Data("courier call: \(id) answered \(status)\n".utf8))
                 if let body = error.body { printJSON(body, to: FileHandle.standardError) }

@@ -35,11 +35,7 @@ enum DemoCommand: Command {
     )
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try spec.parse(arguments)
-        if parsed.wantsHelp {
-            say(spec.helpText)
-            return ExitStatus.success
-        }
+        guard let parsed = try spec.parseUnlessHelp(arguments) else { return ExitStatus.success }
         let choice = parsed.value("--transport") ?? "both"
         let names: [String]
         switch choice {
@@ -80,7 +76,7 @@ enum DemoCommand: Command {
                 transportName: name, transport: transport, baseURL: baseURL, videoBytes: mebibytes << 20,
                 output: { text in FileHandle.standardOutput.write(Data(text.utf8)) })
             let report = await runner.run()
-            await TransportSettings.shutdown(transport)
+            await TransportFactory.shutdown(transport)
             say(report.formatted)
             passed = passed && report.passed
         }

@@ -47,11 +47,7 @@ enum MockCommand: Command {
     )
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try spec.parse(arguments)
-        if parsed.wantsHelp {
-            print(spec.helpText)
-            return ExitStatus.success
-        }
+        guard let parsed = try spec.parseUnlessHelp(arguments) else { return ExitStatus.success }
         var configuration = MockServerConfiguration()
         configuration.host = parsed.value("--host") ?? "127.0.0.1"
         configuration.port = try parsed.int("--port") ?? 8080

@@ -22,11 +22,7 @@ enum OpenAPICommand: Command {
     )
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try spec.parse(arguments)
-        if parsed.wantsHelp {
-            print(spec.helpText)
-            return ExitStatus.success
-        }
+        guard let parsed = try spec.parseUnlessHelp(arguments) else { return ExitStatus.success }
         var server: URL?
         if let text = parsed.value("--server") {
             guard let url = URL(string: text), url.scheme != nil, url.host != nil else {

@@ -1,4 +1,5 @@
 import Courier
+import CourierCurl
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -62,11 +63,7 @@ enum SendCommand: Command {
     )
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try spec.parse(arguments)
-        if parsed.wantsHelp {
-            print(spec.helpText)
-            return ExitStatus.success
-        }
+        guard let parsed = try spec.parseUnlessHelp(arguments) else { return ExitStatus.success }
         guard parsed.positionals.count == 2 else {
             throw UsageError("send needs METHOD and URL (see 'courier send --help')")
         }
@@ -78,7 +75,7 @@ enum SendCommand: Command {
             guard timeout > 0 else { throw UsageError("--timeout must be positive") }
             configuration.timeouts.request = timeout
         }
-        let transport = try TransportSettings.makeTransport(configuration)
+        let transport = try TransportFactory.make(for: configuration)
         // `send` prints whatever arrives: every status is a response, not an error.
         let manager = NetworkManager(
             configuration: configuration, transport: transport,
@@ -94,11 +91,11 @@ enum SendCommand: Command {
         do {
             response = try await manager.sendRaw(request)
         } catch let error as CourierError {
-            await TransportSettings.shutdown(transport)
+            await TransportFactory.shutdown(transport)
             standardError("courier send: \(error.code.category): \(error.code): \(error.message)\n")
             return ExitStatus.failure
         }
-        await TransportSettings.shutdown(transport)
+        await TransportFactory.shutdown(transport)
         if parsed.has("--include") {
             var head = "\(response.httpVersion ?? "HTTP/1.1") \(response.status)\r\n"
             for field in response.headers { head += "\(field.name): \(field.value)\r\n" }

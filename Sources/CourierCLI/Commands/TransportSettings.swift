@@ -24,16 +24,6 @@ struct TransportSettings {
         }
         self.configuration = configuration
     }
-
-    /// Makes the transport `configuration.transport` names.
-    static func makeTransport(_ configuration: Configuration) throws -> any Transport {
-        try configuration.makeTransport()
-    }
-
-    /// Finishes a transport's transfers and frees its resources.
-    static func shutdown(_ transport: any Transport) async {
-        await TransportFactory.shutdown(transport)
-    }
 }
 
 /// Renders a timing breakdown as aligned lines, for `--verbose`.
