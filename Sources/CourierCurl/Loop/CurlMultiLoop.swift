@@ -1,7 +1,6 @@
 import CCurlShim
 import Courier
 import Foundation
-import Synchronization
 
 /// One curl multi handle and the one thread that drives it.
 ///
@@ -11,7 +10,7 @@ import Synchronization
 /// and only while the loop has not stopped, so it never runs on a freed handle.
 ///
 /// `@unchecked Sendable` because: `multi` and `share` are used by the loop thread only
-/// (plus `curl_multi_wakeup` as above); all other shared state is in the `Mutex`.
+/// (plus `curl_multi_wakeup` as above); all other shared state is behind the lock.
 final class CurlMultiLoop: @unchecked Sendable {
     private enum Phase {
         case running
@@ -30,7 +29,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer?
     private let share: UnsafeMutableRawPointer?
-    private let shared: Mutex<Shared>
+    private let shared: Locked<Shared>
 
     /// Creates the multi handle and starts the loop thread.
     init(configuration: CurlTransport.Configuration) {
@@ -44,7 +43,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
         }
         self.share = share
-        shared = Mutex(Shared(phase: multi == nil ? .stopped : .running))
+        shared = Locked(Shared(phase: multi == nil ? .stopped : .running))
         guard let multi else { return }
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)

@@ -1,7 +1,6 @@
 import CCurlShim
 import Courier
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -10,10 +9,10 @@ import Synchronization
 /// One request in flight: its easy handle, the body going out, the body coming in, and
 /// the state machine that decides when and how its continuation is resumed.
 ///
-/// `@unchecked Sendable` because: `state` is a `Mutex`; every other mutable field (the
+/// `@unchecked Sendable` because: `state` is `Locked`; every other mutable field (the
 /// sources, the sink, the head parser, progress counters) is touched first by `init` on
 /// the caller's thread and then, after `submit` hands the transfer over through the
-/// loop's `Mutex`, only by the loop thread, inside libcurl callbacks or `complete`.
+/// loop's lock, only by the loop thread, inside libcurl callbacks or `complete`.
 final class CurlTransfer: @unchecked Sendable {
     typealias Continuation = CheckedContinuation<TransportResponse, any Error>
 
@@ -23,7 +22,7 @@ final class CurlTransfer: @unchecked Sendable {
     let plan: CurlRequestPlan
     let urlRequest: URLRequest
     private let progressHandler: (@Sendable (TransferProgress) -> Void)?
-    private let state = Mutex(TransferStateMachine<Continuation>())
+    private let state = Locked(TransferStateMachine<Continuation>())
 
     // Loop-thread state (see the type's comment).
     var headerList: UnsafeMutablePointer<curl_slist>?
