@@ -52,7 +52,7 @@ public final class CurlTransport: Transport {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the request was cancelled", request: request.urlRequest)
         }
-        let transfer = try CurlTransfer(request: request, plan: plan)
+        let transfer = try CurlTransfer(request: request, plan: plan, handles: loop.handles)
         let loop = self.loop
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

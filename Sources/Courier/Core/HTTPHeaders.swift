@@ -108,7 +108,19 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 }
 
 extension String {
+    /// ASCII case-insensitive equality, as for HTTP field names (RFC 9110 §5.1); no allocation.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        var mine = utf8.makeIterator()
+        var theirs = other.utf8.makeIterator()
+        while true {
+            switch (mine.next(), theirs.next()) {
+            case (nil, nil): return true
+            case (let a?, let b?):
+                if a != b, a | 0x20 != b | 0x20 || !((a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A) {
+                    return false
+                }
+            default: return false
+            }
+        }
     }
 }

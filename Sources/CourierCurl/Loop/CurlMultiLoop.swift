@@ -30,6 +30,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer?
     private let share: UnsafeMutableRawPointer?
     private let shared: Locked<Shared>
+    /// Easy handles of finished transfers, kept for the next ones.
+    let handles: EasyHandlePool
 
     /// Creates the multi handle and starts the loop thread.
     init(configuration: CurlTransport.Configuration) {
@@ -44,6 +46,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         self.share = share
         shared = Locked(Shared(phase: multi == nil ? .stopped : .running))
+        handles = EasyHandlePool(capacity: max(16, configuration.maxCachedConnections))
         guard let multi else { return }
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
@@ -58,8 +61,11 @@ final class CurlMultiLoop: @unchecked Sendable {
     func submit(_ transfer: CurlTransfer) -> Bool {
         shared.withLock { shared in
             guard shared.phase == .running, let multi else { return false }
+            // A queue that was already non-empty has a wakeup pending: the loop empties both
+            // queues together, and whoever made them non-empty woke it.
+            let wake = shared.adds.isEmpty && shared.removals.isEmpty
             shared.adds.append(transfer)
-            _ = curl_multi_wakeup(multi)
+            if wake { _ = curl_multi_wakeup(multi) }
             return true
         }
     }
@@ -68,8 +74,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     func remove(_ transfer: CurlTransfer, reason: TransferAbortReason) {
         shared.withLock { shared in
             guard shared.phase != .stopped, let multi else { return }
+            let wake = shared.adds.isEmpty && shared.removals.isEmpty
             shared.removals.append((transfer, reason))
-            _ = curl_multi_wakeup(multi)
+            if wake { _ = curl_multi_wakeup(multi) }
         }
     }
 
@@ -109,6 +116,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func run() {
         guard let multi else { return }
         var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        var published = (active: 0, statistics: CurlTransport.Statistics())
+        var statistics = CurlTransport.Statistics()
         while true {
             let (adds, removals, stopping) = shared.withLock { shared in
                 defer {
@@ -153,24 +162,31 @@ final class CurlMultiLoop: @unchecked Sendable {
                 _ = curl_multi_remove_handle(multi, easy)
                 var opened = 0
                 _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &opened)
-                shared.withLock { shared in
-                    shared.statistics.transfersCompleted += 1
-                    shared.statistics.connectionsOpened += opened
-                }
+                statistics.transfersCompleted += 1
+                statistics.connectionsOpened += opened
                 transfer.complete(result: code)
             }
-            let count = active.count
-            shared.withLock { $0.activeCount = count }
+            // One lock per turn, and none when nothing changed.
+            if published.active != active.count || published.statistics != statistics {
+                published = (active.count, statistics)
+                shared.withLock { shared in
+                    shared.activeCount = published.active
+                    shared.statistics = published.statistics
+                }
+            }
             _ = curl_multi_poll(multi, nil, 0, 1000, nil)
         }
         let waiters = shared.withLock { shared in
             shared.phase = .stopped
             shared.activeCount = 0
+            shared.statistics = statistics
             defer { shared.exitWaiters = [] }
             return shared.exitWaiters
         }
         // Transfers submitted after the last drain cannot exist: submit refuses once
         // the phase left .running, and the phase and the queue share one lock.
+        // Pooled handles hold no share (the pool detaches it), so the order here is free.
+        handles.close()
         if let share { curl_share_cleanup(share) }
         curl_multi_cleanup(multi)
         for waiter in waiters { waiter.resume() }

@@ -49,13 +49,15 @@ enum CurlResponseInfo {
         return value
     }
 
-    /// The URL that answered, after redirects.
-    static func effectiveURL(_ easy: UnsafeMutableRawPointer) -> URL? {
+    /// The URL that answered, after redirects. When it is the URL that was asked for
+    /// (`requested`, as text), `requestedURL` is returned rather than parsed again.
+    static func effectiveURL(_ easy: UnsafeMutableRawPointer, requested: String, requestedURL: URL?) -> URL? {
         var pointer: UnsafePointer<CChar>?
         guard ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer
         else {
             return nil
         }
+        if let requestedURL, requested.withCString({ strcmp($0, pointer) == 0 }) { return requestedURL }
         return URL(string: String(cString: pointer))
     }
 

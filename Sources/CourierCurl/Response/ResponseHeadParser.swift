@@ -22,34 +22,56 @@ struct ResponseHeadParser: Sendable, Equatable {
 
     /// Consumes one header line as libcurl delivers it (with its CRLF).
     mutating func consume(_ raw: String) -> Line {
-        var line = Substring(raw)
-        while let last = line.last, last.isNewline { line.removeLast() }
+        var raw = raw
+        return raw.withUTF8 { consume(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Consumes one header line from libcurl's buffer (with its CRLF), without first
+    /// copying the whole line into a `String`.
+    mutating func consume(_ raw: UnsafeRawBufferPointer) -> Line {
+        var end = raw.count
+        while end > 0, raw[end - 1] == UInt8(ascii: "\r") || raw[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+        let line = UnsafeRawBufferPointer(rebasing: raw[0..<end])
         if line.isEmpty {
             isComplete = true
             return .end
         }
-        if line.hasPrefix("HTTP/") {
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            guard parts.count >= 2, let code = Int(parts[1]) else { return .ignored }
+        if line.starts(with: "HTTP/".utf8) {
+            let parts = line.split(
+                separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true)
+            guard parts.count >= 2, let code = Int(String(decoding: parts[1], as: UTF8.self)) else {
+                return .ignored
+            }
             status = code
-            httpVersion = String(parts[0])
+            httpVersion = String(decoding: parts[0], as: UTF8.self)
             headers = HTTPHeaders()
             isComplete = false
             return .statusLine
         }
-        if let first = line.first, first == " " || first == "\t" {
+        if line[0] == UInt8(ascii: " ") || line[0] == UInt8(ascii: "\t") {
             // Obsolete line folding: continue the previous value.
             guard let previous = headers.reversed().first else { return .ignored }
             var fields = Array(headers)
-            fields[fields.count - 1].value = previous.value + " " + line.trimmingOWS()
+            fields[fields.count - 1].value = previous.value + " " + Self.trimmingOWS(line[...])
             headers = HTTPHeaders(fields)
             return .field
         }
-        guard let colon = line.firstIndex(of: ":") else { return .ignored }
-        let name = String(line[..<colon])
-        let value = line[line.index(after: colon)...].trimmingOWS()
-        headers.add(name: name, value: value)
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .ignored }
+        let name = String(decoding: line[..<colon], as: UTF8.self)
+        headers.add(name: name, value: Self.trimmingOWS(line[(colon + 1)...]))
         return .field
+    }
+
+    /// The bytes without leading and trailing spaces and tabs, as a string.
+    private static func trimmingOWS(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
+        var value = bytes
+        while let first = value.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            value.removeFirst()
+        }
+        while let last = value.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            value.removeLast()
+        }
+        return String(decoding: value, as: UTF8.self)
     }
 
     /// The status is one libcurl will follow rather than deliver.
@@ -60,13 +82,4 @@ struct ResponseHeadParser: Sendable, Equatable {
 
     /// The declared `Content-Length`, if any and valid.
     var contentLength: Int64? { headers["Content-Length"].flatMap { Int64($0) } }
-}
-
-extension Substring {
-    fileprivate func trimmingOWS() -> String {
-        var value = self
-        while let first = value.first, first == " " || first == "\t" { value.removeFirst() }
-        while let last = value.last, last == " " || last == "\t" { value.removeLast() }
-        return String(value)
-    }
 }

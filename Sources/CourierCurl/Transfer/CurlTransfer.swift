@@ -16,9 +16,11 @@ import Foundation
 final class CurlTransfer: @unchecked Sendable {
     typealias Continuation = CheckedContinuation<TransportResponse, any Error>
 
-    /// The easy handle; cleaned up by `releaseHandle` on the loop thread (or by `deinit`
+    /// The easy handle; returned to the pool by `releaseHandle` on the loop thread (or by `deinit`
     /// when the transfer never reached the loop).
     let easy: UnsafeMutableRawPointer
+    /// Where `easy` goes back when the transfer is done.
+    private let handles: EasyHandlePool
     let plan: CurlRequestPlan
     let urlRequest: URLRequest
     private let progressHandler: (@Sendable (TransferProgress) -> Void)?
@@ -38,12 +40,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// the response destination.
     /// - Throws: `CourierError` when the body or destination cannot be opened or libcurl
     ///   refuses an option.
-    init(request: TransportRequest, plan: CurlRequestPlan) throws {
-        guard let easy = curl_easy_init() else {
+    init(request: TransportRequest, plan: CurlRequestPlan, handles: EasyHandlePool) throws {
+        guard let easy = handles.take() else {
             throw CourierError(
                 .invalidConfiguration, "libcurl could not create an easy handle", request: request.urlRequest)
         }
         self.easy = easy
+        self.handles = handles
         self.plan = plan
         self.urlRequest = request.urlRequest
         self.progressHandler = request.progress
@@ -55,7 +58,7 @@ final class CurlTransfer: @unchecked Sendable {
             sink = try ResponseSink(
                 destination: request.destination, maxResponseBytes: plan.maxResponseBytes ?? .max)
         } catch var error as CourierError {
-            curl_easy_cleanup(easy)
+            handles.recycle(easy)
             errorBuffer.deallocate()
             error.request = request.urlRequest
             throw error
@@ -140,18 +143,19 @@ final class CurlTransfer: @unchecked Sendable {
                 status: status,
                 headers: head.headers,
                 body: body,
-                url: CurlResponseInfo.effectiveURL(easy),
+                url: CurlResponseInfo.effectiveURL(easy, requested: plan.url, requestedURL: urlRequest.url),
                 timings: CurlResponseInfo.timings(easy),
                 httpVersion: CurlResponseInfo.httpVersion(easy) ?? head.httpVersion
             ))
     }
 
-    /// Frees the easy handle and header list. Idempotent. Must not run while the handle
-    /// is in a multi handle: the loop removes it first; `deinit` only runs after that.
+    /// Returns the easy handle to the pool and frees the header list. Idempotent. Must not
+    /// run while the handle is in a multi handle: the loop removes it first; `deinit` only
+    /// runs after that.
     private func releaseHandle() {
         guard !handleReleased else { return }
         handleReleased = true
-        curl_easy_cleanup(easy)
+        handles.recycle(easy)
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
     }
@@ -161,8 +165,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// One header line arrived. Returns false to abort the transfer.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if shouldAbort { return false }
-        let line = String(decoding: bytes, as: UTF8.self)
-        guard head.consume(line) == .end, let limit = plan.maxResponseBytes, let status = head.status,
+        guard head.consume(bytes) == .end, let limit = plan.maxResponseBytes, let status = head.status,
             status >= 200, !head.isRedirectToFollow(followRedirects: plan.followRedirects),
             let declared = head.contentLength, declared > limit
         else { return true }

@@ -1,0 +1,57 @@
+import CCurlShim
+import Courier
+
+/// Easy handles kept for reuse after their transfer ends, so that a request does not pay for
+/// `curl_easy_init`, its buffers and `curl_easy_cleanup` every time.
+///
+/// A handle goes back with `curl_easy_reset`, which clears every option but keeps its buffers;
+/// it is detached from the transport's share handle first, so a pooled handle holds no
+/// reference into the loop and can be freed from any thread, in any order.
+final class EasyHandlePool: Sendable {
+    private struct State {
+        var idle: [UnsafeMutableRawPointer] = []
+        var closed = false
+    }
+
+    // A handle in `idle` is owned by the pool alone (see the type's comment).
+    private let state = Locked(State())
+    private let capacity: Int
+
+    /// - Parameter capacity: the most idle handles kept; more are freed.
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    /// An idle handle with default options, or a new one; nil when libcurl cannot make one.
+    func take() -> UnsafeMutableRawPointer? {
+        if let easy = state.withLock({ $0.idle.popLast() }) { return easy }
+        return curl_easy_init()
+    }
+
+    /// Takes back a handle that no multi handle holds. Resets it, or frees it when the pool
+    /// is full or closed.
+    func recycle(_ easy: UnsafeMutableRawPointer) {
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_SHARE, nil)
+        curl_easy_reset(easy)
+        let kept = state.withLock { state in
+            guard !state.closed, state.idle.count < capacity else { return false }
+            state.idle.append(easy)
+            return true
+        }
+        if !kept { curl_easy_cleanup(easy) }
+    }
+
+    /// Frees every idle handle; handles recycled later are freed at once.
+    func close() {
+        let idle = state.withLock { state in
+            state.closed = true
+            defer { state.idle = [] }
+            return state.idle
+        }
+        for easy in idle { curl_easy_cleanup(easy) }
+    }
+
+    deinit {
+        close()
+    }
+}
