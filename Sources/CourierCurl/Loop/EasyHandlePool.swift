@@ -41,6 +41,9 @@ final class EasyHandlePool: Sendable {
         if !kept { curl_easy_cleanup(easy) }
     }
 
+    /// Handles waiting for reuse.
+    var idleCount: Int { state.withLock { $0.idle.count } }
+
     /// Frees every idle handle; handles recycled later are freed at once.
     func close() {
         let idle = state.withLock { state in

@@ -1,0 +1,82 @@
+import Courier
+import Foundation
+import MockServer
+import Testing
+
+@testable import CourierCurl
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// CurlTransport reuses easy handles. A reused handle must carry nothing of the request
+/// before it: not its method, body, headers or redirect setting.
+@Suite struct EasyHandleReuseTests {
+    /// Answers with what arrived: method, body length and the `X-Once` header.
+    private static let echo = ClosureHandler { request in
+        if request.path == "/hop" {
+            var response = ServerResponse.text("redirect", status: 302)
+            response.headers.add(name: "Location", value: "/landed")
+            return response
+        }
+        let once = request.headers["X-Once"] ?? "-"
+        return ServerResponse.text(
+            "\(request.method) \(request.path) body=\(request.body.count) once=\(once)", status: 200)
+    }
+
+    private func request(
+        _ server: MockServer, _ method: String, _ path: String, body: Data? = nil, header: String? = nil
+    ) throws -> TransportRequest {
+        var urlRequest = URLRequest(url: try #require(URL(string: server.baseURL.absoluteString + path)))
+        urlRequest.httpMethod = method
+        if let header { urlRequest.setValue(header, forHTTPHeaderField: "X-Once") }
+        return TransportRequest(urlRequest: urlRequest, body: body.map { .data($0) } ?? .empty)
+    }
+
+    @Test func aReusedHandleCarriesNothingOverFromTheRequestBefore() async throws {
+        try await withMockServer(handlers: [Self.echo]) { server in
+            try await CurlTransport.with { transport in
+                let put = try await transport.send(
+                    try request(server, "PUT", "/a", body: Data(repeating: 7, count: 5000), header: "yes"))
+                #expect(String(decoding: put.body.data, as: UTF8.self) == "PUT /a body=5000 once=yes")
+
+                let get = try await transport.send(try request(server, "GET", "/b"))
+                #expect(String(decoding: get.body.data, as: UTF8.self) == "GET /b body=0 once=-")
+
+                let head = try await transport.send(try request(server, "HEAD", "/c"))
+                #expect(head.status == 200)
+                #expect(head.body.data.isEmpty)
+
+                let post = try await transport.send(try request(server, "POST", "/d", body: Data("xy".utf8)))
+                #expect(String(decoding: post.body.data, as: UTF8.self) == "POST /d body=2 once=-")
+
+                let delete = try await transport.send(try request(server, "DELETE", "/e"))
+                #expect(String(decoding: delete.body.data, as: UTF8.self) == "DELETE /e body=0 once=-")
+
+                var noFollow = try request(server, "GET", "/hop")
+                noFollow.options.maxRedirects = 0
+                #expect(try await transport.send(noFollow).status == 302)
+                let followed = try await transport.send(try request(server, "GET", "/hop"))
+                #expect(String(decoding: followed.body.data, as: UTF8.self) == "GET /landed body=0 once=-")
+
+                // One request at a time needs one handle, so the pool holds exactly one.
+                #expect(transport.loop.handles.idleCount == 1)
+                #expect(transport.statistics.transfersCompleted == 7)
+            }
+        }
+    }
+
+    @Test func shutdownFreesPooledHandlesAndLaterRecyclesFreeAtOnce() async throws {
+        try await withMockServer(handlers: [Self.echo]) { server in
+            let transport = CurlTransport()
+            _ = try await transport.send(try request(server, "GET", "/x"))
+            #expect(transport.loop.handles.idleCount == 1)
+            await transport.shutdown()
+            #expect(transport.loop.handles.idleCount == 0)
+            await #expect(throws: CourierError.self) {
+                try await transport.send(try request(server, "GET", "/y"))
+            }
+            #expect(transport.loop.handles.idleCount == 0)
+        }
+    }
+}
