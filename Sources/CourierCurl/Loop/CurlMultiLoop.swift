@@ -118,6 +118,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         var published = (active: 0, statistics: CurlTransport.Statistics())
         var statistics = CurlTransport.Statistics()
+        var finished: [(CurlTransfer, CURLcode)] = []
         while true {
             let (adds, removals, stopping) = shared.withLock { shared in
                 defer {
@@ -164,9 +165,10 @@ final class CurlMultiLoop: @unchecked Sendable {
                 _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &opened)
                 statistics.transfersCompleted += 1
                 statistics.connectionsOpened += opened
-                transfer.complete(result: code)
+                finished.append((transfer, code))
             }
-            // One lock per turn, and none when nothing changed.
+            // One lock per turn, and none when nothing changed; before any caller resumes,
+            // so that a caller sees the counters include its own transfer.
             if published.active != active.count || published.statistics != statistics {
                 published = (active.count, statistics)
                 shared.withLock { shared in
@@ -174,6 +176,8 @@ final class CurlMultiLoop: @unchecked Sendable {
                     shared.statistics = published.statistics
                 }
             }
+            for (transfer, code) in finished { transfer.complete(result: code) }
+            finished.removeAll(keepingCapacity: true)
             _ = curl_multi_poll(multi, nil, 0, 1000, nil)
         }
         let waiters = shared.withLock { shared in
