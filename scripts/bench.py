@@ -9,6 +9,7 @@ against the plain-C libcurl program, and writes the full output to BENCHMARKS.md
 Clients:
   c-multi      courier-curl-bench: plain C on libcurl's multi interface (the baseline)
   curl-nm      NetworkManager + CurlTransport (enum endpoint -> URLRequest -> send -> validate -> decode)
+  curl-raw     the same without decoding (small workloads only), to separate the JSON decoder's cost
   session-nm   NetworkManager + URLSessionTransport (same path)
   curl-cli     the curl command-line tool, many URLs on one connection (outside reference)
 """
@@ -175,6 +176,11 @@ def main():
                          lambda: swift_client("urlsession", workload, url, requests, concurrency)),
                         ("curl CLI", lambda: curl_cli(url, requests, concurrency, workdir)),
                     ]
+                    if workload == "small":
+                        # The same path without JSON decoding, to separate Foundation's decoder from
+                        # Courier's own cost.
+                        clients.insert(2, ("NetworkManager + CurlTransport, no decoding",
+                                           lambda: swift_client("curl", "small-raw", url, requests, concurrency)))
                     if workload == "decode":
                         clients = clients[:3]
                     order = clients[round_index % len(clients):] + clients[:round_index % len(clients)]

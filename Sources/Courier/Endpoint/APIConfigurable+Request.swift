@@ -22,7 +22,8 @@ extension APIConfigurable {
     public func makeHTTPRequest(baseURL base: URL?) throws -> HTTPRequest {
         let url = try RequestBuilding.url(path: path, base: baseURL ?? base)
         var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = method.rawValue
+        // A new URLRequest is a GET already; each setter copies Foundation's underlying request.
+        if method != .get { urlRequest.httpMethod = method.rawValue }
         if let timeout { urlRequest.timeoutInterval = timeout }
         var request = HTTPRequest(urlRequest: urlRequest)
         try parameters.encode(into: &request)

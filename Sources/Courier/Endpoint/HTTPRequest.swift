@@ -24,8 +24,11 @@ public struct HTTPRequest: Sendable {
     ) {
         var head = urlRequest
         var body = body
-        if case .empty = body, let data = head.httpBody { body = .data(data) }
-        head.httpBody = nil
+        if let data = head.httpBody {
+            if case .empty = body { body = .data(data) }
+            // Only when set: every URLRequest setter copies Foundation's underlying request.
+            head.httpBody = nil
+        }
         self.urlRequest = head
         self.body = body
         self.destination = destination

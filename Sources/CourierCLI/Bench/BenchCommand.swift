@@ -14,11 +14,12 @@ enum BenchCommand: Command {
         command: "bench run",
         summary: "Drives one workload through NetworkManager and one transport; prints one JSON line.",
         usage:
-            "courier bench run --client curl|urlsession --workload small|decode|download|upload --url URL [--requests N] [--concurrency C] [--file PATH]",
+            "courier bench run --client curl|urlsession --workload small|small-raw|decode|download|upload --url URL [--requests N] [--concurrency C] [--file PATH]",
         options: [
             .init(names: ["--client"], takesValue: true, help: "curl or urlsession", valueName: "NAME"),
             .init(
-                names: ["--workload"], takesValue: true, help: "small, decode, download or upload",
+                names: ["--workload"], takesValue: true,
+                help: "small, small-raw (no decoding), decode, download or upload",
                 valueName: "NAME"),
             .init(names: ["--url"], takesValue: true, help: "the URL to request", valueName: "URL"),
             .init(

@@ -60,6 +60,9 @@ struct BenchRunner {
                     try await manager.send(BenchEndPoint.small(path: path), as: SmallPayload.self).body.data
                         .count)
             }
+        case "small-raw":
+            // The same request with validation but no decoding: what the JSON decoder costs.
+            operation = { Int64(try await manager.sendRaw(BenchEndPoint.small(path: path)).body.data.count) }
         case "decode":
             operation = {
                 Int64(
@@ -86,7 +89,7 @@ struct BenchRunner {
                 return size
             }
         default:
-            throw UsageError("--workload takes small, decode, download or upload")
+            throw UsageError("--workload takes small, small-raw, decode, download or upload")
         }
         let result = try await measure(requests: requests, concurrency: concurrency, operation)
         await TransportFactory.shutdown(transport)
