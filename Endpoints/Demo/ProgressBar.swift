@@ -1,10 +1,9 @@
 import Courier
-import Synchronization
 
 /// Draws an upload progress bar as text lines, at most once per 5 %.
 public final class ProgressBar: Sendable {
     private let output: @Sendable (String) -> Void
-    private let lastStep = Mutex(-1)
+    private let lastStep = Locked(-1)
     private let width: Int
 
     /// Creates a bar.

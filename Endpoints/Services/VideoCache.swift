@@ -1,6 +1,5 @@
 import Courier
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -52,7 +51,7 @@ public final class VideoCache: Sendable {
     /// The most bytes kept; the least recently used files go first beyond it.
     public let maxBytes: Int64
     let manager: NetworkManager
-    let index = Mutex(Index())
+    let index = Locked(Index())
 
     /// Creates a cache, creating its folder if needed.
     ///

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A bounded log of received requests (admin routes excluded); the oldest are dropped and counted.
 final class RequestJournal: Sendable {
@@ -26,7 +25,7 @@ final class RequestJournal: Sendable {
     }
 
     let limit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Random high bits for entry ids; the low bits count, so ids are unique without a random draw per request.
     private let idPrefix = UInt64.random(in: 0...UInt64.max)
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Injects failures into a share of requests, reproducibly from a seed: 5xx, 429 with `Retry-After`,
 /// connection faults, and truncated bodies of otherwise normal responses. Never used for admin routes.
 final class ChaosInjector: Sendable {
@@ -10,11 +8,11 @@ final class ChaosInjector: Sendable {
     }
 
     let rate: Double
-    private let generator: Mutex<SplitMix64>
+    private let generator: Locked<SplitMix64>
 
     init(rate: Double, seed: UInt64) {
         self.rate = min(1, max(0, rate))
-        self.generator = Mutex(SplitMix64(seed: seed))
+        self.generator = Locked(SplitMix64(seed: seed))
     }
 
     /// The outcome for the next request, or nil to leave it alone.

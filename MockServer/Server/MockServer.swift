@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// An in-process HTTP/1.1 mock server: admin API, WireMock-style stubs, chaos, then your handlers.
 ///

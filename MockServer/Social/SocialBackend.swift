@@ -1,6 +1,5 @@
 import Endpoints
 import Foundation
-import Synchronization
 
 /// The stateful social backend: the `Contract` implemented in memory, with video files on disk.
 ///
@@ -19,7 +18,7 @@ public final class SocialBackend: Sendable {
     public let storageDirectory: URL
     /// How long a bearer token stays valid.
     public let tokenLifetime: TimeInterval
-    let state = Mutex(SocialState())
+    let state = Locked(SocialState())
     let ownsStorage: Bool
 
     /// Creates a backend, optionally with deterministic sample data.

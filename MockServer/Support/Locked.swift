@@ -8,9 +8,9 @@
 
 /// A value that is only read or written while holding a pthread mutex.
 ///
-/// The mock server uses this (a copy of Courier's `Locked`; the HTTP layer may not import Courier) instead of `Synchronization.Mutex`. On Linux, `Mutex` locks with a raw futex
-/// inside the standard library, which ThreadSanitizer cannot see, so every access it guards is reported
-/// as a race. `pthread_mutex_lock` is intercepted by the sanitizers, so the suite runs under
+/// The mock server uses this instead of `Synchronization.Mutex`; it is a copy of Courier's `Locked`
+/// because the mock server may not import Courier. On Linux, `Mutex` locks with a raw futex inside the
+/// standard library, which ThreadSanitizer cannot see, so every access it guards is reported as a race. `pthread_mutex_lock` is intercepted by the sanitizers, so the suite runs under
 /// `--sanitize=thread` with no suppressions. The API mirrors `Mutex.withLock`.
 final class Locked<Value>: @unchecked Sendable {
     // @unchecked Sendable: `value` is only touched between `pthread_mutex_lock` and `_unlock` below.

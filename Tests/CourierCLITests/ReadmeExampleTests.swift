@@ -1,7 +1,6 @@
 import Courier
 import Foundation
 import MockServer
-import Synchronization
 import Testing
 
 /// The README's usage example is ReadmeExample.swift, verbatim: this test compiles and runs it,
@@ -18,7 +17,7 @@ struct ReadmeExampleTests {
     }
 
     @Test func exampleRunsAgainstAMockServer() async throws {
-        let store = Mutex<[Post]>([])
+        let store = Locked<[Post]>([])
         let api = ClosureHandler { request in
             guard request.path == "/posts" else { return nil }
             switch request.method {

@@ -1,7 +1,6 @@
 import Courier
 import Foundation
 import MockServer
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -62,7 +61,7 @@ import Testing
 
 /// Collects progress reports from any thread.
 final class ProgressLog: Sendable {
-    private let storage = Mutex<[TransferProgress]>([])
+    private let storage = Locked<[TransferProgress]>([])
 
     var reports: [TransferProgress] { storage.withLock { $0 } }
 

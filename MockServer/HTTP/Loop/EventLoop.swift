@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -12,13 +11,13 @@ import Synchronization
 /// One event-loop thread: a poller, its connections, timers, and an inbox for work from other threads.
 ///
 /// Everything except ``execute(_:)`` runs on the loop's own thread.
-// unchecked Sendable: mutable state is confined to the loop thread; only `inbox` (a Mutex) and the
+// unchecked Sendable: mutable state is confined to the loop thread; only `inbox` (`Locked`) and the
 // thread-safe `poller.wake()` are touched from other threads.
 final class EventLoop: @unchecked Sendable {
     let index: Int
     let context: HTTPServerContext
     let poller: Poller
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
 
     /// Work handed to the loop by other threads. Once `closed`, the poller's descriptors are gone
     /// (and their numbers may belong to another socket), so nothing may be queued or woken.

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -40,7 +39,7 @@ final class HTTPServer: Sendable {
     }
 
     private let context: HTTPServerContext
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(context: HTTPServerContext) {
         self.context = context

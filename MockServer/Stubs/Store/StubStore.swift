@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Every stub and scenario state, behind one lock so matching and scenario transitions are atomic.
 final class StubStore: Sendable {
@@ -17,7 +16,7 @@ final class StubStore: Sendable {
     }
 
     let filesDirectory: URL?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(filesDirectory: URL?, defaults: [StubMapping] = []) {
         self.filesDirectory = filesDirectory

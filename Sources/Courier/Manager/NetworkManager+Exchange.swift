@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -65,9 +64,9 @@ final class ExchangeRecord: Sendable {
         var lastSent: URLRequest
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
-    init(request: URLRequest) { state = Mutex(State(lastSent: request)) }
+    init(request: URLRequest) { state = Locked(State(lastSent: request)) }
 
     /// Records an attempt and returns its number, from 1.
     func begin(_ request: URLRequest) -> Int {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -53,7 +52,7 @@ public final class StubTransport: Transport {
         var requests: [RecordedRequest] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let fallback: Handler?
     /// Where relative fixture paths are found.
     public let fixturesDirectory: URL?
@@ -83,7 +82,7 @@ public final class StubTransport: Transport {
 
     /// Answers `method` and `path` with each response in turn; the last one repeats.
     public func on(_ method: HTTPMethod, _ path: String, sequence responses: [StubResponse]) {
-        let counter = Mutex(0)
+        let counter = Locked(0)
         on(method, path) { _ in
             let index = counter.withLock { count in
                 defer { count += 1 }

@@ -1,14 +1,13 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
 /// The session's delegate: routes each callback to the transfer of its task.
-// @unchecked: NSObject subclass; its only state is the Mutex-protected table.
+// @unchecked: NSObject subclass; its only state is the `Locked` table.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let transfers = Mutex<[ObjectIdentifier: Transfer]>([:])
+    private let transfers = Locked<[ObjectIdentifier: Transfer]>([:])
 
     func register(_ transfer: Transfer, for task: URLSessionTask) {
         transfers.withLock { $0[ObjectIdentifier(task)] = transfer }

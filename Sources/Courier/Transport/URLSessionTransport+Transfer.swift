@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -33,7 +32,7 @@ final class Transfer: Sendable {
     private let temporaryFile: URL?
     private let delegateQueue: OperationQueue
     private let startedAt = ContinuousClock.now
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(request: TransportRequest, task: URLSessionTask, temporaryFile: URL?, delegateQueue: OperationQueue)
     {
@@ -41,7 +40,7 @@ final class Transfer: Sendable {
         self.task = task
         self.temporaryFile = temporaryFile
         self.delegateQueue = delegateQueue
-        state = Mutex(State(currentURL: request.urlRequest.url))
+        state = Locked(State(currentURL: request.urlRequest.url))
     }
 
     private var elapsed: TimeInterval {

@@ -1,11 +1,10 @@
 import Courier
 import Foundation
-import Synchronization
 import Testing
 
 /// A token store whose refresh is slow enough for many requests to pile up behind it.
 final class CountingTokenProvider: TokenProvider {
-    private let state = Mutex((token: "old", refreshes: 0))
+    private let state = Locked((token: "old", refreshes: 0))
     let refreshDelay: UInt64
     let failRefresh: Bool
 
@@ -108,7 +107,7 @@ struct AuthInterceptorTests {
 
     @Test func retryOutsideAuthReplaysWithFreshToken() async throws {
         let stub = StubTransport()
-        let calls = Mutex(0)
+        let calls = Locked(0)
         stub.on(.get, "/posts/*") { request in
             let call = calls.withLock { count in
                 count += 1

@@ -1,6 +1,5 @@
 import Courier
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -62,7 +61,7 @@ struct CURLRenderingTests {
     }
 
     @Test func loggerWritesRedactedLines() async throws {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let logger = LoggingEventMonitor(includeCURL: true) { line in lines.withLock { $0.append(line) } }
         let stub = StubTransport()
         stub.on(.get, "/feed", .status(503))

@@ -1,7 +1,6 @@
 import Courier
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -205,7 +204,7 @@ struct NetworkManagerTests {
     }
 
     @Test func interceptorsRunOutermostFirst() async throws {
-        let order = Mutex<[String]>([])
+        let order = Locked<[String]>([])
         func tag(_ name: String) -> RequestAdapter {
             RequestAdapter { request in
                 order.withLock { $0.append(name) }
@@ -234,7 +233,7 @@ struct NetworkManagerTests {
     }
 
     @Test func eventsAreReported() async throws {
-        let events = Mutex<[String]>([])
+        let events = Locked<[String]>([])
         let monitor = ClosureEventMonitor { event in
             let name =
                 switch event {

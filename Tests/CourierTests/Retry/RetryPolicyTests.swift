@@ -1,6 +1,5 @@
 import Courier
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -9,7 +8,7 @@ import Testing
 
 /// Records the delays a policy asked for, without waiting.
 final class SleepRecorder: Sendable {
-    private let delays = Mutex<[TimeInterval]>([])
+    private let delays = Locked<[TimeInterval]>([])
     var recorded: [TimeInterval] { delays.withLock { $0 } }
     var sleep: @Sendable (TimeInterval) async throws -> Void {
         { seconds in self.delays.withLock { $0.append(seconds) } }
@@ -168,7 +167,7 @@ struct RetryPolicyTests {
     }
 
     @Test func retryEventsAreReported() async throws {
-        let attempts = Mutex<[Int]>([])
+        let attempts = Locked<[Int]>([])
         let monitor = ClosureEventMonitor { event in
             if case .retrying(let attempt, _) = event { attempts.withLock { $0.append(attempt) } }
         }

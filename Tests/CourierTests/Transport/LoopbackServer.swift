@@ -1,5 +1,5 @@
+import Courier
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -36,8 +36,8 @@ final class LoopbackServer: Sendable {
     let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply
-    private let received = Mutex<[Request]>([])
-    private let stopped = Mutex(false)
+    private let received = Locked<[Request]>([])
+    private let stopped = Locked(false)
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     var requests: [Request] { received.withLock { $0 } }

@@ -1,6 +1,5 @@
 import Courier
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -69,7 +68,7 @@ struct URLSessionTransportTests {
         let file = directory.url.appendingPathComponent("upload.bin")
         let content = Data((0..<300_000).map { UInt8($0 % 251) })
         try content.write(to: file)
-        let uploaded = Mutex<Int64>(0)
+        let uploaded = Locked<Int64>(0)
         let fromFile = try await transport.send(
             TransportRequest(
                 urlRequest: head, body: .file(file),

@@ -2,7 +2,6 @@ import Courier
 import Endpoints
 import Foundation
 import MockServer
-import Synchronization
 import Testing
 
 @Suite("Paginator")
@@ -13,7 +12,7 @@ struct PaginatorTests {
 
     /// A newest-first list that grows at the front while it is paged.
     final class Source: Sendable {
-        let items = Mutex<[Int]>(Array((1...20).reversed()))
+        let items = Locked<[Int]>(Array((1...20).reversed()))
         func page(before: Int?, limit: Int) -> ([Item], String?) {
             items.withLock { items in
                 let older = items.filter { item in before.map { item < $0 } ?? true }
@@ -44,7 +43,7 @@ struct PaginatorTests {
 
     @Test("an overlapping page is de-duplicated and an empty page ends the sequence")
     func overlapping() async throws {
-        let calls = Mutex(0)
+        let calls = Locked(0)
         let paginator = Paginator<Item> { _ in
             let call = calls.withLock { count -> Int in
                 count += 1

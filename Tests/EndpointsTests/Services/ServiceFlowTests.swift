@@ -2,14 +2,13 @@ import Courier
 import Endpoints
 import Foundation
 import MockServer
-import Synchronization
 import Testing
 
 @Suite("Service flows end to end")
 struct ServiceFlowTests {
     @Test("the demo flow passes every step", arguments: TestTransport.allCases)
     func demoFlow(kind: TestTransport) async throws {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let report = try await withSocialServer(seed: 17) { server, _ in
             await DemoRunner(
                 transportName: kind.rawValue, transport: kind.make(), baseURL: server.baseURL,
@@ -40,7 +39,7 @@ struct ServiceFlowTests {
             let file = folder.appendingPathComponent("v.mp4")
             try Data(repeating: 1, count: 200_000).write(to: file)
             let draft = Post.draft(video: "once.mp4", description: "once")
-            let uploaded = Mutex<Int64>(0)
+            let uploaded = Locked<Int64>(0)
             let first = try await VideoPostRequest(client: client).publishPost(post: draft, videoURL: file) {
                 progress in
                 uploaded.withLock { $0 = max($0, progress.completed) }

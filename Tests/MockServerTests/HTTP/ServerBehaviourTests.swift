@@ -1,6 +1,6 @@
+import Courier
 import Foundation
 import MockServer
-import Synchronization
 import Testing
 
 /// Handlers shared by the socket-level tests.
@@ -315,7 +315,7 @@ struct ServerBehaviourTests {
 
     @Test func withMockServerShutsDownWhenBodyThrows() async throws {
         struct Boom: Error {}
-        let port = Mutex(0)
+        let port = Locked(0)
         await #expect(throws: Boom.self) {
             try await withMockServer(handlers: TestHandlers.all) { server in
                 port.withLock { $0 = server.port }

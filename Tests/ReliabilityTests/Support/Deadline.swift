@@ -1,5 +1,5 @@
+import Courier
 import Foundation
-import Synchronization
 
 /// The call did not finish within its deadline: a hang.
 struct DeadlineExceeded: Error, CustomStringConvertible {
@@ -9,10 +9,10 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 
 /// Resumes a continuation exactly once, from whichever of the work or the timer finishes first.
 private final class OnceResume<T: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<T, any Error>?>
-    private let timer = Mutex<Task<Void, Never>?>(nil)
+    private let continuation: Locked<CheckedContinuation<T, any Error>?>
+    private let timer = Locked<Task<Void, Never>?>(nil)
 
-    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Mutex(continuation) }
+    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Locked(continuation) }
 
     func setTimer(_ task: Task<Void, Never>) { timer.withLock { $0 = task } }
 

@@ -1,9 +1,9 @@
+import Courier
 import Foundation
-import Synchronization
 
 /// Counts things seen on several threads (requests a handler saw, attempts a client made).
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
 
     /// Adds one and returns the new count.
     @discardableResult
@@ -19,7 +19,7 @@ final class Counter: Sendable {
 
 /// Collects values seen on several threads, in order.
 final class Collector<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
+    private let items = Locked<[Element]>([])
 
     func append(_ item: Element) { items.withLock { $0.append(item) } }
 
