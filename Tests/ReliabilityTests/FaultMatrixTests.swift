@@ -116,11 +116,17 @@ struct FaultMatrixTests {
             return fault.response(forRequest: served.increment())
         }
         let (outcome, elapsed) = try await withMockServer(handlers: [handler]) { server in
-            let base =
-                fault == .connectionRefused
-                ? URL(string: "http://127.0.0.1:\(try closedLoopbackPort())")! : server.baseURL
-            return try await transport.with { client in
-                try await Self.call(client, url: base.appendingPathComponent("fault"), served: served)
+            guard fault == .connectionRefused else {
+                return try await transport.with { client in
+                    try await Self.call(
+                        client, url: server.baseURL.appendingPathComponent("fault"), served: served)
+                }
+            }
+            return try await withClosedLoopbackPort { port in
+                try await transport.with { client in
+                    let url = URL(string: "http://127.0.0.1:\(port)/fault")!
+                    return try await Self.call(client, url: url, served: served)
+                }
             }
         }
         let expected = Self.expected(fault, transport)

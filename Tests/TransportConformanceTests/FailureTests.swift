@@ -25,11 +25,12 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func aClosedPortRefusesTheConnection(transport: TransportUnderTest) async throws {
-        let port = try LoopbackPort.reserveAndClose()
-        try await transport.with { sut in
-            let url = try #require(URL(string: "http://127.0.0.1:\(port)/nothing"))
-            let error = await expectCourierError(sut, TransportRequest(urlRequest: URLRequest(url: url)))
-            #expect(error?.code == .cannotConnect)
+        try await LoopbackPort.withRefusingPort { port in
+            try await transport.with { sut in
+                let url = try #require(URL(string: "http://127.0.0.1:\(port)/nothing"))
+                let error = await expectCourierError(sut, TransportRequest(urlRequest: URLRequest(url: url)))
+                #expect(error?.code == .cannotConnect)
+            }
         }
     }
 

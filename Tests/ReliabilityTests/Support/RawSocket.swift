@@ -51,7 +51,11 @@ final class RawSocket: @unchecked Sendable {
     }
 
     /// A socket listening on a free loopback port.
-    static func listener() throws -> RawSocket {
+    static func listener() throws -> RawSocket { try bound(listening: true) }
+
+    /// A socket bound to a free loopback port. Unless `listening`, a connection to that port is refused,
+    /// and no other socket can bind the port while this one is open.
+    static func bound(listening: Bool) throws -> RawSocket {
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
         let socket = RawSocket(fd: fd)
@@ -61,7 +65,7 @@ final class RawSocket: @unchecked Sendable {
                 Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, Glibc.listen(fd, 16) == 0 else {
+        guard bound == 0, !listening || Glibc.listen(fd, 16) == 0 else {
             throw Failure(description: "bind/listen failed: errno \(errno)")
         }
         return socket

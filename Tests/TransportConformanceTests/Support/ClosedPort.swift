@@ -4,13 +4,26 @@ import Foundation
     import Glibc
 #endif
 
-/// Binds a loopback TCP port, reads its number and closes it, so a connection to it is
-/// refused (nothing listens). Also used to pick a free port for nginx.
+/// Loopback ports for tests: one that refuses connections, and a free one for nginx.
 enum LoopbackPort {
+    /// Binds a free loopback TCP port, reads its number and closes it (to pick a port for nginx).
     static func reserveAndClose() throws -> Int {
+        let (fd, port) = try bindFreePort()
+        close(fd)
+        return port
+    }
+
+    /// Runs `body` with a loopback port that refuses connections: bound, not listening, until `body`
+    /// returns. A port that was merely closed may meanwhile be handed to another test's server.
+    static func withRefusingPort<T>(_ body: (Int) async throws -> T) async throws -> T {
+        let (fd, port) = try bindFreePort()
+        defer { close(fd) }
+        return try await body(port)
+    }
+
+    private static func bindFreePort() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ConformanceSetupError("socket() failed: errno \(errno)") }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -20,13 +33,19 @@ enum LoopbackPort {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0 else { throw ConformanceSetupError("bind() failed: errno \(errno)") }
+        guard bound == 0 else {
+            close(fd)
+            throw ConformanceSetupError("bind() failed: errno \(errno)")
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        guard named == 0 else { throw ConformanceSetupError("getsockname() failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard named == 0 else {
+            close(fd)
+            throw ConformanceSetupError("getsockname() failed: errno \(errno)")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Whether something accepts connections on the port.
