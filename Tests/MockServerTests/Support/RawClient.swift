@@ -16,10 +16,12 @@ final class RawClient {
     }
 
     init(port: Int, timeout: Double = 5) throws {
+        // `self.fd` is set last: once every stored property is set, a throw runs `deinit`, which would
+        // close the descriptor a second time (by then its number may belong to another test's socket).
         #if canImport(Darwin)
-            fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         var address = sockaddr_in()
@@ -32,12 +34,14 @@ final class RawClient {
             }
         }
         guard result == 0 else {
+            let code = errno
             close(fd)
-            throw Failure(description: "connect failed: \(errno)")
+            throw Failure(description: "connect failed: \(code)")
         }
         var interval = timeval(
             tv_sec: Int(timeout), tv_usec: .init((timeout - Double(Int(timeout))) * 1_000_000))
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        self.fd = fd
     }
 
     deinit {
@@ -76,13 +80,14 @@ final class RawClient {
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        let code = errno
         if count > 0 {
             buffer.append(contentsOf: chunk[0..<count])
             return true
         }
         if count == 0 { return false }
-        if errno == ECONNRESET { throw Failure(description: "connection reset") }
-        throw Failure(description: "read failed or timed out: errno \(errno)")
+        if code == ECONNRESET { throw Failure(description: "connection reset") }
+        throw Failure(description: "read failed or timed out: errno \(code)")
     }
 
     /// Reads until the peer closes; returns everything received.
