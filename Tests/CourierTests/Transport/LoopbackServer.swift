@@ -76,15 +76,15 @@ final class LoopbackServer: Sendable {
             defer { stopped = true }
             return !stopped
         }
-        if first {
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-        }
+        // Only wakes the accept thread (accept fails on a shut-down listener); that thread closes
+        // the descriptor when it is done with it, so its number cannot be reused under accept.
+        if first { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
     deinit { stop() }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while !stopped.withLock({ $0 }) {
             let client = accept(listener, nil, nil)
             if client < 0 { return }
