@@ -18,6 +18,10 @@ final class Transfer: Sendable {
         var response: HTTPURLResponse?
         var data = Data()
         var file: FileHandle?
+        /// Body bytes for `file` not written yet: written in `writeBatch` pieces, so that the
+        /// delegate queue keeps up with FoundationNetworking, which queues every chunk it
+        /// reads without waiting (a queue that falls behind holds the chunks in memory).
+        var unwritten = Data()
         var received: Int64 = 0
         var expected: Int64?
         var redirects = 0
@@ -26,6 +30,9 @@ final class Transfer: Sendable {
         var redirectTime: TimeInterval?
         var timer: DispatchWorkItem?
     }
+
+    /// Bytes gathered before one write to the destination file.
+    private static let writeBatch = 1 << 20
 
     private let request: TransportRequest
     private let task: URLSessionTask
@@ -117,6 +124,7 @@ final class Transfer: Sendable {
             state.expected = expected
             state.firstByte = state.firstByte ?? elapsed
             state.data = Data()
+            state.unwritten = Data()
             state.received = 0
         }
         if let problem {
@@ -155,7 +163,11 @@ final class Transfer: Sendable {
             state.received += Int64(data.count)
             if let file = state.file {
                 do {
-                    try file.write(contentsOf: data)
+                    state.unwritten.append(data)
+                    if state.unwritten.count >= Self.writeBatch {
+                        try file.write(contentsOf: state.unwritten)
+                        state.unwritten.removeAll(keepingCapacity: true)
+                    }
                 } catch {
                     return (
                         nil,
@@ -242,6 +254,16 @@ final class Transfer: Sendable {
         let snapshot = state.withLock {
             state -> (CheckedContinuation<TransportResponse, any Error>?, State) in
             state.timer?.cancel()
+            if let file = state.file, !state.unwritten.isEmpty, state.failure == nil {
+                do {
+                    try file.write(contentsOf: state.unwritten)
+                } catch {
+                    state.failure = CourierError(
+                        .fileWriteFailed, "writing the response body failed", request: request.urlRequest,
+                        underlying: error)
+                }
+                state.unwritten = Data()
+            }
             try? state.file?.close()
             let continuation = state.continuation
             state.continuation = nil
