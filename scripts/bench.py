@@ -202,6 +202,13 @@ def main():
     lines = report(rows, args)
     text = "\n".join(lines) + "\n"
     print(text)
+    # Keep the server section that `make bench-server` (scripts/wrk-bench.sh) maintains.
+    try:
+        previous = open(args.output).read()
+    except FileNotFoundError:
+        previous = ""
+    if "\n## Server" in previous:
+        text = text.rstrip("\n") + "\n\n## Server" + previous.split("\n## Server", 1)[1]
     with open(args.output, "w") as f:
         f.write(text)
     shutil.rmtree(workdir, ignore_errors=True)

@@ -114,6 +114,8 @@ measure() {
     ' <<< "$out"
 }
 
+# The report goes to the terminal and into BENCHMARKS.md's server section.
+report() {
 echo "wrk: $THREADS threads, $CONNECTIONS connections, ${DURATION}s per run, $ROUNDS rounds, alternating"
 echo "mock:  $MOCK_URL/hello.json  (courier mock, $(nproc) cores)"
 echo "nginx: $NGINX_URL/hello.json  ($("$NGINX" -v 2>&1 | sed 's/.*\///'))"
@@ -143,3 +145,21 @@ echo "mock  mean: $MOCK_MEAN req/s, worst p99 $(worst "${MOCK_P99[@]}") ms"
 echo "nginx mean: $NGINX_MEAN req/s, worst p99 $(worst "${NGINX_P99[@]}") ms"
 awk -v m="$MOCK_MEAN" -v n="$NGINX_MEAN" 'BEGIN { printf "ratio mock/nginx: %.2f (target >= 0.50)\n", m / n }'
 echo "errors (socket errors + non-2xx, both servers): $TOTAL_ERRORS"
+}
+
+REPORT="$(mktemp)"
+report | tee "$REPORT"
+# Replace (or add) the "## Server" section of BENCHMARKS.md; `make bench` keeps it when it rewrites the rest.
+python3 - "$ROOT/BENCHMARKS.md" "$REPORT" "scripts/wrk-bench.sh $*" <<'PY'
+import sys, time
+path, report, command = sys.argv[1:4]
+try:
+    text = open(path).read()
+except FileNotFoundError:
+    text = "# Benchmarks\n"
+head = text.split("\n## Server", 1)[0].rstrip("\n")
+section = (f"\n\n## Server: `make bench-server` (scripts/wrk-bench.sh)\n\n`{command.strip()}`, run "
+           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}:\n\n```\n{open(report).read().rstrip()}\n```\n")
+open(path, "w").write(head + section)
+PY
+rm -f "$REPORT"
