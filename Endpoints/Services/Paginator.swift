@@ -7,7 +7,9 @@ import Foundation
 /// an opaque cursor or a newest-first key. Items already returned are never returned again
 /// (items are compared by `id`), a page that would be empty after that is skipped, and the
 /// sequence ends cleanly once the server has no more. `refresh()` starts over from the
-/// first page, for pull-to-refresh. Calls are served one at a time, in order.
+/// first page, for pull-to-refresh. Calls are served one at a time, in order; a caller whose
+/// task is cancelled while it waits for its turn leaves the queue at once with
+/// `CancellationError`.
 ///
 /// ```swift
 /// let feed = Paginator.latest(client: client, limit: 5)
@@ -24,7 +26,8 @@ public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.
     private var finished = false
     private var seen: Set<Item.ID> = []
     private var busy = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var nextWaiterID: UInt64 = 0
     /// How many pages were fetched since the start or the last refresh.
     public private(set) var pagesFetched = 0
 
@@ -33,9 +36,10 @@ public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.
     public init(fetch: @escaping Fetch) { self.fetch = fetch }
 
     /// The next page of new items, or `nil` once the end was reached.
-    /// - Throws: what the fetch throws; the position is kept, so calling again retries.
+    /// - Throws: what the fetch throws, or `CancellationError` when the task is cancelled while
+    ///   waiting for an earlier call; the position is kept, so calling again retries.
     public func nextPage() async throws -> [Item]? {
-        await acquire()
+        try await acquire()
         defer { release() }
         while !finished {
             let page = try await fetch(token)
@@ -49,9 +53,10 @@ public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.
         return nil
     }
 
-    /// Starts over from the first page, forgetting which items were returned.
+    /// Starts over from the first page, forgetting which items were returned. A refresh whose
+    /// task is cancelled while it waits for an earlier call changes nothing.
     public func refresh() async {
-        await acquire()
+        do { try await acquire() } catch { return }
         defer { release() }
         token = nil
         finished = false
@@ -62,19 +67,37 @@ public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.
     /// Whether the end was reached.
     public var isFinished: Bool { finished }
 
-    private func acquire() async {
+    /// Whether calls are queued behind the one being served (for tests).
+    package var hasWaiters: Bool { !waiters.isEmpty }
+
+    private func acquire() async throws {
         guard busy else {
             busy = true
             return
         }
-        await withCheckedContinuation { waiters.append($0) }
+        try Task.checkCancellation()
+        let id = nextWaiterID
+        nextWaiterID += 1
+        try await withTaskCancellationHandler {
+            // Appended before this job suspends, so `leave` (a later job on this actor) finds it.
+            try await withCheckedThrowingContinuation { waiters.append((id, $0)) }
+        } onCancel: {
+            Task { await self.leave(id) }
+        }
+    }
+
+    /// A cancelled waiter leaves the queue, unless `release` already gave it its turn.
+    private func leave(_ id: UInt64) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume(throwing: CancellationError())
     }
 
     private func release() {
         if waiters.isEmpty {
             busy = false
         } else {
-            waiters.removeFirst().resume()  // resumed exactly once: removed from the queue here
+            // Resumed exactly once: removed from the queue here, or in `leave`.
+            waiters.removeFirst().continuation.resume()
         }
     }
 

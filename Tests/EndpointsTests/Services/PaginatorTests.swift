@@ -76,6 +76,68 @@ struct PaginatorTests {
         #expect(Set(ids).count == 20)
     }
 
+    // Before waiters honoured cancellation, the cancelled call waited for the gate, which opens
+    // only after it: the time limit turns that hang into a failure.
+    @Test(
+        "a caller cancelled while it waits for its turn leaves at once; the next one still gets the page",
+        .timeLimit(.minutes(1)))
+    func cancelledWaiterLeavesTheQueue() async throws {
+        let source = Source()
+        let gate = Gate()
+        let paginator = Paginator<Item> { token in
+            await gate.wait()
+            return source.page(before: token.flatMap(Int.init), limit: 5)
+        }
+        let first = Task { try await paginator.nextPage() }
+        await gate.untilWaiting()  // the first call holds the paginator, inside its fetch
+        let second = Task { try await paginator.nextPage() }
+        // Bounded wait until the second call is queued behind the first: 200 × 5 ms.
+        for _ in 0..<200 where await !paginator.hasWaiters {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(await paginator.hasWaiters)
+        second.cancel()
+        await #expect(throws: CancellationError.self) { try await second.value }
+        #expect(await !paginator.hasWaiters)
+        gate.open()
+        #expect(try await first.value?.map(\.id) == [20, 19, 18, 17, 16])
+        #expect(try await paginator.nextPage()?.map(\.id) == [15, 14, 13, 12, 11])
+    }
+
+    /// Holds fetches until opened, and tells when one is waiting.
+    final class Gate: Sendable {
+        private let state = Locked<(open: Bool, waiting: Int, parked: [CheckedContinuation<Void, Never>])>(
+            (false, 0, []))
+
+        func wait() async {
+            await withCheckedContinuation { continuation in
+                let go = state.withLock { state in
+                    state.waiting += 1
+                    if state.open { return true }
+                    state.parked.append(continuation)
+                    return false
+                }
+                if go { continuation.resume() }
+            }
+        }
+
+        /// Bounded: 400 × 5 ms.
+        func untilWaiting() async {
+            for _ in 0..<400 where state.withLock({ $0.waiting == 0 }) {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+
+        func open() {
+            let parked = state.withLock { state in
+                state.open = true
+                defer { state.parked = [] }
+                return state.parked
+            }
+            for continuation in parked { continuation.resume() }
+        }
+    }
+
     @Test(
         "the three paging styles walk every post once against the server", arguments: TestTransport.allCases)
     func threeStyles(kind: TestTransport) async throws {
