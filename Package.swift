@@ -29,6 +29,8 @@ let package = Package(
             path: "Sources/CourierCLI"
         ),
         .executableTarget(name: "courier-curl-bench", dependencies: ["CCurl"], path: "Sources/CCurlBench"),
+        // Helpers shared by the test targets (starting other programs); not part of any product.
+        .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(
             name: "CourierTests", dependencies: ["Courier"], path: "Tests/CourierTests", exclude: ["Fixtures"]
         ),
@@ -37,13 +39,13 @@ let package = Package(
             path: "Tests/CourierCurlTests"),
         .testTarget(
             name: "TransportConformanceTests",
-            dependencies: ["Courier", "CourierCurl", "MockServer"],
+            dependencies: ["Courier", "CourierCurl", "MockServer", "TestSupport"],
             path: "Tests/TransportConformanceTests",
             exclude: [
                 "Fixtures", "Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh",
             ]),
         .testTarget(
-            name: "MockServerTests", dependencies: ["MockServer", "Courier"],
+            name: "MockServerTests", dependencies: ["MockServer", "Courier", "TestSupport"],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "EndpointsTests",
@@ -54,7 +56,7 @@ let package = Package(
             dependencies: ["Courier", "CourierCurl", "Endpoints", "MockServer"],
             path: "Tests/ReliabilityTests"),
         .testTarget(
-            name: "CourierCLITests", dependencies: ["CourierCLI", "MockServer"],
+            name: "CourierCLITests", dependencies: ["CourierCLI", "MockServer", "TestSupport"],
             path: "Tests/CourierCLITests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `courier` executable and collects what it prints.
 struct CourierProcess {
@@ -28,33 +29,16 @@ struct CourierProcess {
     static func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60)
         async throws -> Output
     {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "COURIER_TRANSPORT")
         env.merge(environment) { $1 }
-        process.environment = env
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Drain both pipes while the child runs, so a large body cannot fill a pipe and stall it.
-        async let out = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }.value
+        let process = try Subprocess(executable.path, arguments, environment: env)
+        // Poll without blocking a cooperative thread; the reader threads drain both pipes meanwhile.
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                break
-            }
+        while process.isRunning, Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus, stdout: await out,
-            stderr: String(decoding: await err, as: UTF8.self))
+        let result = process.finish(timeout: 0)
+        return Output(status: result.status, stdout: result.stdout, stderr: result.stderrText)
     }
 }

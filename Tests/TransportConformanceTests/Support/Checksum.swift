@@ -1,37 +1,24 @@
 import Foundation
+import TestSupport
 
 /// SHA-256 through the `sha256sum` command (coreutils): the toolchain has no SHA-256 on
 /// Linux, and a debug-built Swift loop would be slow for 64 MiB.
 enum Checksum {
     /// The hex SHA-256 of a file.
     static func sha256(file: URL) throws -> String {
-        try run(arguments: [file.path], input: nil)
-    }
-
-    /// The hex SHA-256 of bytes in memory.
-    static func sha256(data: Data) throws -> String {
-        try run(arguments: ["-"], input: data)
-    }
-
-    private static func run(arguments: [String], input: Data?) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        let inputPipe = Pipe()
-        if input != nil { process.standardInput = inputPipe }
-        try process.run()
-        if let input {
-            inputPipe.fileHandleForWriting.write(input)
-            try inputPipe.fileHandleForWriting.close()
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let hex = text.split(separator: " ").first else {
-            throw ConformanceSetupError("sha256sum failed with status \(process.terminationStatus)")
+        let result = try Subprocess.run("/usr/bin/sha256sum", [file.path], timeout: 120)
+        guard result.status == 0, let hex = result.stdoutText.split(separator: " ").first else {
+            throw ConformanceSetupError("sha256sum failed with status \(result.status): \(result.stderrText)")
         }
         return String(hex)
+    }
+
+    /// The hex SHA-256 of bytes in memory (through a temporary file).
+    static func sha256(data: Data) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-sha-\(UUID())")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try sha256(file: file)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ final class NginxTLSServer {
 
     let directory: URL
     let port: Int
-    private let process: Process
+    private let process: Subprocess
 
     /// The CA bundle that trusts the server's certificate.
     var caBundle: URL { directory.appendingPathComponent("cert.pem") }
@@ -38,16 +39,13 @@ final class NginxTLSServer {
         let configURL = directory.appendingPathComponent("nginx.conf")
         try config.write(to: configURL, atomically: true, encoding: .utf8)
 
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: nginx)
-        process.arguments = [
-            "-p", directory.path, "-e", directory.appendingPathComponent("error.log").path, "-c",
-            configURL.path,
-            "-g", "daemon off;",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try Subprocess(
+            nginx,
+            [
+                "-p", directory.path, "-e", directory.appendingPathComponent("error.log").path, "-c",
+                configURL.path, "-g", "daemon off;",
+            ],
+            output: .discard)
         // Bounded wait for the listening socket: 100 × 50 ms.
         for _ in 0..<100 {
             if LoopbackPort.isAccepting(port) { return }
@@ -63,12 +61,11 @@ final class NginxTLSServer {
     func url(_ path: String) -> URL? { URL(string: "https://127.0.0.1:\(port)\(path)") }
 
     func stop() {
-        if process.isRunning {
-            // SIGKILL, not SIGTERM: the child inherits the test process's blocked-signal
-            // mask (libdispatch blocks signals), and single-process nginx never unblocks
-            // SIGTERM. With `master_process off` there are no workers to orphan.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        // With `master_process off` there are no workers to orphan.
+        process.send(SIGTERM)
+        if process.wait(timeout: 5) == nil {
+            process.send(SIGKILL)
+            process.wait()
         }
         try? FileManager.default.removeItem(at: directory)
     }
@@ -76,13 +73,10 @@ final class NginxTLSServer {
     deinit { stop() }
 
     private static func run(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ConformanceSetupError("\(executable) \(arguments.joined(separator: " ")) failed")
+        let result = try Subprocess.run(executable, arguments, timeout: 60)
+        guard result.status == 0 else {
+            throw ConformanceSetupError(
+                "\(executable) \(arguments.joined(separator: " ")) failed: \(result.stderrText)")
         }
     }
 }
