@@ -16,8 +16,7 @@ import Foundation
 /// (libdispatch blocks signals in the test process, and a child would inherit that mask), and
 /// none of the test process's other descriptors.
 public final class Subprocess: @unchecked Sendable {
-    // @unchecked Sendable: `pid` is constant; the captured output is written by the reader
-    // threads only and read only after `group` says they are done; `status` is behind `lock`.
+    // @unchecked Sendable: `pid` is constant; `exitStatus` and `captured` are behind `lock`.
 
     /// Where the child's standard output and error go.
     public enum OutputMode: Sendable {
@@ -102,8 +101,11 @@ public final class Subprocess: @unchecked Sendable {
         for (index, ends) in pipes.enumerated() {
             group.enter()
             let thread = Thread { [self] in
-                captured[index] = Self.readAll(ends[0])
+                let data = Self.readAll(ends[0])
                 close(ends[0])
+                lock.lock()
+                captured[index] = data  // both readers write into one array: under the lock
+                lock.unlock()
                 group.leave()
             }
             thread.start()
@@ -140,6 +142,8 @@ public final class Subprocess: @unchecked Sendable {
                 return wait() ?? 128 + SIGKILL
             }()
         group.wait()
+        lock.lock()
+        defer { lock.unlock() }
         return Result(status: status, stdout: captured[0], stderr: captured[1])
     }
 
