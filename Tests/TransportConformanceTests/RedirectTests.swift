@@ -75,16 +75,49 @@ import Testing
                 let echo = try await sut.send(TransportRequest(urlRequest: request, body: .file(file))).echo()
                 #expect(echo.path == "/echo/after")
                 #expect(echo.method == "POST")
-                if transport.kind == .urlsession {
-                    // Known URLSessionTransport bug on Linux (reported to the lead): after a
-                    // 307 the POST arrives with an empty body. When it is fixed this known
-                    // issue stops reproducing and the test reports that.
-                    withKnownIssue("URLSessionTransport drops a file body on a 307 redirect") {
-                        #expect(echo.bodyData == payload)
-                    }
-                } else {
-                    #expect(echo.bodyData == payload)
-                }
+                #expect(echo.bodyData == payload)
+            }
+        }
+    }
+
+    /// A 308 to another host re-sends the PUT and its file body there, without credentials.
+    @Test(arguments: TransportUnderTest.all)
+    func a308ToAnotherHostResendsTheFileBodyWithoutCredentials(transport: TransportUnderTest) async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("body.bin")
+        let payload = Pattern.bytes(offset: 7, count: 70_000)
+        try payload.write(to: file)
+        try await withConformanceServer { server in
+            try await transport.with { sut in
+                let target = "http://localhost:\(server.port)/echo/moved"
+                let request = try server.request(
+                    "/redirect-to?url=\(target)&status=308", method: "PUT",
+                    headers: ["Authorization": "Bearer secret-token", "X-Trace": "kept"])
+                let echo = try await sut.send(TransportRequest(urlRequest: request, body: .file(file))).echo()
+                #expect(echo.path == "/echo/moved")
+                #expect(echo.method == "PUT")
+                #expect(echo.bodyData == payload)
+                #expect(echo.header("Authorization") == nil, "Authorization leaked to another host")
+                #expect(echo.header("X-Trace") == "kept")
+            }
+        }
+    }
+
+    /// Two 307s over a limit of one fail with `.tooManyRedirects`, with a file body too.
+    @Test(arguments: TransportUnderTest.all)
+    func more307sThanTheLimitFailWithAFileBody(transport: TransportUnderTest) async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("body.bin")
+        try Data("loop".utf8).write(to: file)
+        try await withConformanceServer { server in
+            try await transport.with { sut in
+                let request = try server.request(
+                    "/redirect-to?url=/redirect-to%3Furl%3D/echo%26status%3D307&status=307", method: "POST")
+                let error = await expectCourierError(
+                    sut,
+                    TransportRequest(
+                        urlRequest: request, body: .file(file), options: TransferOptions(maxRedirects: 1)))
+                #expect(error?.code == .tooManyRedirects)
             }
         }
     }

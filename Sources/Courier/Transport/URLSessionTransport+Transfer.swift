@@ -37,13 +37,19 @@ final class Transfer: Sendable {
     private let request: TransportRequest
     private let task: URLSessionTask
     private let temporaryFile: URL?
+    private let followsBodyRedirects: Bool
     private let delegateQueue: OperationQueue
     private let startedAt = ContinuousClock.now
     private let state: Locked<State>
 
-    init(request: TransportRequest, task: URLSessionTask, temporaryFile: URL?, delegateQueue: OperationQueue)
-    {
+    /// - Parameter followsBodyRedirects: false to stop at a 307/308 and return it (the caller
+    ///   follows it with the body; FoundationNetworking would drop a file body).
+    init(
+        request: TransportRequest, task: URLSessionTask, temporaryFile: URL?, delegateQueue: OperationQueue,
+        followsBodyRedirects: Bool = true
+    ) {
         self.request = request
+        self.followsBodyRedirects = followsBodyRedirects
         self.task = task
         self.temporaryFile = temporaryFile
         self.delegateQueue = delegateQueue
@@ -214,6 +220,9 @@ final class Transfer: Sendable {
         let maxRedirects = request.options.maxRedirects
         let decision: (next: URLRequest?, problem: CourierError?)? = state.withLock { state in
             if state.failure != nil || state.finished { return nil }
+            if !followsBodyRedirects, response.statusCode == 307 || response.statusCode == 308 {
+                return (nil, nil)
+            }
             state.redirects += 1
             if maxRedirects <= 0 { return (nil, nil) }
             if state.redirects > maxRedirects {

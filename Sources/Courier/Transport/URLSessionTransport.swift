@@ -91,9 +91,64 @@ public final class URLSessionTransport: Transport {
         }
         if Task.isCancelled { throw CourierError(.cancelled, "the task was cancelled", request: urlRequest) }
         let prepared = try await PreparedUpload.make(for: request)
+        guard case .file(let file, let temporary) = prepared else {
+            return try await sendOnce(request, upload: prepared, followsBodyRedirects: true)
+        }
+        // FoundationNetworking follows a 307/308 but sends the new request without the file
+        // body, so those redirects are followed here, one upload task per hop.
+        defer { if temporary { try? FileManager.default.removeItem(at: file) } }
+        let upload = PreparedUpload.file(file, temporary: false)
+        var current = request
+        var hops = 0
+        while true {
+            let response = try await sendOnce(current, upload: upload, followsBodyRedirects: false)
+            guard response.status == 307 || response.status == 308, request.options.maxRedirects > 0,
+                let location = response.headers["Location"],
+                let next = URL(string: location, relativeTo: response.url ?? current.urlRequest.url)?
+                    .absoluteURL
+            else { return response }
+            guard let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw CourierError(
+                    .invalidURL, "redirected to \(next.absoluteString), which is not http or https",
+                    request: request.urlRequest, status: response.status, headers: response.headers)
+            }
+            guard hops < request.options.maxRedirects else {
+                throw CourierError(
+                    .tooManyRedirects, "more than \(request.options.maxRedirects) redirects",
+                    request: request.urlRequest, status: response.status, headers: response.headers)
+            }
+            hops += 1
+            current = Self.redirected(current, to: next, from: response.url ?? current.urlRequest.url)
+        }
+    }
+
+    /// `request` sent again to `next` after a 307/308: same method, headers and body, without
+    /// credentials when the host, port or scheme changes.
+    private static func redirected(_ request: TransportRequest, to next: URL, from previous: URL?)
+        -> TransportRequest
+    {
+        var request = request
+        if Transfer.hostChanged(from: previous, to: next) {
+            for name in ["Authorization", "Proxy-Authorization", "Cookie"] {
+                request.urlRequest.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        request.urlRequest.url = next
+        return request
+    }
+
+    /// One task: the request and the redirects URLSession follows itself (all of them, or
+    /// all but 307/308 when `followsBodyRedirects` is false).
+    private func sendOnce(
+        _ request: TransportRequest, upload prepared: PreparedUpload, followsBodyRedirects: Bool
+    )
+        async throws -> TransportResponse
+    {
+        let urlRequest = request.urlRequest
         let task = makeTask(request, upload: prepared)
         let transfer = Transfer(
-            request: request, task: task, temporaryFile: prepared.temporaryFile, delegateQueue: delegateQueue)
+            request: request, task: task, temporaryFile: prepared.temporaryFile, delegateQueue: delegateQueue,
+            followsBodyRedirects: followsBodyRedirects)
         delegate.register(transfer, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
