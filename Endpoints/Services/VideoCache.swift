@@ -11,7 +11,9 @@ import Foundation
 /// eviction, and a cached file is revalidated with `If-None-Match` before use: a `304`
 /// serves the cached file without downloading it again. Downloads stream to disk.
 /// Safe to use from many tasks at once: the index is behind a lock, and files are moved
-/// into place atomically.
+/// into place atomically. The index is saved in the folder (`.courier-index.json`) whenever a
+/// file is added or evicted, so a new `VideoCache` on the same folder finds what an earlier
+/// one cached; files the index does not list (a download cut short by a crash) are deleted.
 public final class VideoCache: Sendable {
     /// Where a video came from.
     public enum Source: String, Sendable, Hashable {
@@ -40,7 +42,7 @@ public final class VideoCache: Sendable {
         var lastUse: UInt64
     }
 
-    struct Index: Sendable {
+    struct Index: Codable, Sendable {
         var records: [String: Record] = [:]
         var clock: UInt64 = 0
         var totalSize: Int64 { records.values.reduce(0) { $0 + $1.size } }
@@ -53,7 +55,11 @@ public final class VideoCache: Sendable {
     let manager: NetworkManager
     let index = Locked(Index())
 
-    /// Creates a cache, creating its folder if needed.
+    /// The index file's name in the folder.
+    static let indexName = ".courier-index.json"
+
+    /// Creates a cache, creating its folder if needed, and reads the index an earlier cache
+    /// saved there. An unreadable index is dropped with the files it would have listed.
     ///
     /// - Parameters:
     ///   - directory: the folder for cached files.
@@ -65,6 +71,21 @@ public final class VideoCache: Sendable {
         self.maxBytes = maxBytes
         self.manager = manager
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var saved =
+            (try? Data(contentsOf: directory.appendingPathComponent(Self.indexName)))
+            .flatMap { try? JSONDecoder().decode(Index.self, from: $0) } ?? Index()
+        // Keep only records whose file is still there with the recorded size.
+        saved.records = saved.records.filter { _, record in
+            Self.size(of: directory.appendingPathComponent(record.file)) == record.size
+                && FileManager.default.fileExists(atPath: directory.appendingPathComponent(record.file).path)
+        }
+        let listed = Set(saved.records.values.map(\.file))
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        where name != Self.indexName && !listed.contains(name) {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+        let loaded = saved
+        index.withLock { $0 = loaded }
     }
 
     /// The cached file for `key` (a URL string), if any; marks it recently used (seed `queryURLFromCache`).
@@ -153,6 +174,10 @@ public final class VideoCache: Sendable {
                 index.records[oldest.key] = nil
                 evicted.append(oldest.value.file)
             }
+            // Saved under the lock, so saves land in the order of the changes. A failed save
+            // costs only the cache's memory across restarts, not this download.
+            try? JSONEncoder().encode(index).write(
+                to: directory.appendingPathComponent(Self.indexName), options: .atomic)
             return evicted
         }
         for file in evicted {

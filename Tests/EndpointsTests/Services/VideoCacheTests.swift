@@ -20,8 +20,49 @@ struct VideoCacheTests {
         #expect(cache.cachedFile(forKey: "http://h/b.mp4") == nil, "b was least recently used")
         #expect(cache.cachedFile(forKey: "http://h/a.mp4") != nil)
         #expect(cache.totalSize == 200)
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let files = try cachedFiles(in: folder)
         #expect(files.count == 2, "the evicted file is deleted: \(files)")
+    }
+
+    /// The folder's video files, without the saved index.
+    private func cachedFiles(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0 != ".courier-index.json"
+        }
+    }
+
+    @Test("a new cache on the same folder finds what an earlier one cached; leftovers are deleted")
+    func indexSurvivesARestart() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let first = try VideoCache(directory: folder, maxBytes: 1000, manager: Self.manager())
+            try first.store(
+                data: Data(count: 100), forKey: "http://h/a.mp4", fileExtension: "mp4", etag: "\"a1\"")
+            try first.store(data: Data(count: 50), forKey: "http://h/b.mov", fileExtension: "mov")
+        }
+        // A download cut short by a crash leaves an incoming file behind.
+        try Data(count: 10).write(to: folder.appendingPathComponent(".incoming-crashed"))
+        let second = try VideoCache(directory: folder, maxBytes: 1000, manager: Self.manager())
+        #expect(second.keys == ["http://h/a.mp4", "http://h/b.mov"])
+        #expect(second.totalSize == 150)
+        #expect(second.cachedFile(forKey: "http://h/a.mp4")?.pathExtension == "mp4")
+        #expect(try cachedFiles(in: folder).count == 2, "the leftover is deleted")
+    }
+
+    @Test("an unreadable index is dropped with the files it listed")
+    func corruptIndexStartsEmpty() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let first = try VideoCache(directory: folder, maxBytes: 1000, manager: Self.manager())
+            try first.store(data: Data(count: 100), forKey: "http://h/a.mp4", fileExtension: "mp4")
+        }
+        try Data("{not json".utf8).write(to: folder.appendingPathComponent(".courier-index.json"))
+        let second = try VideoCache(directory: folder, maxBytes: 1000, manager: Self.manager())
+        #expect(second.keys.isEmpty)
+        #expect(second.totalSize == 0)
+        #expect(try cachedFiles(in: folder).isEmpty)
     }
 
     @Test("concurrent stores keep the index and the disk consistent")
@@ -39,7 +80,7 @@ struct VideoCacheTests {
             try await group.waitForAll()
         }
         #expect(cache.totalSize <= 1000)
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let files = try cachedFiles(in: folder)
         #expect(files.count == cache.keys.count)
     }
 
