@@ -64,9 +64,8 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func a307ResendsTheMethodAndTheBodyFromItsFile(transport: TransportUnderTest) async throws {
         let directory = try TemporaryDirectory()
-        let file = directory.url.appendingPathComponent("body.bin")
+        let file = try Pattern.writeFile(length: 150_000, in: directory.url)
         let payload = Pattern.bytes(offset: 0, count: 150_000)
-        try payload.write(to: file)
         try await withConformanceServer { server in
             try await transport.with { sut in
                 let request = try server.request(
@@ -84,9 +83,8 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func a308ToAnotherHostResendsTheFileBodyWithoutCredentials(transport: TransportUnderTest) async throws {
         let directory = try TemporaryDirectory()
-        let file = directory.url.appendingPathComponent("body.bin")
-        let payload = Pattern.bytes(offset: 7, count: 70_000)
-        try payload.write(to: file)
+        let file = try Pattern.writeFile(length: 70_000, in: directory.url)
+        let payload = Pattern.bytes(offset: 0, count: 70_000)
         try await withConformanceServer { server in
             try await transport.with { sut in
                 let target = "http://localhost:\(server.port)/echo/moved"

@@ -49,7 +49,7 @@ public enum RequestBuilding {
         }
         let absolute =
             startsWithScheme(path) ? URL(string: path).flatMap { $0.scheme == nil ? nil : $0 } : nil
-        if absolute == nil, let dotSegment = relativeDotSegment(in: path) {
+        if absolute == nil, let dotSegment = dotSegment(in: path) {
             throw CourierError(
                 .invalidURL, "path segment \(dotSegment.debugDescription) is not allowed in \(path)")
         }
@@ -77,13 +77,7 @@ public enum RequestBuilding {
     }
 
     /// The first `.` or `..` segment of a relative path (before any query), if any.
-    static func dotSegment(in path: String) -> String? {
-        if startsWithScheme(path), let absolute = URL(string: path), absolute.scheme != nil { return nil }
-        return relativeDotSegment(in: path)
-    }
-
-    /// `dotSegment` for a path already known not to be an absolute URL.
-    private static func relativeDotSegment(in path: String) -> String? {
+    private static func dotSegment(in path: String) -> String? {
         let pathPart = path.utf8.prefix { $0 != UInt8(ascii: "?") }
         for segment in pathPart.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
             // Only ".", "%2e" and "%2E" can decode to a dot, so other segments need no decoding.
