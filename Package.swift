@@ -32,7 +32,8 @@ let package = Package(
         // Helpers shared by the test targets (starting other programs); not part of any product.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(
-            name: "CourierTests", dependencies: ["Courier"], path: "Tests/CourierTests", exclude: ["Fixtures"]
+            name: "CourierTests", dependencies: ["Courier", "TestSupport"], path: "Tests/CourierTests",
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "CourierCurlTests", dependencies: ["CourierCurl", "MockServer"],

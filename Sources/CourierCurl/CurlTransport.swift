@@ -21,8 +21,9 @@ import Foundation
 /// and the progress closure run on that loop thread, so they should be quick (reading a
 /// file is; waiting on the network is not).
 ///
-/// Redirects are followed up to `TransferOptions.maxRedirects`; libcurl (7.58 and later)
-/// drops a custom `Authorization` and `Cookie` header when a redirect changes host or port.
+/// Redirects are followed up to `TransferOptions.maxRedirects` by the same rules as every
+/// transport (see `TransferOptions.crossOriginHeaderPolicy` for what a redirect to another
+/// origin drops): libcurl's own redirect following is off.
 public final class CurlTransport: Transport {
     /// The settings this transport was created with.
     public let configuration: Configuration
@@ -48,6 +49,11 @@ public final class CurlTransport: Transport {
     ///   body; a transport code for a failed transfer; `.cancelled` when the task is
     ///   cancelled or the transport is shut down.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await Redirects.send(request) { hop in try await sendOnce(hop) }
+    }
+
+    /// One hop: libcurl never follows a redirect itself.
+    private func sendOnce(_ request: TransportRequest) async throws -> TransportResponse {
         let plan = try CurlRequestPlan.make(for: request, configuration: configuration)
         if Task.isCancelled {
             throw CourierError(.cancelled, "the request was cancelled", request: request.urlRequest)

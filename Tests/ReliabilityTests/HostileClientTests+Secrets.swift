@@ -50,6 +50,7 @@ extension HostileClientTests {
                     var request = URLRequest(url: server.baseURL.appendingPathComponent("start"))
                     request.setValue("Bearer SECRET-TOKEN", forHTTPHeaderField: "Authorization")
                     request.setValue("session=SECRET-COOKIE", forHTTPHeaderField: "Cookie")
+                    request.setValue("SECRET-API-KEY", forHTTPHeaderField: "X-Api-Key")
                     let manager = NetworkManager(
                         transport: client, transferOptions: TransferOptions(totalTimeout: 5))
                     let sent = request
@@ -61,9 +62,12 @@ extension HostileClientTests {
         let seen = try #require(landed.all.first)
         if target == .sameOrigin {
             #expect(seen.authorization == "Bearer SECRET-TOKEN")
+            #expect(seen.cookie == "session=SECRET-COOKIE")
+            #expect(seen.apiKey == "SECRET-API-KEY")
         } else {
             #expect(seen.authorization == nil, "Authorization leaked to \(target)")
             #expect(seen.cookie == nil, "Cookie leaked to \(target)")
+            #expect(seen.apiKey == nil, "X-Api-Key leaked to \(target)")
         }
     }
 

@@ -23,7 +23,10 @@ extension APIConfigurable {
         let url = try RequestBuilding.url(path: path, base: baseURL ?? base)
         var urlRequest = URLRequest(url: url)
         // A new URLRequest is a GET already; each setter copies Foundation's underlying request.
-        if method != .get { urlRequest.httpMethod = method.rawValue }
+        if method != .get {
+            try RequestBuilding.validateMethod(method.rawValue)
+            urlRequest.httpMethod = method.rawValue
+        }
         if let timeout { urlRequest.timeoutInterval = timeout }
         var request = HTTPRequest(urlRequest: urlRequest)
         try parameters.encode(into: &request)
@@ -108,6 +111,30 @@ public enum RequestBuilding {
             else { return false }
         }
         return false
+    }
+
+    /// Refuses a method that is not an RFC 9110 token, such as one holding CR or LF, which
+    /// would let a second request be smuggled onto the connection.
+    /// - Throws: `CourierError.Code.invalidParameters`.
+    public static func validateMethod(_ name: String) throws {
+        guard !name.isEmpty, name.utf8.allSatisfy(\.isTokenCharacter) else {
+            throw CourierError(.invalidParameters, "HTTP method \(name.debugDescription) is not a token")
+        }
+    }
+
+    /// The checks every transport makes before anything reaches a socket: the method is a
+    /// token and every header is well formed.
+    /// - Throws: `CourierError` `.invalidParameters` or `.invalidHeader`, carrying `request`.
+    package static func validateForSending(_ request: URLRequest) throws {
+        do {
+            try validateMethod(request.httpMethod ?? "GET")
+            for (name, value) in request.allHTTPHeaderFields ?? [:] {
+                try validateHeader(name: name, value: value)
+            }
+        } catch var error as CourierError {
+            error.request = request
+            throw error
+        }
     }
 
     /// Refuses header names that are not RFC 9110 tokens, and values with CR, LF or NUL.

@@ -68,28 +68,58 @@ public struct TransportRequest: Sendable {
 }
 
 /// Per-transfer limits. Defaults suit an API client.
+///
+/// Timeouts come in three kinds, as in curl and URLSession:
+/// - `connectTimeout` bounds establishing the connection;
+/// - the idle timeout (`idleTimeout`, else the request's `timeoutInterval`, 60 s by default)
+///   fails a transfer that makes no progress for that long, however long it runs in all, so a
+///   large download that keeps moving is never cut;
+/// - `totalTimeout`, off by default, is a deadline for the whole transfer.
 public struct TransferOptions: Sendable, Hashable {
     /// The most response-body bytes kept in memory. A larger `Content-Length` is refused
-    /// before the body is read; a body that grows past it is aborted. Default 16 MiB.
+    /// before the body is read (unless no body follows: HEAD, 204, 304); a body that grows
+    /// past it is aborted. Default 16 MiB.
     public var maxResponseBytes: Int64
     /// How long to wait for a connection to be established, in seconds.
     public var connectTimeout: TimeInterval
-    /// How long the whole transfer may take, in seconds. `nil` uses `urlRequest.timeoutInterval`.
+    /// How long the transfer may go without sending or receiving a byte, in seconds. `nil`
+    /// uses `urlRequest.timeoutInterval`.
+    public var idleTimeout: TimeInterval?
+    /// How long the whole transfer may take, in seconds, redirects included. `nil` (the
+    /// default) sets no deadline: only the connect and idle timeouts apply.
     public var totalTimeout: TimeInterval?
     /// How many redirects to follow. 0 returns the 3xx response as is.
     public var maxRedirects: Int
+    /// Which headers a redirect to another origin drops. Default: every secret header.
+    public var crossOriginHeaderPolicy: CrossOriginHeaderPolicy
 
     /// Creates transfer options.
     public init(
         maxResponseBytes: Int64 = 16 << 20,
         connectTimeout: TimeInterval = 10,
+        idleTimeout: TimeInterval? = nil,
         totalTimeout: TimeInterval? = nil,
-        maxRedirects: Int = 10
+        maxRedirects: Int = 10,
+        crossOriginHeaderPolicy: CrossOriginHeaderPolicy = .sensitive
     ) {
         self.maxResponseBytes = maxResponseBytes
         self.connectTimeout = connectTimeout
+        self.idleTimeout = idleTimeout
         self.totalTimeout = totalTimeout
         self.maxRedirects = maxRedirects
+        self.crossOriginHeaderPolicy = crossOriginHeaderPolicy
+    }
+
+    /// The idle timeout in force for `request`, in seconds; nil or non-positive for none.
+    package func idleTimeout(for request: URLRequest) -> TimeInterval? {
+        let idle = idleTimeout ?? request.timeoutInterval
+        return idle.isFinite && idle > 0 ? idle : nil
+    }
+
+    /// Whether a response with this status to this method carries no body, whatever its
+    /// `Content-Length` says (RFC 9110 §6.4.1), so the size limit does not apply.
+    package static func hasNoBody(status: Int, method: String?) -> Bool {
+        method?.uppercased() == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status)
     }
 }
 

@@ -44,10 +44,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             completionHandler(nil)
             return
         }
-        // A transfer that is being cancelled must not answer: FoundationNetworking crashes
-        // on a redirect answer that arrives after the cancellation.
-        guard let decision = transfer.redirect(response, to: request) else { return }
-        completionHandler(decision.request)
+        // Redirects are followed by `Redirects`, one task per hop; a transfer being cancelled
+        // must not answer at all.
+        guard transfer.redirect() else { return }
+        completionHandler(nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -24,11 +24,11 @@ final class Transfer: Sendable {
         var unwritten = Data()
         var received: Int64 = 0
         var expected: Int64?
-        var redirects = 0
-        var currentURL: URL?
         var firstByte: TimeInterval?
-        var redirectTime: TimeInterval?
         var timer: DispatchWorkItem?
+        var idleTimer: DispatchWorkItem?
+        /// When a byte last went out or came in (or the transfer started).
+        var lastActivity = ContinuousClock.now
     }
 
     /// Bytes gathered before one write to the destination file.
@@ -36,24 +36,15 @@ final class Transfer: Sendable {
 
     private let request: TransportRequest
     private let task: URLSessionTask
-    private let temporaryFile: URL?
-    private let followsBodyRedirects: Bool
     private let delegateQueue: OperationQueue
     private let startedAt = ContinuousClock.now
     private let state: Locked<State>
 
-    /// - Parameter followsBodyRedirects: false to stop at a 307/308 and return it (the caller
-    ///   follows it with the body; FoundationNetworking would drop a file body).
-    init(
-        request: TransportRequest, task: URLSessionTask, temporaryFile: URL?, delegateQueue: OperationQueue,
-        followsBodyRedirects: Bool = true
-    ) {
+    init(request: TransportRequest, task: URLSessionTask, delegateQueue: OperationQueue) {
         self.request = request
-        self.followsBodyRedirects = followsBodyRedirects
         self.task = task
-        self.temporaryFile = temporaryFile
         self.delegateQueue = delegateQueue
-        state = Locked(State(currentURL: request.urlRequest.url))
+        state = Locked(State())
     }
 
     private var elapsed: TimeInterval {
@@ -63,13 +54,15 @@ final class Transfer: Sendable {
 
     /// Starts the task, or fails at once when cancelled before starting.
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
-        let total = request.options.totalTimeout ?? request.urlRequest.timeoutInterval
+        let total = request.options.totalTimeout ?? 0
+        let idle = request.options.idleTimeout(for: request.urlRequest)
         let failure: CourierError? = state.withLock { state in
             if let failure = state.failure {
                 state.finished = true
                 return failure
             }
             state.continuation = continuation
+            if let idle { scheduleIdleCheck(after: idle, in: &state) }
             if total > 0, total.isFinite {
                 let timer = DispatchWorkItem { [weak self] in
                     self?.fail(
@@ -84,11 +77,39 @@ final class Transfer: Sendable {
         }
         if let failure {
             task.cancel()
-            removeTemporaryFile()
             continuation.resume(throwing: failure)
         } else {
             task.resume()
         }
+    }
+
+    /// Arms the idle timer to fire `delay` seconds from now. When it fires it fails the
+    /// transfer if nothing moved for the whole idle timeout, or re-arms itself for the rest.
+    private func scheduleIdleCheck(after delay: TimeInterval, in state: inout State) {
+        let check = DispatchWorkItem { [weak self] in self?.checkIdle() }
+        state.idleTimer = check
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: check)
+    }
+
+    private func checkIdle() {
+        guard let idle = request.options.idleTimeout(for: request.urlRequest) else { return }
+        let expired: Bool = state.withLock { state in
+            guard !state.finished, state.failure == nil else { return false }
+            let quiet = Self.seconds(ContinuousClock.now - state.lastActivity)
+            if quiet >= idle { return true }
+            scheduleIdleCheck(after: idle - quiet, in: &state)
+            return false
+        }
+        if expired {
+            fail(
+                CourierError(
+                    .timedOut, "no bytes moved for \(idle) s (the idle timeout)", request: request.urlRequest)
+            )
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Ends the transfer with `error` unless it has already ended or failed.
@@ -116,7 +137,9 @@ final class Transfer: Sendable {
         var problem: CourierError?
         switch request.destination {
         case .memory:
-            if let expected, expected > request.options.maxResponseBytes {
+            if let expected, expected > request.options.maxResponseBytes,
+                !TransferOptions.hasNoBody(status: http.statusCode, method: request.urlRequest.httpMethod)
+            {
                 problem = CourierError(
                     .responseTooLarge,
                     "Content-Length \(expected) exceeds maxResponseBytes (\(request.options.maxResponseBytes))",
@@ -127,6 +150,7 @@ final class Transfer: Sendable {
         }
         state.withLock { state in
             state.response = http
+            state.lastActivity = ContinuousClock.now
             state.expected = expected
             state.firstByte = state.firstByte ?? elapsed
             state.data = Data()
@@ -166,6 +190,7 @@ final class Transfer: Sendable {
         let limit = request.options.maxResponseBytes
         let outcome: (progress: TransferProgress?, problem: CourierError?) = state.withLock { state in
             guard state.failure == nil, !state.finished else { return (nil, nil) }
+            state.lastActivity = ContinuousClock.now
             state.received += Int64(data.count)
             if let file = state.file {
                 do {
@@ -203,59 +228,18 @@ final class Transfer: Sendable {
 
     /// Body bytes went out.
     func sent(_ total: Int64, of expected: Int64) {
+        state.withLock { $0.lastActivity = ContinuousClock.now }
         request.progress?(
             TransferProgress(
                 direction: .upload, completed: total, total: expected > 0 ? expected : request.body.length))
     }
 
-    /// What to answer a redirect with.
-    struct RedirectDecision {
-        /// The request to follow, or `nil` to stop and return the 3xx response.
-        var request: URLRequest?
-    }
-
-    /// A redirect is about to be followed. Returns `nil` when the transfer is being
-    /// cancelled and must not answer at all.
-    func redirect(_ response: HTTPURLResponse, to proposed: URLRequest) -> RedirectDecision? {
-        let maxRedirects = request.options.maxRedirects
-        let decision: (next: URLRequest?, problem: CourierError?)? = state.withLock { state in
-            if state.failure != nil || state.finished { return nil }
-            if !followsBodyRedirects, response.statusCode == 307 || response.statusCode == 308 {
-                return (nil, nil)
-            }
-            state.redirects += 1
-            if maxRedirects <= 0 { return (nil, nil) }
-            if state.redirects > maxRedirects {
-                // Not `fail`: cancelling the task while FoundationNetworking waits for this
-                // decision crashes it on Linux. Stopping here returns the 3xx as the final
-                // response, and `complete` turns it into this error.
-                if state.failure == nil {
-                    state.failure = CourierError(
-                        .tooManyRedirects, "more than \(maxRedirects) redirects", request: request.urlRequest,
-                        status: response.statusCode, headers: Self.headers(of: response))
-                }
-                return (nil, nil)
-            }
-            var next = proposed
-            let previous = state.currentURL ?? response.url
-            if Self.hostChanged(from: previous, to: next.url) {
-                for name in ["Authorization", "Proxy-Authorization", "Cookie"] {
-                    next.setValue(nil, forHTTPHeaderField: name)
-                }
-            }
-            state.currentURL = next.url
-            state.redirectTime = elapsed
-            return (next, nil)
-        }
-        guard let decision else { return nil }
-        if let problem = decision.problem { fail(problem) }
-        return RedirectDecision(request: decision.next)
-    }
-
-    static func hostChanged(from old: URL?, to new: URL?) -> Bool {
-        guard let old, let new else { return true }
-        return old.host?.lowercased() != new.host?.lowercased() || old.port != new.port
-            || old.scheme?.lowercased() != new.scheme?.lowercased()
+    /// A redirect arrived. URLSession never follows it: `Redirects` decides, the same way for
+    /// every transport, so the 3xx is returned as this hop's response. Returns false when the
+    /// transfer is being cancelled and must not answer at all (FoundationNetworking crashes
+    /// on a redirect answer that arrives after the cancellation).
+    func redirect() -> Bool {
+        state.withLock { state in state.failure == nil && !state.finished }
     }
 
     /// The task ended; resumes the continuation.
@@ -263,6 +247,7 @@ final class Transfer: Sendable {
         let snapshot = state.withLock {
             state -> (CheckedContinuation<TransportResponse, any Error>?, State) in
             state.timer?.cancel()
+            state.idleTimer?.cancel()
             if let file = state.file, !state.unwritten.isEmpty, state.failure == nil {
                 do {
                     try file.write(contentsOf: state.unwritten)
@@ -279,7 +264,6 @@ final class Transfer: Sendable {
             state.finished = true
             return (continuation, state)
         }
-        removeTemporaryFile()
         guard let continuation = snapshot.0 else { return }
         let finalState = snapshot.1
         let failure =
@@ -305,13 +289,8 @@ final class Transfer: Sendable {
         continuation.resume(
             returning: TransportResponse(
                 status: http.statusCode, headers: Self.headers(of: http), body: body,
-                url: http.url ?? finalState.currentURL,
-                timings: Timings(
-                    firstByte: finalState.firstByte, redirect: finalState.redirectTime, total: total)))
-    }
-
-    private func removeTemporaryFile() {
-        if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
+                url: http.url ?? request.urlRequest.url,
+                timings: Timings(firstByte: finalState.firstByte, total: total)))
     }
 
     static func headers(of response: HTTPURLResponse) -> HTTPHeaders {

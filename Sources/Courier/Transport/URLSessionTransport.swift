@@ -90,65 +90,41 @@ public final class URLSessionTransport: Transport {
                 request: urlRequest)
         }
         if Task.isCancelled { throw CourierError(.cancelled, "the task was cancelled", request: urlRequest) }
+        try RequestBuilding.validateForSending(urlRequest)
+        if urlRequest.httpMethod == nil || urlRequest.httpMethod?.uppercased() == "GET",
+            !Redirects.isEmpty(request.body)
+        {
+            throw CourierError(
+                .invalidBody,
+                "URLSessionTransport cannot send a GET with a body (FoundationNetworking refuses it); use CurlTransport",
+                request: urlRequest)
+        }
+        // The body is prepared once (a stream is spooled to a file) and sent from there on
+        // every hop of a redirect chain, which `Redirects` follows for both transports alike.
         let prepared = try await PreparedUpload.make(for: request)
-        guard case .file(let file, let temporary) = prepared else {
-            return try await sendOnce(request, upload: prepared, followsBodyRedirects: true)
-        }
-        // FoundationNetworking follows a 307/308 but sends the new request without the file
-        // body, so those redirects are followed here, one upload task per hop.
-        defer { if temporary { try? FileManager.default.removeItem(at: file) } }
-        let upload = PreparedUpload.file(file, temporary: false)
-        var current = request
-        var hops = 0
-        while true {
-            let response = try await sendOnce(current, upload: upload, followsBodyRedirects: false)
-            guard response.status == 307 || response.status == 308, request.options.maxRedirects > 0,
-                let location = response.headers["Location"],
-                let next = URL(string: location, relativeTo: response.url ?? current.urlRequest.url)?
-                    .absoluteURL
-            else { return response }
-            guard let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                throw CourierError(
-                    .invalidURL, "redirected to \(next.absoluteString), which is not http or https",
-                    request: request.urlRequest, status: response.status, headers: response.headers)
+        defer { if let file = prepared.temporaryFile { try? FileManager.default.removeItem(at: file) } }
+        var replayable = request
+        if case .file(let file, _) = prepared { replayable.body = .file(file) }
+        return try await Redirects.send(replayable, bodyIsReplayable: request.body.isReplayable) { hop in
+            let upload: PreparedUpload
+            switch hop.body {
+            case .empty: upload = .none
+            case .data(let data): upload = data.isEmpty ? .none : .data(data)
+            case .file(let file): upload = .file(file, temporary: false)
+            case .stream: upload = prepared  // not reached: the stream was spooled above
             }
-            guard hops < request.options.maxRedirects else {
-                throw CourierError(
-                    .tooManyRedirects, "more than \(request.options.maxRedirects) redirects",
-                    request: request.urlRequest, status: response.status, headers: response.headers)
-            }
-            hops += 1
-            current = Self.redirected(current, to: next, from: response.url ?? current.urlRequest.url)
+            return try await sendOnce(hop, upload: upload)
         }
     }
 
-    /// `request` sent again to `next` after a 307/308: same method, headers and body, without
-    /// credentials when the host, port or scheme changes.
-    private static func redirected(_ request: TransportRequest, to next: URL, from previous: URL?)
-        -> TransportRequest
-    {
-        var request = request
-        if Transfer.hostChanged(from: previous, to: next) {
-            for name in ["Authorization", "Proxy-Authorization", "Cookie"] {
-                request.urlRequest.setValue(nil, forHTTPHeaderField: name)
-            }
-        }
-        request.urlRequest.url = next
-        return request
-    }
-
-    /// One task: the request and the redirects URLSession follows itself (all of them, or
-    /// all but 307/308 when `followsBodyRedirects` is false).
-    private func sendOnce(
-        _ request: TransportRequest, upload prepared: PreparedUpload, followsBodyRedirects: Bool
-    )
-        async throws -> TransportResponse
+    /// One task for one hop: redirects are returned, never followed by URLSession.
+    private func sendOnce(_ request: TransportRequest, upload prepared: PreparedUpload) async throws
+        -> TransportResponse
     {
         let urlRequest = request.urlRequest
         let task = makeTask(request, upload: prepared)
         let transfer = Transfer(
-            request: request, task: task, temporaryFile: prepared.temporaryFile, delegateQueue: delegateQueue,
-            followsBodyRedirects: followsBodyRedirects)
+            request: request, task: task, delegateQueue: delegateQueue)
         delegate.register(transfer, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -164,11 +140,10 @@ public final class URLSessionTransport: Transport {
         urlRequest.httpBody = nil
         urlRequest.httpShouldHandleCookies = false
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        // FoundationNetworking arms its own (idle) timer with whole seconds, so 0.75 s would
-        // become 0; and that timer firing during a redirect decision crashes it. Give it a
-        // whole second more than the deadline, which `Transfer`'s own timer enforces exactly.
-        let total = request.options.totalTimeout ?? urlRequest.timeoutInterval
-        urlRequest.timeoutInterval = total.isFinite && total > 0 ? total.rounded(.up) + 1 : 7 * 24 * 3600
+        // FoundationNetworking arms its own timer with whole seconds (0.75 s would become 0), and
+        // that timer firing during a redirect decision crashes it; `Transfer` enforces the idle
+        // and total timeouts itself, to the millisecond.
+        urlRequest.timeoutInterval = 7 * 24 * 3600
         switch upload {
         case .none:
             return session.dataTask(with: urlRequest)

@@ -35,12 +35,13 @@ struct CurlRequestPlan: Sendable, Equatable {
     /// Lines for `CURLOPT_HTTPHEADER`: "Name: value", "Name;" for an empty value, and
     /// "Name:" to suppress a header libcurl would add on its own.
     var headerLines: [String]
-    var followRedirects: Bool
-    var maxRedirects: Int
     /// `CURLOPT_CONNECTTIMEOUT_MS`; 0 means libcurl's default.
     var connectTimeoutMilliseconds: Int
     /// `CURLOPT_TIMEOUT_MS`; 0 means no total timeout.
     var totalTimeoutMilliseconds: Int
+    /// Seconds without a byte moving before the transfer fails; checked in the progress
+    /// callback, which libcurl calls at least once a second. nil for none.
+    var idleTimeout: TimeInterval?
     /// `CURLOPT_ACCEPT_ENCODING`; "" offers every encoding libcurl can decode.
     var acceptEncoding: String
     var caBundlePath: String?
@@ -75,14 +76,7 @@ struct CurlRequestPlan: Sendable, Equatable {
                 request: head)
         }
         let methodName = head.httpMethod ?? "GET"
-        do {
-            // A method is a token, like a header name.
-            try RequestBuilding.validateHeader(name: methodName, value: "")
-        } catch {
-            throw CourierError(
-                .invalidParameters, "HTTP method \(methodName.debugDescription) is not a token", request: head
-            )
-        }
+        try RequestBuilding.validateForSending(head)
 
         let bodyPresent: Bool
         if case .empty = request.body { bodyPresent = false } else { bodyPresent = true }
@@ -118,7 +112,7 @@ struct CurlRequestPlan: Sendable, Equatable {
             throw error
         }
 
-        let total = request.options.totalTimeout ?? head.timeoutInterval
+        let total = request.options.totalTimeout ?? 0
         let maxResponseBytes: Int64?
         if case .memory = request.destination {
             maxResponseBytes = request.options.maxResponseBytes
@@ -130,10 +124,9 @@ struct CurlRequestPlan: Sendable, Equatable {
             method: method,
             upload: upload,
             headerLines: lines,
-            followRedirects: request.options.maxRedirects > 0,
-            maxRedirects: max(0, request.options.maxRedirects),
             connectTimeoutMilliseconds: milliseconds(request.options.connectTimeout),
             totalTimeoutMilliseconds: milliseconds(total),
+            idleTimeout: request.options.idleTimeout(for: head),
             acceptEncoding: "",
             caBundlePath: configuration.caBundle?.path,
             userAgent: configuration.userAgent,

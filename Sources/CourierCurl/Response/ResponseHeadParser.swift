@@ -74,12 +74,6 @@ struct ResponseHeadParser: Sendable, Equatable {
         return String(decoding: value, as: UTF8.self)
     }
 
-    /// The status is one libcurl will follow rather than deliver.
-    func isRedirectToFollow(followRedirects: Bool) -> Bool {
-        guard followRedirects, let status else { return false }
-        return [301, 302, 303, 307, 308].contains(status) && headers["Location"] != nil
-    }
-
     /// The declared `Content-Length`, if any and valid.
     var contentLength: Int64? { headers["Content-Length"].flatMap { Int64($0) } }
 }

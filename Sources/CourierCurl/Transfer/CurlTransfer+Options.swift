@@ -12,7 +12,6 @@ extension CurlTransfer {
         let me = Unmanaged.passUnretained(self).toOpaque()
         try set(CURLOPT_URL, plan.url)
         try set(CURLOPT_PROTOCOLS_STR, plan.allowedProtocols)
-        try set(CURLOPT_REDIR_PROTOCOLS_STR, plan.allowedProtocols)
         try set(CURLOPT_NOSIGNAL, 1)
         try set(CURLOPT_TCP_KEEPALIVE, 1)
         if plan.freshConnection { try set(CURLOPT_FRESH_CONNECT, 1) }
@@ -92,8 +91,8 @@ extension CurlTransfer {
             }, "XFERINFOFUNCTION")
         try check(ccurl_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, me), "XFERINFODATA")
 
-        try set(CURLOPT_FOLLOWLOCATION, plan.followRedirects ? 1 : 0)
-        try set(CURLOPT_MAXREDIRS, plan.maxRedirects)
+        // Redirects are followed by `Redirects`, one transfer per hop, as on every transport.
+        try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_CONNECTTIMEOUT_MS, plan.connectTimeoutMilliseconds)
         try set(CURLOPT_TIMEOUT_MS, plan.totalTimeoutMilliseconds)
         try set(CURLOPT_ACCEPT_ENCODING, plan.acceptEncoding)

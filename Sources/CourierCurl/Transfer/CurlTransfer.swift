@@ -34,6 +34,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var head = ResponseHeadParser()
     private var lastUpload: Int64 = -1
     private var lastDownload: Int64 = -1
+    /// Bytes moved either way at the last progress call, and when that count last changed.
+    private var activityCount: Int64 = 0
+    private var lastActivity = ContinuousClock.now
     private var handleReleased = false
 
     /// Creates the easy handle and configures it from `plan`; opens the body source and
@@ -166,7 +169,7 @@ final class CurlTransfer: @unchecked Sendable {
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if shouldAbort { return false }
         guard head.consume(bytes) == .end, let limit = plan.maxResponseBytes, let status = head.status,
-            status >= 200, !head.isRedirectToFollow(followRedirects: plan.followRedirects),
+            status >= 200, !TransferOptions.hasNoBody(status: status, method: urlRequest.httpMethod),
             let declared = head.contentLength, declared > limit
         else { return true }
         // Refuse before reading a byte of a body that cannot fit.
@@ -210,6 +213,17 @@ final class CurlTransfer: @unchecked Sendable {
     func reportProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Bool
     {
         if shouldAbort { return false }
+        if let idle = plan.idleTimeout {
+            let moved = downloaded + uploaded
+            let now = ContinuousClock.now
+            if moved != activityCount {
+                activityCount = moved
+                lastActivity = now
+            } else if now - lastActivity >= .milliseconds(Int64(idle * 1000)) {
+                fail(.idle(idle))
+                return false
+            }
+        }
         guard let progressHandler else { return true }
         if uploaded != lastUpload, uploaded > 0 || lastUpload < 0, plan.upload != .none {
             lastUpload = uploaded

@@ -1,4 +1,5 @@
 import Courier
+import Foundation
 
 /// Why a transfer was stopped before libcurl finished it on its own.
 enum TransferAbortReason: Sendable, Equatable {
@@ -12,6 +13,8 @@ enum TransferAbortReason: Sendable, Equatable {
     case fileWriteFailed(String)
     /// Reading the request body failed.
     case bodyReadFailed(String)
+    /// No byte went out or came in for the idle timeout, in seconds.
+    case idle(TimeInterval)
 
     /// The error the caller sees.
     func error() -> CourierError {
@@ -27,6 +30,8 @@ enum TransferAbortReason: Sendable, Equatable {
             return CourierError(.fileWriteFailed, "writing the response body failed: \(message)")
         case .bodyReadFailed(let message):
             return CourierError(.invalidBody, "reading the request body failed: \(message)")
+        case .idle(let seconds):
+            return CourierError(.timedOut, "no bytes moved for \(seconds) s (the idle timeout)")
         }
     }
 }

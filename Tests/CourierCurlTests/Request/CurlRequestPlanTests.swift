@@ -31,13 +31,13 @@ import Testing
         #expect(plan.upload == .none)
         #expect(plan.headerLines.isEmpty)
         #expect(plan.acceptEncoding == "")
-        #expect(plan.followRedirects && plan.maxRedirects == 10)
         #expect(plan.preferHTTP2)
         #expect(plan.caBundlePath == nil)
         #expect(plan.allowedProtocols == "http,https")
         #expect(plan.maxResponseBytes == 16 << 20)
         #expect(plan.connectTimeoutMilliseconds == 10_000)
-        #expect(plan.totalTimeoutMilliseconds == 60_000, "URLRequest's default timeoutInterval")
+        #expect(plan.totalTimeoutMilliseconds == 0, "no whole-transfer deadline by default")
+        #expect(plan.idleTimeout == 60, "URLRequest's default timeoutInterval is the idle timeout")
     }
 
     @Test func aPostWithDataIsSizedAndSuppressesExpectAndTheDefaultContentType() throws {
@@ -81,12 +81,13 @@ import Testing
         let ca = URL(fileURLWithPath: "/tmp/ca.pem")
         let plan = try plan(
             destination: .file(URL(fileURLWithPath: "/tmp/out")),
-            options: TransferOptions(connectTimeout: 0.25, totalTimeout: 2.5, maxRedirects: 0),
+            options: TransferOptions(
+                connectTimeout: 0.25, idleTimeout: 1.5, totalTimeout: 2.5, maxRedirects: 0),
             configuration: .init(caBundle: ca, preferHTTP2: false))
         #expect(plan.maxResponseBytes == nil, "no memory limit when streaming to a file")
         #expect(plan.connectTimeoutMilliseconds == 250)
         #expect(plan.totalTimeoutMilliseconds == 2500)
-        #expect(!plan.followRedirects)
+        #expect(plan.idleTimeout == 1.5)
         #expect(plan.caBundlePath == "/tmp/ca.pem")
         #expect(!plan.preferHTTP2)
     }

@@ -13,6 +13,16 @@ enum Checksum {
         return String(hex)
     }
 
+    /// A quick 64-bit FNV-1a digest in hex, for telling small bodies apart without a process.
+    static func fnv1a(_ data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+
     /// The hex SHA-256 of bytes in memory (through a temporary file).
     static func sha256(data: Data) throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-sha-\(UUID())")

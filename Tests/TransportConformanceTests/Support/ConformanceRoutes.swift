@@ -32,6 +32,7 @@ struct Echo: Codable, Sendable {
 /// - `/gzip`: the gzip fixture with `Content-Encoding: gzip`.
 /// - `/bytes/N`: N pattern bytes with a `Content-Length`.
 /// - `/chunked/N`: N pattern bytes in chunked coding (no `Content-Length`).
+/// - `/dribble/N?ms=T`: N pattern bytes in 8 chunks spread over T milliseconds.
 /// - `/truncated/N`: headers for N bytes, half of them, then the connection closes.
 enum ConformanceRoutes {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -73,6 +74,14 @@ enum ConformanceRoutes {
                     status: 200, headers: ["Content-Type": "application/octet-stream"],
                     body: .data(Pattern.bytes(offset: 0, count: Int(argument ?? 0))),
                     dribble: ChunkedDribble(numberOfChunks: 4, totalDuration: .milliseconds(40)))
+            case "dribble":
+                // N bytes in 8 chunks spread over `ms` milliseconds (default 2400): the body keeps
+                // moving, with a pause between chunks, for longer than a short idle timeout.
+                let total = request.queryValue("ms").flatMap(Int64.init) ?? 2400
+                return ServerResponse(
+                    status: 200, headers: ["Content-Type": "application/octet-stream"],
+                    body: .data(Pattern.bytes(offset: 0, count: Int(argument ?? 8))),
+                    dribble: ChunkedDribble(numberOfChunks: 8, totalDuration: .milliseconds(total)))
             case "truncated":
                 return ServerResponse(
                     status: 200, headers: ["Content-Type": "application/octet-stream"],
@@ -106,7 +115,14 @@ enum ConformanceRoutes {
         guard let data = try? JSONEncoder().encode(echo) else {
             return ServerResponse.text("encoding", status: 500)
         }
-        return ServerResponse.json(data)
+        var response = ServerResponse.json(data)
+        // The same facts as headers, so that a HEAD request (no body comes back) is seen too.
+        response.headers.add(name: "X-Echo-Method", value: echo.method)
+        response.headers.add(name: "X-Echo-Body-Length", value: String(echo.bodyLength))
+        response.headers.add(name: "X-Echo-Body-Digest", value: Checksum.fnv1a(request.body))
+        let names = request.headers.map { $0.name.lowercased() }
+        response.headers.add(name: "X-Echo-Header-Names", value: names.joined(separator: ","))
+        return response
     }
 }
 

@@ -1,4 +1,3 @@
-import Courier
 import Foundation
 
 #if canImport(Glibc)
@@ -7,42 +6,57 @@ import Foundation
     import Darwin
 #endif
 
-/// A tiny HTTP/1.1 responder on 127.0.0.1, port 0, for URLSessionTransport smoke tests.
+/// A tiny HTTP/1.1 responder on 127.0.0.1, port 0, for tests that need exact bytes on the wire
+/// (a 304 with a `Content-Length`, a close-delimited body).
 ///
 /// One thread accepts connections and answers each one on its own thread with
 /// `Connection: close`. Only what the smoke tests need: a request head, a
 /// `Content-Length` body, and a canned answer. The full server is MockServer.
-final class LoopbackServer: Sendable {
-    struct Request: Sendable {
-        var method: String
-        var target: String
-        var headers: [String: String]
-        var body: Data
+public final class LoopbackServer: Sendable {
+    /// A request as received; header names lowercased.
+    public struct Request: Sendable {
+        public var method: String
+        public var target: String
+        public var headers: [String: String]
+        public var body: Data
     }
 
-    struct Reply: Sendable {
-        var status: Int = 200
-        var headers: [(String, String)] = []
-        var body = Data()
-        var delay: TimeInterval = 0
+    /// The answer to send. A `Content-Length` in `headers` is sent as given, whatever the body.
+    public struct Reply: Sendable {
+        public var status: Int = 200
+        public var headers: [(String, String)] = []
+        public var body = Data()
+        public var delay: TimeInterval = 0
         /// Send no `Content-Length`: the body ends when the connection closes.
-        var closeDelimited = false
+        public var closeDelimited = false
 
-        static func text(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> Reply {
+        public init(
+            status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), delay: TimeInterval = 0,
+            closeDelimited: Bool = false
+        ) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+            self.closeDelimited = closeDelimited
+        }
+
+        public static func text(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> Reply
+        {
             Reply(status: status, headers: [("Content-Type", "text/plain")] + headers, body: Data(text.utf8))
         }
     }
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply
-    private let received = Locked<[Request]>([])
-    private let stopped = Locked(false)
+    private let received = LockedBox<[Request]>([])
+    private let stopped = LockedBox(false)
 
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
-    var requests: [Request] { received.withLock { $0 } }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var requests: [Request] { received.withLock { $0 } }
 
-    init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
+    public init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
@@ -71,7 +85,7 @@ final class LoopbackServer: Sendable {
         thread.start()
     }
 
-    func stop() {
+    public func stop() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
@@ -156,5 +170,19 @@ final class LoopbackServer: Sendable {
             if sent <= 0 { return }
             offset += sent
         }
+    }
+}
+
+/// A value behind an `NSLock` (this target imports nothing of Courier's).
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
     }
 }

@@ -1,0 +1,217 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Which request headers a redirect to another origin (scheme, host or port) drops.
+///
+/// The default, `.sensitive`, drops every header that `Redaction` hides in logs:
+/// `Authorization`, `Proxy-Authorization`, `Cookie`, the `X-Api-Key` family, and any name
+/// containing "token", "secret" or "password". Add your own secret headers with
+/// `adding(_:)`:
+///
+/// ```swift
+/// var options = TransferOptions()
+/// options.crossOriginHeaderPolicy = .sensitive.adding(["X-Tenant-Signature"])
+/// ```
+public struct CrossOriginHeaderPolicy: Sendable, Hashable {
+    private var names: Set<String>
+    private var includesSensitive: Bool
+
+    /// Every header `Redaction` treats as secret.
+    public static let sensitive = CrossOriginHeaderPolicy(names: [], includesSensitive: true)
+
+    /// Exactly these headers (case-insensitive), plus `Authorization`, `Proxy-Authorization`
+    /// and `Cookie`, which never follow a redirect to another origin.
+    public static func only(_ names: Set<String>) -> CrossOriginHeaderPolicy {
+        CrossOriginHeaderPolicy(names: Set(names.map { $0.lowercased() }), includesSensitive: false)
+    }
+
+    /// This policy with more header names to drop (case-insensitive).
+    public func adding(_ more: Set<String>) -> CrossOriginHeaderPolicy {
+        var policy = self
+        policy.names.formUnion(more.map { $0.lowercased() })
+        return policy
+    }
+
+    /// Whether a redirect to another origin drops the header `name`.
+    public func drops(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        if lower == "authorization" || lower == "proxy-authorization" || lower == "cookie" { return true }
+        return names.contains(lower) || (includesSensitive && Redaction.isSensitive(header: lower))
+    }
+}
+
+/// Follows redirects for a transport, so that every transport follows them the same way.
+///
+/// A transport's `send` validates the request here and hands it one hop at a time: the hop
+/// must not follow redirects itself. The rules are those of the Fetch standard and RFC 9110:
+/// - 301, 302, 303, 307 and 308 with a `Location` are followed; other 3xx are returned.
+/// - 303 turns any method but HEAD into GET without a body; 301 and 302 turn POST into GET
+///   without a body. Every other method keeps its method **and** its body on every code.
+///   A dropped body takes its `Content-Type`, `Content-Length`, `Content-Encoding`,
+///   `Content-Language` and `Content-Location` headers with it.
+/// - A body that must be re-sent is sent again from the start: data and files always can
+///   be; a stream that is not replayable fails with `.invalidBody` instead of sending
+///   nothing.
+/// - A redirect to another origin drops the headers of `TransferOptions.crossOriginHeaderPolicy`.
+/// - A `Location` that is not an http or https URL fails with `.invalidURL`, and more than
+///   `maxRedirects` hops with `.tooManyRedirects`; `maxRedirects` 0 returns the 3xx itself.
+///
+/// Before the first hop it refuses, with nothing sent, a method that is not a token (CR or LF
+/// would smuggle a second request), a malformed header, and a HEAD request with a body.
+package enum Redirects {
+    /// The statuses that are followed.
+    package static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Validates `request`, then sends it with `hop`, following redirects.
+    ///
+    /// - Parameters:
+    ///   - request: the request as the caller gave it.
+    ///   - hop: sends one request without following redirects.
+    /// - Throws: `CourierError`: `.invalidParameters`, `.invalidHeader` or `.invalidURL` for a
+    ///   request that cannot be sent; what `hop` throws; `.tooManyRedirects`, `.invalidURL`
+    ///   or `.invalidBody` for a redirect that cannot be followed.
+    ///   - bodyIsReplayable: whether the caller's body may be sent again; by default the
+    ///     request body's own answer (a transport that spooled a stream passes the stream's).
+    package static func send(
+        _ request: TransportRequest, bodyIsReplayable: Bool? = nil,
+        hop: (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        try RequestBuilding.validateForSending(request.urlRequest)
+        if request.urlRequest.httpMethod?.uppercased() == "HEAD", !isEmpty(request.body) {
+            throw CourierError(
+                .invalidBody, "a HEAD request cannot carry a body", request: request.urlRequest)
+        }
+        let replayable = bodyIsReplayable ?? request.body.isReplayable
+        let started = ContinuousClock.now
+        var current = request
+        var hops = 0
+        while true {
+            let hopStarted = ContinuousClock.now
+            if let total = request.options.totalTimeout {
+                let left = total - seconds(hopStarted - started)
+                guard left > 0 else {
+                    throw CourierError(
+                        .timedOut, "the request took longer than \(total) s", request: current.urlRequest)
+                }
+                current.options.totalTimeout = left
+            }
+            var response = try await hop(current)
+            guard
+                let next = try nextRequest(
+                    after: response, of: current, original: request, bodyIsReplayable: replayable, hops: &hops
+                )
+            else {
+                if hops > 0 {
+                    response.timings = shifted(response.timings, by: seconds(hopStarted - started))
+                    response.timings.total = seconds(ContinuousClock.now - started)
+                }
+                return response
+            }
+            current = next
+        }
+    }
+
+    /// The request to send after `response`, or nil when `response` is the final one.
+    static func nextRequest(
+        after response: TransportResponse, of current: TransportRequest, original: TransportRequest,
+        bodyIsReplayable: Bool, hops: inout Int
+    ) throws -> TransportRequest? {
+        guard followedStatuses.contains(response.status), original.options.maxRedirects > 0,
+            let location = response.headers["Location"]
+        else { return nil }
+        let from = current.urlRequest.url
+        let failure = { (code: CourierError.Code, message: String) in
+            removeFile(of: response)
+            return CourierError(
+                code, message, request: current.urlRequest, status: response.status, headers: response.headers
+            )
+        }
+        guard let target = URL(string: location, relativeTo: from)?.absoluteURL else {
+            throw failure(.invalidURL, "the redirect Location \(location.debugDescription) is not a URL")
+        }
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = target.host, !host.isEmpty
+        else {
+            throw failure(
+                .invalidURL,
+                "redirected to \(Redaction.redact(url: target)), which is not an http or https URL")
+        }
+        hops += 1
+        guard hops <= original.options.maxRedirects else {
+            throw failure(.tooManyRedirects, "more than \(original.options.maxRedirects) redirects")
+        }
+
+        var next = current
+        let method = (current.urlRequest.httpMethod ?? "GET").uppercased()
+        let becomesGet =
+            (response.status == 303 && method != "HEAD")
+            || ((response.status == 301 || response.status == 302) && method == "POST")
+        if becomesGet {
+            next.urlRequest.httpMethod = "GET"
+            next.body = .empty
+            for name in [
+                "Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location",
+            ] {
+                next.urlRequest.setValue(nil, forHTTPHeaderField: name)
+            }
+        } else if !bodyIsReplayable, !isEmpty(current.body) {
+            throw failure(
+                .invalidBody,
+                "cannot follow the \(response.status) redirect: the \(method) body is a stream that cannot be replayed"
+            )
+        }
+        if !sameOrigin(from, target) {
+            let policy = original.options.crossOriginHeaderPolicy
+            for name in (next.urlRequest.allHTTPHeaderFields ?? [:]).keys where policy.drops(name) {
+                next.urlRequest.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        next.urlRequest.url = target
+        removeFile(of: response)
+        return next
+    }
+
+    package static func isEmpty(_ body: RequestBody) -> Bool {
+        switch body {
+        case .empty: true
+        case .data(let data): data.isEmpty
+        default: false
+        }
+    }
+
+    /// Whether two URLs share scheme, host and port (default ports filled in).
+    package static func sameOrigin(_ a: URL?, _ b: URL?) -> Bool {
+        guard let a, let b, let schemeA = a.scheme?.lowercased(), let schemeB = b.scheme?.lowercased() else {
+            return false
+        }
+        return schemeA == schemeB && a.host?.lowercased() == b.host?.lowercased()
+            && effectivePort(a, schemeA) == effectivePort(b, schemeB)
+    }
+
+    private static func effectivePort(_ url: URL, _ scheme: String) -> Int? {
+        url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+    }
+
+    /// A 3xx body written to the destination file is not the body asked for.
+    private static func removeFile(of response: TransportResponse) {
+        if case .file(let url, _) = response.body { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// The final hop's timings moved to count from the start of the first hop.
+    private static func shifted(_ timings: Timings, by offset: TimeInterval) -> Timings {
+        var timings = timings
+        timings.dnsLookup = timings.dnsLookup.map { $0 + offset }
+        timings.connect = timings.connect.map { $0 + offset }
+        timings.tlsHandshake = timings.tlsHandshake.map { $0 + offset }
+        timings.firstByte = timings.firstByte.map { $0 + offset }
+        timings.redirect = offset
+        return timings
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
