@@ -33,11 +33,14 @@ public protocol Interceptor: Sendable {
 public struct InterceptorContext: Sendable {
     /// The request as the endpoint built it, before any interceptor changed it.
     public let originalRequest: URLRequest
+    /// The manager's base URL: the API's own origin.
+    public let baseURL: URL?
     let monitors: [any EventMonitor]
 
     /// Creates a context; `NetworkManager` makes one per call.
-    public init(originalRequest: URLRequest, monitors: [any EventMonitor] = []) {
+    public init(originalRequest: URLRequest, baseURL: URL? = nil, monitors: [any EventMonitor] = []) {
         self.originalRequest = originalRequest
+        self.baseURL = baseURL
         self.monitors = monitors
     }
 

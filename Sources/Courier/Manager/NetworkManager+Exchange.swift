@@ -36,7 +36,8 @@ extension NetworkManager {
             }
         }
         var next = innermost
-        let context = InterceptorContext(originalRequest: request.urlRequest, monitors: monitors)
+        let context = InterceptorContext(
+            originalRequest: request.urlRequest, baseURL: baseURL, monitors: monitors)
         for interceptor in interceptors.reversed() {
             let inner = next
             next = { outgoing in try await interceptor.intercept(outgoing, context: context, next: inner) }

@@ -20,6 +20,15 @@ public protocol Transport: Sendable {
     /// - Throws: `CourierError` for a request that cannot be sent or a transfer that
     ///   failed; `.cancelled` when the calling task is cancelled.
     func send(_ request: TransportRequest) async throws -> TransportResponse
+
+    /// Stops the transport: transfers in flight end with `.cancelled` and its resources are
+    /// released before this returns. The default does nothing.
+    func shutdown() async
+}
+
+extension Transport {
+    /// Does nothing: a transport with nothing to release needs no shutdown.
+    public func shutdown() async {}
 }
 
 /// A request as a transport sees it: the head (`URLRequest`), a body that may stream,
