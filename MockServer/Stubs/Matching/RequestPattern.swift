@@ -35,6 +35,7 @@ struct RequestPattern: Sendable {
         guard case .object(let members) = json else {
             throw ValuePattern.InvalidMapping(description: "\(location) must be an object")
         }
+        try MappingKeys.check(members, allowed: MappingKeys.request, at: location)
         var pattern = RequestPattern()
         if let method = members["method"] {
             guard let text = method.stringValue else {
@@ -82,6 +83,9 @@ struct RequestPattern: Sendable {
             }
             pattern.multipartPatterns = try items.enumerated().map { index, item in
                 let here = "\(location).multipartPatterns[\(index)]"
+                if case .object(let keys) = item {
+                    try MappingKeys.check(keys, allowed: MappingKeys.multipart, at: here)
+                }
                 let type = item["matchingType"]?.stringValue?.uppercased() ?? "ANY"
                 guard type == "ANY" || type == "ALL" else {
                     throw ValuePattern.InvalidMapping(description: "\(here).matchingType must be ANY or ALL")
@@ -98,6 +102,9 @@ struct RequestPattern: Sendable {
             }
         }
         if let credentials = members["basicAuthCredentials"] {
+            if case .object(let keys) = credentials {
+                try MappingKeys.check(keys, allowed: MappingKeys.basicAuth, at: "\(location).basicAuthCredentials")
+            }
             guard let username = credentials["username"]?.stringValue,
                 let password = credentials["password"]?.stringValue
             else {
