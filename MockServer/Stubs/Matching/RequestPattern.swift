@@ -20,6 +20,14 @@ struct RequestPattern: Sendable {
     struct Mismatch: Sendable, Equatable {
         var field: String
         var detail: String
+        /// How far this difference puts the request from the pattern when ranking near misses: as in
+        /// WireMock, a different URL outweighs a different method, which outweighs any header, query,
+        /// cookie or body difference (a scenario state, weight 1, weighs least).
+        var weight = Self.fieldWeight
+
+        static let urlWeight = 20
+        static let methodWeight = 6
+        static let fieldWeight = 2
     }
 
     var method: String?
@@ -147,10 +155,14 @@ struct RequestPattern: Sendable {
         var found: [Mismatch] = []
         let request = view.request
         if let method, method != request.method {
-            found.append(Mismatch(field: "method", detail: "expected \(method) but was \(request.method)"))
+            found.append(
+                Mismatch(
+                    field: "method", detail: "expected \(method) but was \(request.method)",
+                    weight: Mismatch.methodWeight))
             if stopAtFirst { return found }
         }
-        if let url, let problem = Self.check(url, request) {
+        if let url, var problem = Self.check(url, request) {
+            problem.weight = Mismatch.urlWeight
             found.append(problem)
             if stopAtFirst { return found }
         }
@@ -199,10 +211,8 @@ struct RequestPattern: Sendable {
         if !bodyPatterns.isEmpty {
             let body = view.body
             for pattern in bodyPatterns where !pattern.matches(body: body) {
-                let snippet = String(decoding: body.prefix(200), as: UTF8.self)
-                found.append(
-                    Mismatch(field: "body", detail: "expected \(pattern.summary) but was \"\(snippet)\""))
-                if stopAtFirst { return found }
+                if stopAtFirst { return [Mismatch(field: "body", detail: "")] }
+                found.append(Mismatch(field: "body", detail: Self.bodyDifference(pattern, body)))
             }
         }
         for (index, pattern) in multipartPatterns.enumerated() {
@@ -225,6 +235,20 @@ struct RequestPattern: Sendable {
             }
         }
         return found
+    }
+
+    /// What differs in the body: the differing members for `equalToJson` on a JSON body, else the body.
+    private static func bodyDifference(_ pattern: ValuePattern, _ body: Data) -> String {
+        if case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtraElements) = pattern,
+            let actual = JSONValue.parseOrNil(String(decoding: body, as: UTF8.self))
+        {
+            let differences = JSONComparison.differences(
+                expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
+                ignoreExtraElements: ignoreExtraElements)
+            if !differences.isEmpty { return "equalToJson differs at " + differences.joined(separator: "; ") }
+        }
+        let snippet = String(decoding: body.prefix(200), as: UTF8.self)
+        return "expected \(pattern.summary) but was \"\(snippet)\""
     }
 
     private static func partMatches(_ pattern: MultipartPattern, _ part: MultipartPart) -> Bool {
