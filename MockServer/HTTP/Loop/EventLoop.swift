@@ -47,7 +47,7 @@ final class EventLoop: @unchecked Sendable {
         let configuration = context.configuration
         let shortest = min(
             configuration.idleTimeout.nanoseconds, configuration.requestTimeout.nanoseconds,
-            configuration.writeTimeout.nanoseconds)
+            configuration.writeTimeout.nanoseconds, configuration.responseTimeout.nanoseconds)
         sweepInterval = max(5_000_000, min(1_000_000_000, shortest / 4))
     }
 
