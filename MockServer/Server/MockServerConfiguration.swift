@@ -44,6 +44,9 @@ public struct MockServerConfiguration: Sendable {
     /// How long shutting down waits for in-flight responses before closing their connections; a response
     /// still delayed for a client that has stopped sending is cut at once.
     public var shutdownGracePeriod: Duration
+    /// The readiness API the event loops wait with: epoll on Linux, `poll(2)` elsewhere. Tests set `.poll`
+    /// on Linux so the portable loop runs there too.
+    var pollerBackend = PollerBackend.platformDefault
     /// How many sample records a data-backed handler (the social backend) should create; unused by the server.
     public var seedDataCount: Int
 
@@ -56,7 +59,8 @@ public struct MockServerConfiguration: Sendable {
         idleTimeout: Duration = .seconds(60), requestTimeout: Duration = .seconds(30),
         writeTimeout: Duration = .seconds(30), responseTimeout: Duration = .seconds(120),
         maxPipelinedRequests: Int = 32, mappingsDirectory: URL? = nil,
-        journalLimit: Int = 1000, chaosRate: Double = 0, chaosSeed: UInt64 = 0, shutdownGracePeriod: Duration = .seconds(1),
+        journalLimit: Int = 1000, chaosRate: Double = 0, chaosSeed: UInt64 = 0,
+        shutdownGracePeriod: Duration = .seconds(1),
         seedDataCount: Int = 0
     ) {
         self.host = host

@@ -16,7 +16,7 @@ import Dispatch
 final class EventLoop: @unchecked Sendable {
     let index: Int
     let context: HTTPServerContext
-    let poller: Poller
+    let poller: any Poller
     private let inbox = Locked(Inbox())
 
     /// Work handed to the loop by other threads. Once `closed`, the poller's descriptors are gone
@@ -42,7 +42,7 @@ final class EventLoop: @unchecked Sendable {
     init(index: Int, context: HTTPServerContext) throws {
         self.index = index
         self.context = context
-        self.poller = try Poller()
+        self.poller = try context.configuration.pollerBackend.makePoller()
         self.scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
         let configuration = context.configuration
         let shortest = min(
