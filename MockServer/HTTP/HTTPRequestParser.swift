@@ -340,7 +340,8 @@ struct HTTPRequestParser: Sendable {
         }
         guard digits > 0 else { throw .malformed("invalid chunk size") }
         guard Self.isValidChunkExtensionList(buffer[cursor..<line.upperBound]) else {
-            throw .malformed("invalid chunk size line (a chunk extension is malformed or holds a control character)")
+            throw .malformed(
+                "invalid chunk size line (a chunk extension is malformed or holds a control character)")
         }
         return size
     }

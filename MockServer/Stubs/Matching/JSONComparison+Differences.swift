@@ -11,7 +11,8 @@ extension JSONComparison {
     }
 
     private static func collect(
-        _ expected: JSONValue, _ actual: JSONValue, _ path: String, _ order: Bool, _ extra: Bool, _ limit: Int,
+        _ expected: JSONValue, _ actual: JSONValue, _ path: String, _ order: Bool, _ extra: Bool,
+        _ limit: Int,
         _ found: inout [String]
     ) {
         guard found.count < limit,

@@ -111,7 +111,8 @@ struct RequestPattern: Sendable {
         }
         if let credentials = members["basicAuthCredentials"] {
             if case .object(let keys) = credentials {
-                try MappingKeys.check(keys, allowed: MappingKeys.basicAuth, at: "\(location).basicAuthCredentials")
+                try MappingKeys.check(
+                    keys, allowed: MappingKeys.basicAuth, at: "\(location).basicAuthCredentials")
             }
             guard let username = credentials["username"]?.stringValue,
                 let password = credentials["password"]?.stringValue

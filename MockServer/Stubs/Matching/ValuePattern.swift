@@ -40,7 +40,8 @@ indirect enum ValuePattern: Sendable {
         let present = operators.filter { members[$0] != nil }
         if present.count > 1 {
             throw InvalidMapping(
-                description: "\(location).\(present[1]): one matcher per object (\(present[0]) is already given)")
+                description:
+                    "\(location).\(present[1]): one matcher per object (\(present[0]) is already given)")
         }
         if let name = present.first {
             let allowed = [name] + (modifiers[name] ?? [])

@@ -2,7 +2,8 @@
 /// does not implement must never be silently ignored (a stub that looks templated but is served raw).
 enum MappingKeys {
     static let mapping: Set<String> = [
-        "id", "uuid", "name", "priority", "scenarioName", "requiredScenarioState", "newScenarioState", "request",
+        "id", "uuid", "name", "priority", "scenarioName", "requiredScenarioState", "newScenarioState",
+        "request",
         "response",
         // Descriptive only; kept in the mapping and otherwise ignored, as WireMock does.
         "metadata", "persistent", "insertionIndex",
@@ -42,10 +43,13 @@ enum MappingKeys {
     static func check(_ members: [String: JSONValue], allowed: Set<String>, at location: String) throws {
         for key in members.keys.sorted() where !allowed.contains(key) {
             if let reason = unimplemented[key] {
-                throw ValuePattern.InvalidMapping(description: "\(location).\(key): not supported (\(reason))")
+                throw ValuePattern.InvalidMapping(
+                    description: "\(location).\(key): not supported (\(reason))")
             }
             throw ValuePattern.InvalidMapping(
-                description: "\(location).\(key): unknown key; expected one of \(allowed.sorted().joined(separator: ", "))")
+                description:
+                    "\(location).\(key): unknown key; expected one of \(allowed.sorted().joined(separator: ", "))"
+            )
         }
     }
 
@@ -53,7 +57,8 @@ enum MappingKeys {
     static func checkTransformers(_ value: JSONValue?, at location: String) throws {
         guard let value else { return }
         guard case .array(let names) = value else {
-            throw ValuePattern.InvalidMapping(description: "\(location).transformers must be an array of names")
+            throw ValuePattern.InvalidMapping(
+                description: "\(location).transformers must be an array of names")
         }
         if let first = names.first {
             throw ValuePattern.InvalidMapping(

@@ -89,7 +89,8 @@ struct ResponseDefinition: Sendable {
         }
         if let dribble = members["chunkedDribbleDelay"] {
             if case .object(let keys) = dribble {
-                try MappingKeys.check(keys, allowed: MappingKeys.dribble, at: "\(location).chunkedDribbleDelay")
+                try MappingKeys.check(
+                    keys, allowed: MappingKeys.dribble, at: "\(location).chunkedDribbleDelay")
             }
             guard let chunks = dribble["numberOfChunks"]?.intValue, chunks >= 1,
                 let total = dribble["totalDuration"]?.doubleValue, total >= 0

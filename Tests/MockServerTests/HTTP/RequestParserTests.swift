@@ -186,7 +186,8 @@ struct RequestParserTests {
             status: 400),
         Malformed(
             name: "bare LF in a chunk extension",
-            raw: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a=b\nc\r\nabc\r\n0\r\n\r\n",
+            raw:
+                "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a=b\nc\r\nabc\r\n0\r\n\r\n",
             status: 400),
         Malformed(
             name: "bare CR in a chunk extension",
@@ -194,11 +195,13 @@ struct RequestParserTests {
             status: 400),
         Malformed(
             name: "control character in a chunk extension",
-            raw: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a=\u{1}\r\nabc\r\n0\r\n\r\n",
+            raw:
+                "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a=\u{1}\r\nabc\r\n0\r\n\r\n",
             status: 400),
         Malformed(
             name: "bare LF in the last chunk's extension",
-            raw: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0;x\nGET /smuggled HTTP/1.1\r\n\r\n",
+            raw:
+                "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0;x\nGET /smuggled HTTP/1.1\r\n\r\n",
             status: 400),
         Malformed(
             name: "chunk size overflow",

@@ -31,7 +31,10 @@ struct StubResponseTests {
         #expect(plain.header("Content-Type") == "application/json")
         let own = try await serve(
             #"{"jsonBody": {"ok": true}, "headers": {"content-type": "application/vnd.api+json"}}"#)
-        #expect(own.headers.filter { $0.0.lowercased() == "content-type" }.map(\.1) == ["application/vnd.api+json"])
+        #expect(
+            own.headers.filter { $0.0.lowercased() == "content-type" }.map(\.1) == [
+                "application/vnd.api+json"
+            ])
     }
 
     @Test func base64BodyIsDecoded() async throws {
