@@ -339,9 +339,9 @@ struct HTTPRequestParser: Sendable {
             cursor += 1
         }
         guard digits > 0 else { throw .malformed("invalid chunk size") }
-        while cursor < line.upperBound, buffer[cursor] == 32 || buffer[cursor] == 9 { cursor += 1 }
-        guard cursor == line.upperBound || buffer[cursor] == 59 else {
-            throw .malformed("invalid chunk size")
+        guard Self.isValidChunkExtensionList(buffer[cursor..<line.upperBound]) else {
+            throw .malformed(
+                "invalid chunk size line (a chunk extension is malformed or holds a control character)")
         }
         return size
     }

@@ -90,10 +90,19 @@ public final class MockServer: Sendable {
     /// How many stubs are installed.
     public var stubCount: Int { store.all.count }
 
-    /// Stops accepting, lets in-flight responses finish briefly, and closes every connection.
-    /// Idempotent; returns when the loop threads have exited. Do not call it from a handler.
+    /// Stops accepting, lets in-flight responses finish for up to
+    /// ``MockServerConfiguration/shutdownGracePeriod``, and closes every connection.
+    ///
+    /// Idempotent; blocks until the loop threads have exited, so from async code call ``stop()`` instead.
+    /// Do not call it from a handler.
     public func shutdown() {
         http.shutdown()
+    }
+
+    /// Shuts the server down as ``shutdown()`` does, waiting on a thread of its own rather than blocking
+    /// the caller's: other tasks keep running meanwhile. Idempotent. Do not call it from a handler.
+    public func stop() async {
+        await http.shutdownOffThePool()
     }
 }
 
@@ -112,7 +121,8 @@ public struct MockServerError: Error, CustomStringConvertible, Sendable {
     public var description: String { message }
 }
 
-/// Starts a mock server, runs `body` with it, and always shuts it down.
+/// Starts a mock server, runs `body` with it, and always shuts it down (with ``MockServer/stop()``, which
+/// does not block the cooperative pool; responses still delayed for clients that have left are cut).
 /// - Parameters:
 ///   - configuration: the server configuration (port 0 picks a free port).
 ///   - handlers: handlers tried after the admin API, stubs and chaos.
@@ -127,10 +137,10 @@ public func withMockServer<T: Sendable>(
     try server.start()
     do {
         let result = try await body(server)
-        server.shutdown()
+        await server.stop()
         return result
     } catch {
-        server.shutdown()
+        await server.stop()
         throw error
     }
 }

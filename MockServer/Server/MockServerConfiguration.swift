@@ -28,6 +28,9 @@ public struct MockServerConfiguration: Sendable {
     public var requestTimeout: Duration
     /// A connection whose client reads nothing of a pending response for this long is closed.
     public var writeTimeout: Duration
+    /// The longest a response may take to reach the client once writing starts (plus any chunked dribble
+    /// the stub asks for); a client that reads too slowly to finish in time is disconnected.
+    public var responseTimeout: Duration
     /// How many requests of one connection may wait for their responses before reading pauses.
     public var maxPipelinedRequests: Int
     /// A folder of WireMock mapping files (`mappings/` or the folder itself, and `__files/`).
@@ -38,6 +41,12 @@ public struct MockServerConfiguration: Sendable {
     public var chaosRate: Double
     /// The seed of chaos's random generator, for reproducible runs.
     public var chaosSeed: UInt64
+    /// How long shutting down waits for in-flight responses before closing their connections; a response
+    /// still delayed for a client that has stopped sending is cut at once.
+    public var shutdownGracePeriod: Duration
+    /// The readiness API the event loops wait with: epoll on Linux, `poll(2)` elsewhere. Tests set `.poll`
+    /// on Linux so the portable loop runs there too.
+    var pollerBackend = PollerBackend.platformDefault
     /// How many sample records a data-backed handler (the social backend) should create; unused by the server.
     public var seedDataCount: Int
 
@@ -48,8 +57,11 @@ public struct MockServerConfiguration: Sendable {
         maxBodyBytes: Int64 = 64 * 1024 * 1024, bodySpillThreshold: Int = 1024 * 1024,
         uploadsDirectory: URL? = nil,
         idleTimeout: Duration = .seconds(60), requestTimeout: Duration = .seconds(30),
-        writeTimeout: Duration = .seconds(30), maxPipelinedRequests: Int = 32, mappingsDirectory: URL? = nil,
-        journalLimit: Int = 1000, chaosRate: Double = 0, chaosSeed: UInt64 = 0, seedDataCount: Int = 0
+        writeTimeout: Duration = .seconds(30), responseTimeout: Duration = .seconds(120),
+        maxPipelinedRequests: Int = 32, mappingsDirectory: URL? = nil,
+        journalLimit: Int = 1000, chaosRate: Double = 0, chaosSeed: UInt64 = 0,
+        shutdownGracePeriod: Duration = .seconds(1),
+        seedDataCount: Int = 0
     ) {
         self.host = host
         self.port = port
@@ -64,11 +76,13 @@ public struct MockServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.requestTimeout = requestTimeout
         self.writeTimeout = writeTimeout
+        self.responseTimeout = responseTimeout
         self.maxPipelinedRequests = maxPipelinedRequests
         self.mappingsDirectory = mappingsDirectory
         self.journalLimit = journalLimit
         self.chaosRate = chaosRate
         self.chaosSeed = chaosSeed
+        self.shutdownGracePeriod = shutdownGracePeriod
         self.seedDataCount = seedDataCount
     }
 }

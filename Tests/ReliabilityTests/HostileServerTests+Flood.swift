@@ -31,6 +31,49 @@ extension HostileServerTests {
         }
     }
 
+    /// A client that keeps reading, but slowly, never trips the write timeout (every send makes progress);
+    /// the whole response must still drain within the response timeout, or the connection is cut.
+    @Test func tricklingReaderIsCutWhenTheResponseTakesTooLong() async throws {
+        let configuration = MockServerConfiguration(
+            writeTimeout: .seconds(30), responseTimeout: .milliseconds(600))
+        // Larger than what the kernel buffers on both sides of a loopback connection can hold.
+        let huge = ClosureHandler { request in
+            guard request.path == "/huge" else { return .text("pong", status: 200) }
+            return ServerResponse(
+                body: .generated(length: 256 << 20) { _, count in Data(repeating: 0x62, count: count) })
+        }
+        try await withMockServer(configuration: configuration, handlers: [huge]) { server in
+            let reader = try RawSocket.connect(port: server.port, timeout: 2)
+            var size: Int32 = 4096
+            _ = setsockopt(reader.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            reader.send("GET /huge HTTP/1.1\r\nHost: t\r\n\r\n")
+            let clock = ContinuousClock()
+            let start = clock.now
+            var received = 0
+            var end: RawSocket.ReadEnd?
+            var chunk = [UInt8](repeating: 0, count: 2048)
+            // 2 KiB every 10 ms is about 200 KiB/s: the 256 MiB body would take over 20 minutes.
+            while clock.now - start < .seconds(8) {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(reader.fd, $0.baseAddress, $0.count) }
+                if count == 0 {
+                    end = .closed
+                    break
+                }
+                if count < 0 {
+                    end = errno == ECONNRESET ? .reset : .timedOut
+                    break
+                }
+                received += count
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let elapsed = clock.now - start
+            #expect(end == .closed || end == .reset, "still reading after \(elapsed) (\(received) bytes)")
+            #expect(elapsed < .seconds(4), "the trickling reader was served for \(elapsed)")
+            #expect(received < 256 << 20)
+            #expect(Self.ping(port: server.port) == 200)
+        }
+    }
+
     @Test func pipelinedFloodIsAnsweredInOrder() async throws {
         let configuration = MockServerConfiguration(maxPipelinedRequests: 8)
         let handler = ClosureHandler { request in .text(String(request.path.dropFirst()), status: 200) }

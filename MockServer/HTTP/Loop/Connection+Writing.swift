@@ -282,6 +282,9 @@ extension Connection {
         }
         let closeAfter: CloseKind? = truncate ? .abrupt : (keepAlive ? nil : .graceful)
         active = Active(source: source, closeAfter: closeAfter)
+        let dribbling = chunked ? response.dribble?.totalDuration.nanoseconds ?? 0 : 0
+        responseDeadline =
+            SocketSystem.monotonicNanos() &+ configuration.responseTimeout.nanoseconds &+ dribbling
     }
 
     /// Narrows a body source to `count` bytes starting at `lower`.

@@ -75,6 +75,8 @@ final class Connection {
     var lastActivity: UInt64
     var requestStartedAt: UInt64 = 0
     var writeBlockedSince: UInt64 = 0
+    /// When the response being written must be fully sent (0: none); a slow reader cannot hold it longer.
+    var responseDeadline: UInt64 = 0
     var interestRead = true
     var interestWrite = false
 
@@ -154,18 +156,22 @@ final class Connection {
             close(.abrupt)
             return
         }
+        if cutIfAbandoned() { return }
         updateInterest()
     }
 
     private func updateInterest() {
         guard !closed else { return }
         let wantRead: Bool
+        let roomToBuffer = parser.bufferedByteCount < 4 * 1024 * 1024
         if lingering {
             wantRead = true
+        } else if serverStopping {
+            // Nothing more is parsed, but a client that leaves must be noticed (see `cutIfAbandoned`).
+            wantRead = !readEOF && roomToBuffer
         } else {
             wantRead =
-                !readEOF && !stopParsing && queue.count < configuration.maxPipelinedRequests
-                && parser.bufferedByteCount < 4 * 1024 * 1024
+                !readEOF && !stopParsing && queue.count < configuration.maxPipelinedRequests && roomToBuffer
         }
         let wantWrite = outIndex < out.count || yielded
         if wantRead != interestRead || wantWrite != interestWrite {
@@ -271,6 +277,13 @@ final class Connection {
             close(.abrupt)
             return
         }
+        if responseDeadline != 0 && active == nil && outIndex == out.count { responseDeadline = 0 }
+        if responseDeadline != 0 && now > responseDeadline {
+            // A client that reads, but too slowly, never trips the write timeout: bound the whole response.
+            // Reset rather than close, so the kernel drops what it still buffers for this client too.
+            close(.reset)
+            return
+        }
         if requestStartedAt != 0 && !stopParsing
             && now &- requestStartedAt > configuration.requestTimeout.nanoseconds
         {
@@ -291,6 +304,17 @@ final class Connection {
             stopParsing = stopParsing || head == nil
             drive()
         }
+    }
+
+    /// While the server stops, closes a connection whose client has stopped sending while its next response
+    /// is still delayed: a cancelled client's delayed stub response must not hold up shutdown. Returns
+    /// whether it closed.
+    private func cutIfAbandoned() -> Bool {
+        guard serverStopping, readEOF, active == nil, outIndex == out.count, closeWhenFlushed == nil,
+            queue.first?.ready != true
+        else { return false }
+        close(.abrupt)
+        return true
     }
 
     /// Ends the connection now (`graceful` is handled by ``performClose(_:)``).

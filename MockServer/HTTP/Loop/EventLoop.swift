@@ -16,7 +16,7 @@ import Dispatch
 final class EventLoop: @unchecked Sendable {
     let index: Int
     let context: HTTPServerContext
-    let poller: Poller
+    let poller: any Poller
     private let inbox = Locked(Inbox())
 
     /// Work handed to the loop by other threads. Once `closed`, the poller's descriptors are gone
@@ -42,12 +42,12 @@ final class EventLoop: @unchecked Sendable {
     init(index: Int, context: HTTPServerContext) throws {
         self.index = index
         self.context = context
-        self.poller = try Poller()
+        self.poller = try context.configuration.pollerBackend.makePoller()
         self.scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
         let configuration = context.configuration
         let shortest = min(
             configuration.idleTimeout.nanoseconds, configuration.requestTimeout.nanoseconds,
-            configuration.writeTimeout.nanoseconds)
+            configuration.writeTimeout.nanoseconds, configuration.responseTimeout.nanoseconds)
         sweepInterval = max(5_000_000, min(1_000_000_000, shortest / 4))
     }
 

@@ -95,9 +95,11 @@ final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops accepting, lets in-flight responses finish for up to `grace`, then closes everything.
-    /// Idempotent; returns when every loop thread has exited.
-    func shutdown(grace: Duration = .seconds(1)) {
+    /// Stops accepting, lets in-flight responses finish for up to the configured grace period, then closes
+    /// everything. Idempotent; returns when every loop thread has exited. It blocks: async code uses
+    /// ``shutdownOffThePool()``.
+    func shutdown() {
+        let grace = context.configuration.shutdownGracePeriod
         let loops: [EventLoop] = state.withLock { state in
             guard state.started, !state.stopped else { return [] }
             state.stopped = true
@@ -111,5 +113,17 @@ final class HTTPServer: Sendable {
         // Break it once the acceptor's thread, the only reader of that closure, has exited.
         if finished[0] { loops[0].distribute = nil }
         state.withLock { $0.loops = [] }
+    }
+
+    /// ``shutdown()`` on a thread of its own, so no thread of the cooperative pool waits for the loops.
+    func shutdownOffThePool() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                self.shutdown()
+                continuation.resume()  // the only resume: the thread runs this closure once
+            }
+            thread.name = "courier-mock-shutdown"
+            thread.start()
+        }
     }
 }

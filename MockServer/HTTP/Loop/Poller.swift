@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One readiness notification from the poller.
 struct PollEvent {
     var fd: Int32
@@ -13,224 +5,63 @@ struct PollEvent {
     var writable: Bool
 }
 
-#if os(Linux)
-    /// The epoll and eventfd entry points, looked up at run time: the toolchain's Glibc module map does not
-    /// export `<sys/epoll.h>` or `<sys/eventfd.h>`, and this package may not add a C target for them.
-    struct LinuxEpoll: @unchecked Sendable {  // unchecked: immutable C function pointers.
-        typealias Create = @convention(c) (Int32) -> Int32
-        typealias Control = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
-        typealias Wait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
-        typealias EventFD = @convention(c) (UInt32, Int32) -> Int32
+/// Level-triggered readiness polling for one event loop, with a descriptor that wakes the waiting thread.
+///
+/// All calls except ``wake()`` are made on the owning loop's thread.
+protocol Poller: AnyObject {
+    /// The descriptor whose readiness means "woken"; never reported as a connection.
+    var wakeFD: Int32 { get }
+    /// Starts watching `fd`.
+    func add(_ fd: Int32, read: Bool, write: Bool)
+    /// Changes what `fd` is watched for.
+    func modify(_ fd: Int32, read: Bool, write: Bool)
+    /// Stops watching `fd` (before it is closed).
+    func remove(_ fd: Int32)
+    /// Waits up to `timeoutMilliseconds` and calls `body` for each ready descriptor.
+    func wait(timeoutMilliseconds: Int32, _ body: (PollEvent) -> Void)
+    /// Wakes the thread blocked in ``wait(timeoutMilliseconds:_:)``; callable from any thread.
+    func wake()
+    /// Consumes the wake-ups so the wake descriptor stops being readable.
+    func drainWake()
+    /// Closes the poller's own descriptors.
+    func close()
+}
 
-        let create: Create
-        let control: Control
-        let wait: Wait
-        let eventfd: EventFD
+/// Which readiness API the event loops wait with.
+enum PollerBackend: Sendable, CaseIterable, CustomStringConvertible {
+    #if canImport(Glibc)
+        /// Linux's epoll: the default there.
+        case epoll
+    #endif
+    /// POSIX `poll(2)`: the same code on every platform, and the default where epoll is missing.
+    case poll
 
-        static let input: UInt32 = 0x001
-        static let output: UInt32 = 0x004
-        static let error: UInt32 = 0x008
-        static let hangup: UInt32 = 0x010
-        static let readHangup: UInt32 = 0x2000
-        static let add: Int32 = 1
-        static let delete: Int32 = 2
-        static let modify: Int32 = 3
-        static let closeOnExec = Int32(O_CLOEXEC)
-        static let nonBlocking = Int32(O_NONBLOCK)
-        /// `struct epoll_event` is packed on x86_64 (12 bytes) and naturally aligned elsewhere (16 bytes).
-        #if arch(x86_64)
-            static let eventStride = 12
-            static let dataOffset = 4
+    /// The backend a server uses unless told otherwise.
+    static var platformDefault: PollerBackend {
+        #if canImport(Glibc)
+            .epoll
         #else
-            static let eventStride = 16
-            static let dataOffset = 8
+            .poll
         #endif
-
-        static let shared: LinuxEpoll? = {
-            let handle = dlopen(nil, RTLD_NOW)
-            guard let create = dlsym(handle, "epoll_create1"), let control = dlsym(handle, "epoll_ctl"),
-                let wait = dlsym(handle, "epoll_wait"), let eventfd = dlsym(handle, "eventfd")
-            else { return nil }
-            return LinuxEpoll(
-                create: unsafeBitCast(create, to: Create.self),
-                control: unsafeBitCast(control, to: Control.self),
-                wait: unsafeBitCast(wait, to: Wait.self), eventfd: unsafeBitCast(eventfd, to: EventFD.self))
-        }()
     }
 
-    /// Level-triggered readiness polling with epoll, plus an eventfd to wake the waiting thread.
-    ///
-    /// All calls except ``wake()`` are made on the owning loop's thread.
-    final class Poller {
-        private let api: LinuxEpoll
-        private let epollFD: Int32
-        /// The descriptor whose readiness means "woken"; never reported as a connection.
-        let wakeFD: Int32
-        private let capacity = 256
-        private let events: UnsafeMutableRawBufferPointer
-
-        init() throws {
-            guard let api = LinuxEpoll.shared else {
-                throw SocketSystem.Failure(call: "dlsym(epoll)", code: ENOSYS)
-            }
-            self.api = api
-            epollFD = api.create(LinuxEpoll.closeOnExec)
-            guard epollFD >= 0 else { throw SocketSystem.Failure(call: "epoll_create1", code: errno) }
-            wakeFD = api.eventfd(0, LinuxEpoll.nonBlocking | LinuxEpoll.closeOnExec)
-            guard wakeFD >= 0 else {
-                let code = errno
-                Glibc.close(epollFD)
-                throw SocketSystem.Failure(call: "eventfd", code: code)
-            }
-            events = UnsafeMutableRawBufferPointer.allocate(
-                byteCount: capacity * LinuxEpoll.eventStride, alignment: 16)
-            add(wakeFD, read: true, write: false)
-        }
-
-        deinit {
-            events.deallocate()
-        }
-
-        private func control(_ operation: Int32, _ fd: Int32, read: Bool, write: Bool) {
-            // RDHUP only while reading: once reads pause, a half-closed peer must not spin the loop.
-            var mask: UInt32 = 0
-            if read { mask |= LinuxEpoll.input | LinuxEpoll.readHangup }
-            if write { mask |= LinuxEpoll.output }
-            var event: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &event) { raw in
-                raw.storeBytes(of: mask, toByteOffset: 0, as: UInt32.self)
-                raw.storeBytes(
-                    of: UInt64(UInt32(bitPattern: fd)), toByteOffset: LinuxEpoll.dataOffset, as: UInt64.self)
-                _ = api.control(epollFD, operation, fd, raw.baseAddress)
-            }
-        }
-
-        func add(_ fd: Int32, read: Bool, write: Bool) {
-            control(LinuxEpoll.add, fd, read: read, write: write)
-        }
-
-        func modify(_ fd: Int32, read: Bool, write: Bool) {
-            control(LinuxEpoll.modify, fd, read: read, write: write)
-        }
-
-        func remove(_ fd: Int32) {
-            control(LinuxEpoll.delete, fd, read: false, write: false)
-        }
-
-        /// Waits up to `timeoutMilliseconds` and calls `body` for each ready descriptor.
-        func wait(timeoutMilliseconds: Int32, _ body: (PollEvent) -> Void) {
-            let count = api.wait(epollFD, events.baseAddress, Int32(capacity), timeoutMilliseconds)
-            guard count > 0 else { return }
-            for index in 0..<Int(count) {
-                let base = index * LinuxEpoll.eventStride
-                let flags = events.loadUnaligned(fromByteOffset: base, as: UInt32.self)
-                let data = events.loadUnaligned(fromByteOffset: base + LinuxEpoll.dataOffset, as: UInt64.self)
-                let problem = flags & (LinuxEpoll.error | LinuxEpoll.hangup | LinuxEpoll.readHangup) != 0
-                body(
-                    PollEvent(
-                        fd: Int32(bitPattern: UInt32(truncatingIfNeeded: data)),
-                        readable: flags & LinuxEpoll.input != 0 || problem,
-                        writable: flags & LinuxEpoll.output != 0))
-            }
-        }
-
-        /// Wakes the thread blocked in ``wait(timeoutMilliseconds:_:)``; callable from any thread.
-        func wake() {
-            var one: UInt64 = 1
-            _ = Glibc.write(wakeFD, &one, 8)
-        }
-
-        /// Consumes the wake-up so the descriptor stops being readable.
-        func drainWake() {
-            var value: UInt64 = 0
-            _ = Glibc.read(wakeFD, &value, 8)
-        }
-
-        func close() {
-            Glibc.close(wakeFD)
-            Glibc.close(epollFD)
+    var description: String {
+        switch self {
+        #if canImport(Glibc)
+            case .epoll: "epoll"
+        #endif
+        case .poll: "poll"
         }
     }
-#else
-    /// Level-triggered readiness polling with kqueue, plus a pipe to wake the waiting thread.
-    final class Poller {
-        private let queueFD: Int32
-        /// The read end of the wake pipe; never reported as a connection.
-        let wakeFD: Int32
-        private let wakeWriteFD: Int32
-        private var events: [kevent]
-        private var registered: [Int32: (read: Bool, write: Bool)] = [:]
 
-        init() throws {
-            queueFD = kqueue()
-            guard queueFD >= 0 else { throw SocketSystem.Failure(call: "kqueue", code: errno) }
-            var pipeFDs: [Int32] = [0, 0]
-            guard pipe(&pipeFDs) == 0 else {
-                let code = errno
-                Darwin.close(queueFD)
-                throw SocketSystem.Failure(call: "pipe", code: code)
-            }
-            wakeFD = pipeFDs[0]
-            wakeWriteFD = pipeFDs[1]
-            SocketSystem.setNonBlocking(wakeFD)
-            SocketSystem.setNonBlocking(wakeWriteFD)
-            events = Array(repeating: kevent(), count: 256)
-            add(wakeFD, read: true, write: false)
-        }
-
-        private func change(_ fd: Int32, filter: Int16, enable: Bool) {
-            var change = kevent(
-                ident: UInt(fd), filter: filter, flags: UInt16(enable ? EV_ADD | EV_ENABLE : EV_DELETE),
-                fflags: 0, data: 0, udata: nil)
-            _ = kevent(queueFD, &change, 1, nil, 0, nil)
-        }
-
-        func add(_ fd: Int32, read: Bool, write: Bool) {
-            registered[fd] = (false, false)
-            modify(fd, read: read, write: write)
-        }
-
-        func modify(_ fd: Int32, read: Bool, write: Bool) {
-            let old = registered[fd] ?? (false, false)
-            if old.read != read { change(fd, filter: Int16(EVFILT_READ), enable: read) }
-            if old.write != write { change(fd, filter: Int16(EVFILT_WRITE), enable: write) }
-            registered[fd] = (read, write)
-        }
-
-        func remove(_ fd: Int32) {
-            modify(fd, read: false, write: false)
-            registered[fd] = nil
-        }
-
-        func wait(timeoutMilliseconds: Int32, _ body: (PollEvent) -> Void) {
-            var timeout = timespec(
-                tv_sec: Int(timeoutMilliseconds / 1000), tv_nsec: Int(timeoutMilliseconds % 1000) * 1_000_000)
-            let count = events.withUnsafeMutableBufferPointer {
-                kevent(queueFD, nil, 0, $0.baseAddress, Int32($0.count), &timeout)
-            }
-            guard count > 0 else { return }
-            for index in 0..<Int(count) {
-                let event = events[index]
-                let fd = Int32(event.ident)
-                let readable = event.filter == Int16(EVFILT_READ) || event.flags & UInt16(EV_EOF) != 0
-                body(PollEvent(fd: fd, readable: readable, writable: event.filter == Int16(EVFILT_WRITE)))
-            }
-        }
-
-        func wake() {
-            var one: UInt8 = 1
-            _ = Darwin.write(wakeWriteFD, &one, 1)
-        }
-
-        func drainWake() {
-            var scratch = [UInt8](repeating: 0, count: 64)
-            while Darwin.read(wakeFD, &scratch, 64) > 0 {}
-        }
-
-        func close() {
-            Darwin.close(wakeFD)
-            Darwin.close(wakeWriteFD)
-            Darwin.close(queueFD)
+    /// A new poller of this kind.
+    /// - Throws: ``SocketSystem/Failure`` when the system refuses the descriptors it needs.
+    func makePoller() throws -> any Poller {
+        switch self {
+        #if canImport(Glibc)
+            case .epoll: try EpollPoller()
+        #endif
+        case .poll: try PortablePoller()
         }
     }
-#endif
+}

@@ -20,6 +20,14 @@ struct RequestPattern: Sendable {
     struct Mismatch: Sendable, Equatable {
         var field: String
         var detail: String
+        /// How far this difference puts the request from the pattern when ranking near misses: as in
+        /// WireMock, a different URL outweighs a different method, which outweighs any header, query,
+        /// cookie or body difference (a scenario state, weight 1, weighs least).
+        var weight = Self.fieldWeight
+
+        static let urlWeight = 20
+        static let methodWeight = 6
+        static let fieldWeight = 2
     }
 
     var method: String?
@@ -35,6 +43,7 @@ struct RequestPattern: Sendable {
         guard case .object(let members) = json else {
             throw ValuePattern.InvalidMapping(description: "\(location) must be an object")
         }
+        try MappingKeys.check(members, allowed: MappingKeys.request, at: location)
         var pattern = RequestPattern()
         if let method = members["method"] {
             guard let text = method.stringValue else {
@@ -82,6 +91,9 @@ struct RequestPattern: Sendable {
             }
             pattern.multipartPatterns = try items.enumerated().map { index, item in
                 let here = "\(location).multipartPatterns[\(index)]"
+                if case .object(let keys) = item {
+                    try MappingKeys.check(keys, allowed: MappingKeys.multipart, at: here)
+                }
                 let type = item["matchingType"]?.stringValue?.uppercased() ?? "ANY"
                 guard type == "ANY" || type == "ALL" else {
                     throw ValuePattern.InvalidMapping(description: "\(here).matchingType must be ANY or ALL")
@@ -98,6 +110,10 @@ struct RequestPattern: Sendable {
             }
         }
         if let credentials = members["basicAuthCredentials"] {
+            if case .object(let keys) = credentials {
+                try MappingKeys.check(
+                    keys, allowed: MappingKeys.basicAuth, at: "\(location).basicAuthCredentials")
+            }
             guard let username = credentials["username"]?.stringValue,
                 let password = credentials["password"]?.stringValue
             else {
@@ -140,10 +156,14 @@ struct RequestPattern: Sendable {
         var found: [Mismatch] = []
         let request = view.request
         if let method, method != request.method {
-            found.append(Mismatch(field: "method", detail: "expected \(method) but was \(request.method)"))
+            found.append(
+                Mismatch(
+                    field: "method", detail: "expected \(method) but was \(request.method)",
+                    weight: Mismatch.methodWeight))
             if stopAtFirst { return found }
         }
-        if let url, let problem = Self.check(url, request) {
+        if let url, var problem = Self.check(url, request) {
+            problem.weight = Mismatch.urlWeight
             found.append(problem)
             if stopAtFirst { return found }
         }
@@ -192,10 +212,8 @@ struct RequestPattern: Sendable {
         if !bodyPatterns.isEmpty {
             let body = view.body
             for pattern in bodyPatterns where !pattern.matches(body: body) {
-                let snippet = String(decoding: body.prefix(200), as: UTF8.self)
-                found.append(
-                    Mismatch(field: "body", detail: "expected \(pattern.summary) but was \"\(snippet)\""))
-                if stopAtFirst { return found }
+                if stopAtFirst { return [Mismatch(field: "body", detail: "")] }
+                found.append(Mismatch(field: "body", detail: Self.bodyDifference(pattern, body)))
             }
         }
         for (index, pattern) in multipartPatterns.enumerated() {
@@ -218,6 +236,20 @@ struct RequestPattern: Sendable {
             }
         }
         return found
+    }
+
+    /// What differs in the body: the differing members for `equalToJson` on a JSON body, else the body.
+    private static func bodyDifference(_ pattern: ValuePattern, _ body: Data) -> String {
+        if case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtraElements) = pattern,
+            let actual = JSONValue.parseOrNil(String(decoding: body, as: UTF8.self))
+        {
+            let differences = JSONComparison.differences(
+                expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
+                ignoreExtraElements: ignoreExtraElements)
+            if !differences.isEmpty { return "equalToJson differs at " + differences.joined(separator: "; ") }
+        }
+        let snippet = String(decoding: body.prefix(200), as: UTF8.self)
+        return "expected \(pattern.summary) but was \"\(snippet)\""
     }
 
     private static func partMatches(_ pattern: MultipartPattern, _ part: MultipartPart) -> Bool {

@@ -26,11 +26,30 @@ indirect enum ValuePattern: Sendable {
         "matchesJsonPath", "and", "or",
     ]
 
+    /// The option keys each operator accepts beside itself.
+    static let modifiers: [String: [String]] = [
+        "equalTo": ["caseInsensitive"], "equalToJson": ["ignoreArrayOrder", "ignoreExtraElements"],
+    ]
+
     /// Reads a pattern object such as `{"equalTo": "x", "caseInsensitive": true}`.
     static func parse(_ json: JSONValue, at location: String) throws -> ValuePattern {
         guard case .object(let members) = json else {
             throw InvalidMapping(
                 description: "\(location): a matcher must be an object such as {\"equalTo\": \"x\"}")
+        }
+        let present = operators.filter { members[$0] != nil }
+        if present.count > 1 {
+            throw InvalidMapping(
+                description:
+                    "\(location).\(present[1]): one matcher per object (\(present[0]) is already given)")
+        }
+        if let name = present.first {
+            let allowed = [name] + (modifiers[name] ?? [])
+            if let extra = members.keys.sorted().first(where: { !allowed.contains($0) }) {
+                let accepted = allowed.count > 1 ? allowed.dropFirst().joined(separator: ", ") : "none"
+                throw InvalidMapping(
+                    description: "\(location).\(extra): unknown key for \(name) (its options: \(accepted))")
+            }
         }
         func string(_ key: String) throws -> String {
             guard let value = members[key] else {

@@ -29,6 +29,8 @@ struct ResponseDefinition: Sendable {
         guard case .object(let members) = json else {
             throw ValuePattern.InvalidMapping(description: "\(location) must be an object")
         }
+        try MappingKeys.check(members, allowed: MappingKeys.response, at: location)
+        try MappingKeys.checkTransformers(members["transformers"], at: location)
         var definition = ResponseDefinition()
         if let status = members["status"] {
             guard let code = status.intValue, (100...999).contains(code) else {
@@ -58,6 +60,9 @@ struct ResponseDefinition: Sendable {
             definition.body = .data(Data(body.matchText.utf8))
         } else if let json = members["jsonBody"] {
             definition.body = .data(json.serialized())
+            if definition.headers["Content-Type"] == nil {
+                definition.headers.add(name: "Content-Type", value: "application/json")
+            }
         } else if let base64 = members["base64Body"] {
             guard let text = base64.stringValue, let data = Data(base64Encoded: text) else {
                 throw ValuePattern.InvalidMapping(description: "\(location).base64Body is not valid base64")
@@ -83,6 +88,10 @@ struct ResponseDefinition: Sendable {
                 distribution, "\(location).delayDistribution")
         }
         if let dribble = members["chunkedDribbleDelay"] {
+            if case .object(let keys) = dribble {
+                try MappingKeys.check(
+                    keys, allowed: MappingKeys.dribble, at: "\(location).chunkedDribbleDelay")
+            }
             guard let chunks = dribble["numberOfChunks"]?.intValue, chunks >= 1,
                 let total = dribble["totalDuration"]?.doubleValue, total >= 0
             else {
@@ -105,6 +114,16 @@ struct ResponseDefinition: Sendable {
     }
 
     private static func parseDistribution(_ json: JSONValue, _ location: String) throws -> DelayDistribution {
+        if case .object(let members) = json {
+            let keys: Set<String> =
+                switch json["type"]?.stringValue {
+                case "uniform": ["type", "lower", "upper"]
+                case "lognormal": ["type", "median", "sigma", "maxValue"]
+                case "fixed": ["type", "milliseconds"]
+                default: ["type"]
+                }
+            try MappingKeys.check(members, allowed: keys, at: location)
+        }
         switch json["type"]?.stringValue {
         case "uniform":
             guard let lower = json["lower"]?.doubleValue, let upper = json["upper"]?.doubleValue, lower >= 0,

@@ -24,6 +24,7 @@ struct StubMapping: Sendable {
         guard case .object(var members) = json else {
             throw ValuePattern.InvalidMapping(description: "\(location) must be a JSON object")
         }
+        try MappingKeys.check(members, allowed: MappingKeys.mapping, at: location)
         let id = members["id"]?.stringValue ?? members["uuid"]?.stringValue ?? UUID().uuidString.lowercased()
         self.id = id
         members["id"] = .string(id)

@@ -65,25 +65,24 @@ final class StubStore: Sendable {
         }
     }
 
-    /// The stub closest to matching the request (fewest differences) and what differed.
+    /// The stub closest to matching the request (smallest weighted difference) and what differed.
     func closestMatch(_ view: RequestView) -> MatchResult {
         state.withLock { state in
-            // A request difference weighs more than a scenario-state difference: a stub that fits the request
-            // but waits for another state is the better explanation.
+            // The URL weighs most, then the method, then each other field; a scenario state least: a stub
+            // that fits the request but waits for another state is the better explanation.
             var best: (stub: StubMapping, differences: [RequestPattern.Mismatch], score: Int)?
             for stub in state.stubs {
                 var differences = stub.request.mismatches(view)
-                var score = differences.count * 2
                 if let scenario = stub.scenarioName, let required = stub.requiredScenarioState {
                     let current = state.scenarios[scenario, default: StubMapping.startedState]
                     if current != required {
                         differences.append(
                             RequestPattern.Mismatch(
                                 field: "scenario \(scenario)",
-                                detail: "requires state \(required) but is \(current)"))
-                        score += 1
+                                detail: "requires state \(required) but is \(current)", weight: 1))
                     }
                 }
+                let score = differences.reduce(0) { $0 + $1.weight }
                 if score < (best?.score ?? Int.max) { best = (stub, differences, score) }
             }
             return .unmatched(closest: best?.stub, differences: best?.differences ?? [])

@@ -44,6 +44,29 @@ struct AdminAPITests {
         }
     }
 
+    /// Keys the server does not implement are refused with where they are, never silently ignored.
+    @Test(arguments: [
+        (
+            #"{"request": {"url": "/t"}, "response": {"body": "{{request.path}}", "transformers": ["response-template"]}}"#,
+            "mapping.response.transformers"
+        ),
+        (#"{"request": {"url": "/t", "methd": "GET"}, "response": {}}"#, "mapping.request.methd"),
+        (#"{"request": {"url": "/t"}, "response": {"bodyy": "x"}}"#, "mapping.response.bodyy"),
+        (#"{"request": {"url": "/t"}, "response": {}, "postServeActions": []}"#, "mapping.postServeActions"),
+        (
+            #"{"request": {"url": "/t", "headers": {"A": {"equalTo": "b", "contains": "c"}}}, "response": {}}"#,
+            "mapping.request.headers.A.contains"
+        ),
+    ])
+    func unimplementedKeysGet422NamingTheKey(_ mapping: String, _ path: String) async throws {
+        try await withMockServer { server in
+            let refused = try perform(server, "POST", "/__admin/mappings", body: mapping)
+            #expect(refused.status == 422, "\(refused.text)")
+            #expect(refused.text.contains(path), "\(refused.text)")
+            #expect(server.stubCount == 0)
+        }
+    }
+
     @Test func deleteAllAndImport() async throws {
         try await withMockServer { server in
             _ = try perform(server, "POST", "/__admin/mappings", body: Self.mapping)

@@ -78,6 +78,12 @@ struct RequestParserTests {
             body: "hello world",
             keepAlive: true),
         Valid(
+            name: "chunked body with quoted and bare extensions",
+            raw: "POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5 ; name = \"v \\\" ;x\" ; flag\r\nhello\r\n0;last\r\n\r\n", method: "POST", target: "/c",
+            body: "hello",
+            keepAlive: true),
+        Valid(
             name: "HTTP/1.0 defaults to close", raw: "GET /old HTTP/1.0\r\n\r\n", method: "GET",
             target: "/old", body: "",
             keepAlive: false),
@@ -177,6 +183,25 @@ struct RequestParserTests {
         Malformed(
             name: "chunk without CRLF",
             raw: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n",
+            status: 400),
+        Malformed(
+            name: "bare LF in a chunk extension",
+            raw:
+                "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a=b\nc\r\nabc\r\n0\r\n\r\n",
+            status: 400),
+        Malformed(
+            name: "bare CR in a chunk extension",
+            raw: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a\rb\r\nabc\r\n0\r\n\r\n",
+            status: 400),
+        Malformed(
+            name: "control character in a chunk extension",
+            raw:
+                "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a=\u{1}\r\nabc\r\n0\r\n\r\n",
+            status: 400),
+        Malformed(
+            name: "bare LF in the last chunk's extension",
+            raw:
+                "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0;x\nGET /smuggled HTTP/1.1\r\n\r\n",
             status: 400),
         Malformed(
             name: "chunk size overflow",

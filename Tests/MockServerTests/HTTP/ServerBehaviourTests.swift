@@ -1,7 +1,8 @@
 import Courier
 import Foundation
-import MockServer
 import Testing
+
+@testable import MockServer
 
 /// Handlers shared by the socket-level tests.
 enum TestHandlers {
@@ -51,9 +52,21 @@ enum TestHandlers {
     }
 }
 
+extension MockServerConfiguration {
+    /// The default configuration, waiting with `backend`.
+    static func using(_ backend: PollerBackend) -> MockServerConfiguration {
+        var configuration = MockServerConfiguration()
+        configuration.pollerBackend = backend
+        return configuration
+    }
+}
+
+/// Every socket-level behaviour runs over each poller backend: on Linux that is epoll and the portable
+/// `poll(2)` loop that Apple platforms use.
 struct ServerBehaviourTests {
-    @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func keepAliveServesManyRequestsOnOneConnection(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
             for _ in 0..<5 {
                 try client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -66,8 +79,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func pipelinedResponsesComeBackInRequestOrder() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func pipelinedResponsesComeBackInRequestOrder(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
             // The first response is delayed; the others are instant, yet they must follow it.
             try client.send(
@@ -82,8 +96,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func headGetsHeadersWithoutBody() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func headGetsHeadersWithoutBody(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
             try client.send("HEAD /hello HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
             let head = try client.readResponse(isHead: true)
@@ -94,8 +109,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func chunkedUploadWithTrailers() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func chunkedUploadWithTrailers(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
             try client.send(
                 "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5\r\npedia\r\n0\r\nX-Checksum: 7\r\n\r\n"
@@ -106,8 +122,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func expectContinueGetsInterimResponseBeforeBody() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func expectContinueGetsInterimResponseBeforeBody(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
             try client.send(
                 "PUT /echo HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
@@ -120,8 +137,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func expectContinueOverLimitGets413WithoutContinue() async throws {
-        var configuration = MockServerConfiguration()
+    @Test(arguments: PollerBackend.allCases)
+    func expectContinueOverLimitGets413WithoutContinue(_ backend: PollerBackend) async throws {
+        var configuration = MockServerConfiguration.using(backend)
         configuration.maxBodyBytes = 100
         try await withMockServer(configuration: configuration, handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
@@ -134,8 +152,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func largeUploadSpillsToDiskAndArrivesIntact() async throws {
-        var configuration = MockServerConfiguration()
+    @Test(arguments: PollerBackend.allCases)
+    func largeUploadSpillsToDiskAndArrivesIntact(_ backend: PollerBackend) async throws {
+        var configuration = MockServerConfiguration.using(backend)
         configuration.bodySpillThreshold = 64 * 1024
         try await withMockServer(configuration: configuration, handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
@@ -152,8 +171,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func malformedRequestGets400AndClose() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func malformedRequestGets400AndClose(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
             try client.send("GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")
             let response = try client.readResponse()
@@ -164,8 +184,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func oversizedHeadersOverTheWireGet431() async throws {
-        var configuration = MockServerConfiguration()
+    @Test(arguments: PollerBackend.allCases)
+    func oversizedHeadersOverTheWireGet431(_ backend: PollerBackend) async throws {
+        var configuration = MockServerConfiguration.using(backend)
         configuration.maxHeaderBytes = 1024
         try await withMockServer(configuration: configuration, handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
@@ -176,16 +197,18 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func unsupportedTransferCodingGets501() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func unsupportedTransferCodingGets501(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
             try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\n\r\n")
             #expect(try client.readResponse().status == 501)
         }
     }
 
-    @Test func idleConnectionsAreClosed() async throws {
-        var configuration = MockServerConfiguration()
+    @Test(arguments: PollerBackend.allCases)
+    func idleConnectionsAreClosed(_ backend: PollerBackend) async throws {
+        var configuration = MockServerConfiguration.using(backend)
         configuration.idleTimeout = .milliseconds(200)
         try await withMockServer(configuration: configuration, handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port, timeout: 3)
@@ -195,8 +218,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func slowClientGets408() async throws {
-        var configuration = MockServerConfiguration()
+    @Test(arguments: PollerBackend.allCases)
+    func slowClientGets408(_ backend: PollerBackend) async throws {
+        var configuration = MockServerConfiguration.using(backend)
         configuration.requestTimeout = .milliseconds(200)
         try await withMockServer(configuration: configuration, handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port, timeout: 3)
@@ -207,8 +231,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func connectionCloseIsHonoured() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func connectionCloseIsHonoured(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
             try client.send("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
             let response = try client.readResponse()
@@ -221,8 +246,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func http10ClientGetsOneResponseAndClose() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func http10ClientGetsOneResponseAndClose(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
             try client.send("GET /hello HTTP/1.0\r\n\r\n")
             let response = try client.readResponse()
@@ -231,8 +257,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func noContentHasNoLength() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func noContentHasNoLength(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
             try client.send(
                 "GET /nocontent HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -243,8 +270,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func generatedBodyStreamsCompletely() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func generatedBodyStreamsCompletely(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
             try client.send("GET /generated?n=3000000 HTTP/1.1\r\nHost: t\r\n\r\n")
             let response = try client.readResponse()
@@ -253,8 +281,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func dribbleSendsSeveralChunks() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func dribbleSendsSeveralChunks(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let client = try RawClient(port: server.port)
             try client.send("GET /dribble HTTP/1.1\r\nHost: t\r\n\r\n")
             let response = try client.readResponse()
@@ -264,8 +293,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func aBrokenClientDoesNotDisturbOthers() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func aBrokenClientDoesNotDisturbOthers(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let stalled = try RawClient(port: server.port)
             // Asks for a big body and never reads it: the server must keep serving others.
             try stalled.send("GET /generated?n=50000000 HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -280,8 +310,9 @@ struct ServerBehaviourTests {
         }
     }
 
-    @Test func concurrentClientsAllGetAnswers() async throws {
-        try await withMockServer(handlers: TestHandlers.all) { server in
+    @Test(arguments: PollerBackend.allCases)
+    func concurrentClientsAllGetAnswers(_ backend: PollerBackend) async throws {
+        try await withMockServer(configuration: .using(backend), handlers: TestHandlers.all) { server in
             let port = server.port
             let successes = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<16 {
@@ -301,6 +332,28 @@ struct ServerBehaviourTests {
         }
     }
 
+    /// Hundreds of connections on one loop, opened together and closed out of order: the poller's
+    /// bookkeeping must keep serving the ones that remain.
+    @Test(arguments: PollerBackend.allCases)
+    func manyConnectionsOnOneLoopOpenAndCloseOutOfOrder(_ backend: PollerBackend) async throws {
+        var configuration = MockServerConfiguration.using(backend)
+        configuration.eventLoopCount = 1
+        try await withMockServer(configuration: configuration, handlers: TestHandlers.all) { server in
+            var clients = try (0..<300).map { _ in try RawClient(port: server.port) }
+            for round in 0..<3 {
+                for client in clients { try client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n") }
+                for client in clients.reversed() { #expect(try client.readResponse().text == "hello") }
+                // Drop every third connection (not the newest), so survivors move around in the poller.
+                clients = clients.enumerated().filter { ($0.offset + round) % 3 != 0 }.map(\.element)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(clients.count == 89)
+            let late = try RawClient(port: server.port)
+            try late.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nok")
+            #expect(try late.readResponse().text == "ok")
+        }
+    }
+
     @Test func shutdownIsIdempotentAndClosesConnections() throws {
         let server = MockServer(handlers: TestHandlers.all)
         try server.start()
@@ -315,7 +368,7 @@ struct ServerBehaviourTests {
 
     @Test func withMockServerShutsDownWhenBodyThrows() async throws {
         struct Boom: Error {}
-        let port = Locked(0)
+        let port = Courier.Locked(0)
         await #expect(throws: Boom.self) {
             try await withMockServer(handlers: TestHandlers.all) { server in
                 port.withLock { $0 = server.port }

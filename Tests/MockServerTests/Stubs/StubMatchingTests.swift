@@ -184,6 +184,27 @@ struct StubMatchingTests {
         }
     }
 
+    /// A stub that fits the URL and method is a better explanation than one that fits only the body.
+    @Test(arguments: [false, true])
+    func notFoundNamesTheStubWithTheSameURLAndMethod(_ notesFirst: Bool) async throws {
+        try await withMockServer { server in
+            let notes = #"""
+                {"name": "notes", "request": {"method": "POST", "url": "/notes",
+                 "bodyPatterns": [{"equalToJson": {"title": "a", "done": false}}]}, "response": {"status": 201}}
+                """#
+            let other = #"{"name": "other", "request": {"method": "POST", "url": "/other"}, "response": {}}"#
+            for mapping in notesFirst ? [notes, other] : [other, notes] {
+                try server.addStubs(json: Data(mapping.utf8))
+            }
+            let miss = try perform(server, "POST", "/notes", body: #"{"title": "b", "done": false}"#)
+            #expect(miss.status == 404)
+            #expect(miss.text.contains(#"Closest stub: "notes" (POST /notes)"#), "\(miss.text)")
+            #expect(!miss.text.contains("/other"), "\(miss.text)")
+            #expect(miss.text.contains(#"$.title: expected "a" but was "b""#), "\(miss.text)")
+            #expect(!miss.text.contains("$.done"), "\(miss.text)")
+        }
+    }
+
     @Test func invalidMappingsAreRejectedWithAReason() async throws {
         try await withMockServer { server in
             #expect(throws: MockServerError.self) {

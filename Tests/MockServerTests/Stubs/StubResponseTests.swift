@@ -26,6 +26,17 @@ struct StubResponseTests {
         #expect((json(response)["n"] as? [Int]) == [1, 2])
     }
 
+    @Test func jsonBodyIsServedAsJSONUnlessTheMappingSaysOtherwise() async throws {
+        let plain = try await serve(#"{"jsonBody": {"ok": true}}"#)
+        #expect(plain.header("Content-Type") == "application/json")
+        let own = try await serve(
+            #"{"jsonBody": {"ok": true}, "headers": {"content-type": "application/vnd.api+json"}}"#)
+        #expect(
+            own.headers.filter { $0.0.lowercased() == "content-type" }.map(\.1) == [
+                "application/vnd.api+json"
+            ])
+    }
+
     @Test func base64BodyIsDecoded() async throws {
         let response = try await serve(#"{"base64Body": "AAEC/w=="}"#)
         #expect(response.body == [0, 1, 2, 255])
@@ -145,6 +156,16 @@ struct StubResponseTests {
             #expect(error.message.contains("bad.json"))
             #expect(error.message.contains("fault"))
         }
+    }
+
+    @Test func aMappingFileWithAnUnimplementedTransformerFailsToStart() throws {
+        var configuration = MockServerConfiguration()
+        configuration.mappingsDirectory = Fixtures.root.appendingPathComponent("unimplemented")
+        let server = MockServer(configuration: configuration)
+        let error = #expect(throws: MockServerError.self) { try server.start() }
+        server.shutdown()
+        #expect(error?.message.contains("templated.json") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("response.transformers") == true, "\(String(describing: error))")
     }
 }
 

@@ -1,0 +1,66 @@
+import Foundation
+import MockServer
+import Synchronization
+import Testing
+
+/// `withMockServer` ends without blocking the cooperative pool and without waiting for clients that left.
+@Suite(.timeLimit(.minutes(1)))
+struct ScopedServerTests {
+    /// Sends a request for a response delayed by 5 s and returns the connected client.
+    private static func leaveDelayedResponse(_ server: MockServer) throws -> RawClient {
+        let client = try RawClient(port: server.port)
+        try client.send("GET /slow?ms=5000 HTTP/1.1\r\nHost: t\r\n\r\n")
+        return client
+    }
+
+    @Test func scopeReturnsPromptlyWhenTheClientOfADelayedResponseLeft() async throws {
+        let clock = ContinuousClock()
+        let bodyEnded = try await withMockServer(handlers: TestHandlers.all) { server in
+            do {
+                let client = try Self.leaveDelayedResponse(server)
+                // The request is being delayed on the server when the client goes away.
+                try await Task.sleep(for: .milliseconds(100))
+                withExtendedLifetime(client) {}
+            }
+            return clock.now
+        }
+        let lingered = clock.now - bodyEnded
+        #expect(lingered < .milliseconds(300), "the scope returned \(lingered) after its body")
+    }
+
+    @Test func shutdownDoesNotStarveOtherTasks() async throws {
+        let clock = ContinuousClock()
+        let stop = Atomic(false)
+        let worstGap = Mutex(Duration.zero)
+        let ticker = Task {
+            while !stop.load(ordering: .relaxed) {
+                let before = clock.now
+                try await Task.sleep(for: .milliseconds(10))
+                let gap = clock.now - before
+                worstGap.withLock { $0 = max($0, gap) }
+            }
+        }
+        // More scopes than the cooperative pool has threads, each ending while a client still waits for a
+        // delayed response, so every shutdown waits out its grace period.
+        let scopes = ProcessInfo.processInfo.activeProcessorCount + 1
+        let configuration = MockServerConfiguration(shutdownGracePeriod: .milliseconds(700))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<scopes {
+                group.addTask {
+                    var client: RawClient?
+                    try await withMockServer(configuration: configuration, handlers: TestHandlers.all) {
+                        server in
+                        client = try Self.leaveDelayedResponse(server)
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    withExtendedLifetime(client) {}
+                }
+            }
+            try await group.waitForAll()
+        }
+        stop.store(true, ordering: .relaxed)
+        try await ticker.value
+        let gap = worstGap.withLock { $0 }
+        #expect(gap < .milliseconds(250), "a 10 ms sleep woke \(gap) later")
+    }
+}
