@@ -49,11 +49,12 @@ public enum CURLRendering {
         }
         let shown: String
         if contentType == "application/json" || contentType.hasSuffix("+json") {
-            shown = redactJSON(data) ?? text
+            // JSON that does not parse (cut short, or mislabelled) is still redacted, pair by pair.
+            shown = redactJSON(data) ?? Redaction.redactPairs(in: text)
         } else if contentType == FormBody.contentType {
             shown = redactForm(text)
         } else {
-            shown = text
+            shown = Redaction.redactPairs(in: text)
         }
         return "--data-binary " + quote(shown)
     }

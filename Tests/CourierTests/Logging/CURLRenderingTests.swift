@@ -113,3 +113,21 @@ struct BodyRedactionTests {
         #expect(error.bodySnippet == String(repeating: "a", count: 512) + "…")
     }
 }
+
+extension CURLRenderingTests {
+    /// A JSON body that does not parse (cut short, or not JSON at all) is redacted pair by pair,
+    /// as `Redaction.redact(body:)` does, never shown raw.
+    @Test(arguments: [
+        (#"{"user":"ann","password":"hunter2","#, #"{"user":"ann","password":"<redacted>","#),
+        (#"{"token": "abc123", "note": "x"} trailing"#, #"{"token": "<redacted>", "note": "x"} trailing"#),
+        ("access_token=abc123&q=1", "access_token=<redacted>&q=1"),
+    ])
+    func malformedJSONBodiesAreRedacted(body: String, expected: String) {
+        var head = URLRequest(url: URL(string: "https://api.test/login")!)
+        head.httpMethod = "POST"
+        head.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let command = CURLRendering.command(for: HTTPRequest(urlRequest: head, body: .data(Data(body.utf8))))
+        #expect(command.hasSuffix("--data-binary " + CURLRendering.quote(expected)), "\(command)")
+        #expect(!command.contains("hunter2") && !command.contains("abc123"), "\(command)")
+    }
+}
