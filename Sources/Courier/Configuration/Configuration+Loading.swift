@@ -9,8 +9,8 @@ extension Configuration {
     /// - Parameter url: the file, usually `courier.json`.
     /// - Throws: `CourierError` with code `.invalidConfiguration` saying what is wrong: the
     ///   file is missing or unreadable, the JSON is malformed (with the parser's position),
-    ///   a field has the wrong type (with its path, such as `retry.maxAttempts`), or a
-    ///   value is out of range.
+    ///   a key is unknown (with its path and the closest known key), a field has the wrong
+    ///   type (with its path, such as `retry.maxAttempts`), or a value is out of range.
     public static func load(from url: URL) throws -> Configuration {
         let data: Data
         do {
@@ -43,6 +43,10 @@ extension Configuration {
             throw CourierError(
                 .invalidConfiguration, "\(source): invalid configuration\(location): \(message)",
                 codingPath: path, underlying: error)
+        } catch let error as CourierError where error.code == .invalidConfiguration {
+            // An unknown key, or two names for one setting.
+            throw CourierError(
+                .invalidConfiguration, "\(source): \(error.message)", codingPath: error.codingPath)
         } catch {
             throw CourierError(
                 .invalidConfiguration, "\(source): invalid configuration: \(error)", underlying: error)
@@ -92,8 +96,13 @@ extension Configuration {
         guard timeouts.connect > 0, timeouts.connect.isFinite else {
             throw fail("timeouts.connect", "must be a positive number of seconds, got \(timeouts.connect)")
         }
-        guard timeouts.request > 0, timeouts.request.isFinite else {
-            throw fail("timeouts.request", "must be a positive number of seconds, got \(timeouts.request)")
+        guard timeouts.idle > 0, timeouts.idle.isFinite else {
+            throw fail("timeouts.idle", "must be a positive number of seconds, got \(timeouts.idle)")
+        }
+        if let total = timeouts.total {
+            guard total > 0, total.isFinite else {
+                throw fail("timeouts.total", "must be a positive number of seconds, got \(total)")
+            }
         }
         guard (1...100).contains(retry.maxAttempts) else {
             throw fail("retry.maxAttempts", "must be between 1 and 100, got \(retry.maxAttempts)")

@@ -46,7 +46,8 @@ struct BenchRunner {
         configuration.baseURL = base
         configuration.retry.maxAttempts = 1
         configuration.maxResponseBytes = 64 << 20
-        configuration.timeouts.request = 600
+        configuration.timeouts.idle = 600
+        configuration.timeouts.total = 600
         let transport = try TransportFactory.make(for: configuration)
         let manager = NetworkManager(configuration: configuration, transport: transport)
 

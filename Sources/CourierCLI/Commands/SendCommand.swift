@@ -73,7 +73,7 @@ enum SendCommand: Command {
         configuration.retry.maxAttempts = 1
         if let timeout = try parsed.double("--timeout") {
             guard timeout > 0 else { throw UsageError("--timeout must be positive") }
-            configuration.timeouts.request = timeout
+            configuration.timeouts.total = timeout
         }
         let transport = try TransportFactory.make(for: configuration)
         // `send` prints whatever arrives: every status is a response, not an error.
