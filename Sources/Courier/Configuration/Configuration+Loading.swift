@@ -38,7 +38,7 @@ extension Configuration {
             configuration = try JSONDecoder().decode(Configuration.self, from: data)
         } catch let error as DecodingError {
             var (path, message) = ResponseDecoding.describe(error)
-            if path.isEmpty, let syntax = syntaxError(in: data) { message = syntax }
+            if path.isEmpty, let syntax = ResponseDecoding.syntaxError(in: data) { message = syntax }
             let location = path.isEmpty ? "" : " at \(path)"
             throw CourierError(
                 .invalidConfiguration, "\(source): invalid configuration\(location): \(message)",
@@ -53,30 +53,6 @@ extension Configuration {
         }
         try configuration.validate(source: source)
         return configuration
-    }
-
-    /// Where JSON is malformed, as "line L, column C: message", when the parser says.
-    static func syntaxError(in data: Data) -> String? {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
-            guard let range = detail.range(of: "character "),
-                let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
-            else { return "malformed JSON: \(detail)" }
-            var line = 1
-            var column = 1
-            for byte in data.prefix(offset) {
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else {
-                    column += 1
-                }
-            }
-            return "malformed JSON at line \(line), column \(column): \(detail)"
-        }
     }
 
     /// Checks that values are in range.

@@ -92,7 +92,7 @@ enum SendCommand: Command {
             response = try await manager.sendRaw(request)
         } catch let error as CourierError {
             await TransportFactory.shutdown(transport)
-            standardError("courier send: \(error.code.category): \(error.code): \(error.message)\n")
+            standardError("courier send: \(error)\n")
             return ExitStatus.failure
         }
         await TransportFactory.shutdown(transport)
