@@ -65,6 +65,16 @@ struct HelpTests {
         #expect(declaredSpecs.count >= 7)
     }
 
+    @Test func readmeShowsTheGeneratedUsageLines() throws {
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../README.md").standardizedFileURL,
+            encoding: .utf8)
+        for (_, spec) in declaredSpecs {
+            #expect(readme.contains("\n" + spec.usage + "\n"), "README lacks: \(spec.usage)")
+        }
+    }
+
     @Test(arguments: declaredSpecs.indices)
     func everyDeclaredOptionAppearsInHelpAndUsage(index: Int) async throws {
         let (arguments, spec) = declaredSpecs[index]
