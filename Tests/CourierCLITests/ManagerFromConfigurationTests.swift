@@ -26,7 +26,8 @@ private final class FlakyServer: Sendable {
                 "client": request.headers["X-Client"] ?? "",
                 "authorization": request.headers["Authorization"] ?? "",
             ]
-            return .json((try? JSONSerialization.data(withJSONObject: echoed, options: [.sortedKeys])) ?? Data())
+            return .json(
+                (try? JSONSerialization.data(withJSONObject: echoed, options: [.sortedKeys])) ?? Data())
         }
     }
 

@@ -7,7 +7,8 @@ import Testing
 /// Answers with a secret cookie and a plain header.
 private let cookieServer = ClosureHandler { _ in
     ServerResponse(
-        status: 200, headers: ["Set-Cookie": "session=s3cr3t", "X-Plain": "visible", "Content-Type": "text/plain"],
+        status: 200,
+        headers: ["Set-Cookie": "session=s3cr3t", "X-Plain": "visible", "Content-Type": "text/plain"],
         body: .data(Data("ok".utf8)))
 }
 
@@ -39,7 +40,8 @@ struct VerboseTests {
     @Test func noRedactShowsSecretsOnRequest() async throws {
         try await withMockServer(handlers: [cookieServer]) { server in
             let output = try await CourierProcess.run([
-                "send", "GET", "\(server.baseURL)/v?token=abc", "-H", "X-Api-Key: k3y", "--verbose", "--no-redact",
+                "send", "GET", "\(server.baseURL)/v?token=abc", "-H", "X-Api-Key: k3y", "--verbose",
+                "--no-redact",
             ])
             #expect(output.status == 0, "stderr: \(output.stderr)")
             let text = output.stderr
@@ -82,7 +84,9 @@ struct HelpTests {
         #expect(output.status == 0, "\(arguments): \(output.stderr)")
         let help = output.stdoutText
         let usage = try #require(
-            help.split(separator: "\n").first { $0.hasPrefix("usage: courier \(arguments.joined(separator: " "))") },
+            help.split(separator: "\n").first {
+                $0.hasPrefix("usage: courier \(arguments.joined(separator: " "))")
+            },
             "\(arguments): no usage line in \(help)")
         for option in spec.options {
             for name in option.names {

@@ -64,7 +64,8 @@ public struct Configuration: Codable, Sendable, Hashable {
                 let path = ResponseDecoding.pathString(decoder.codingPath)
                 throw CourierError(
                     .invalidConfiguration,
-                    "\(path) gives both \"idle\" and its old name \"request\"; keep \"idle\"", codingPath: path)
+                    "\(path) gives both \"idle\" and its old name \"request\"; keep \"idle\"",
+                    codingPath: path)
             }
             self.idle = idle ?? request ?? defaults.idle
             total = try value(CodingKeys.total.rawValue)

@@ -158,7 +158,9 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         var facts = [code.name]
         if let status, !message.contains("status \(status)") { facts.append("status \(status)") }
-        if let codingPath, !codingPath.isEmpty, !message.contains(codingPath) { facts.append("at \(codingPath)") }
+        if let codingPath, !codingPath.isEmpty, !message.contains(codingPath) {
+            facts.append("at \(codingPath)")
+        }
         var line = "\(Self.oneLine(message)) (\(facts.joined(separator: ", ")))"
         if let request, let url = request.url {
             line += " — \(request.httpMethod ?? "GET") \(Redaction.redact(url: url))"

@@ -59,7 +59,8 @@ public enum URLErrorMapping {
         if let courierError = error as? CourierError { return courierError }
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else {
-            let text = error.localizedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            let text =
+                error.localizedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             return CourierError(.connectionLost, text, request: request, underlying: error)
         }
         var mapped = URLError.Code(rawValue: nsError.code).map { Self.code(for: $0) } ?? .connectionLost
@@ -82,7 +83,8 @@ public enum URLErrorMapping {
         case .tooManyRedirects: return "too many redirects"
         case .responseTooLarge: return "the response is too large"
         default:
-            let text = error.localizedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            let text =
+                error.localizedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             return "\(text.isEmpty ? "URL loading failed" : text) (URLError \(error.code))"
         }
     }

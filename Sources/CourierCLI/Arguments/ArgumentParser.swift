@@ -30,7 +30,8 @@ struct Option: Hashable, Sendable {
 
     /// An option with a value.
     static func value(
-        _ names: String..., placeholder: String, help: String, required: Bool = false, repeatable: Bool = false
+        _ names: String..., placeholder: String, help: String, required: Bool = false,
+        repeatable: Bool = false
     ) -> Option {
         Option(names: names, valueName: placeholder, help: help, required: required, repeatable: repeatable)
     }
@@ -79,7 +80,8 @@ struct ArgumentSpec {
         for option in options + [.help] {
             let left = option.label
             lines.append(
-                "  " + left.padding(toLength: max(28, left.count + 2), withPad: " ", startingAt: 0) + option.help)
+                "  " + left.padding(toLength: max(28, left.count + 2), withPad: " ", startingAt: 0)
+                    + option.help)
         }
         return lines.joined(separator: "\n")
     }
@@ -104,7 +106,9 @@ struct ParsedArguments {
     /// An integer option, with a clear error when it is not one.
     func int(_ option: Option) throws -> Int? {
         guard let text = value(option) else { return nil }
-        guard let number = Int(text) else { throw UsageError("\(option.name) takes a whole number, not '\(text)'") }
+        guard let number = Int(text) else {
+            throw UsageError("\(option.name) takes a whole number, not '\(text)'")
+        }
         return number
     }
 

@@ -11,23 +11,33 @@ enum BenchCommand: Command {
     static let summary = "benchmark client and fixtures used by 'make bench' (see BENCHMARKS.md)"
 
     enum RunOptions {
-        static let client = Option.value("--client", placeholder: "curl|urlsession", help: "which transport (required)", required: true)
+        static let client = Option.value(
+            "--client", placeholder: "curl|urlsession", help: "which transport (required)", required: true)
         static let workload = Option.value(
-            "--workload", placeholder: "NAME", help: "small (default), small-raw (no decoding), decode, download or upload")
-        static let url = Option.value("--url", placeholder: "URL", help: "the URL to request (required)", required: true)
-        static let requests = Option.value("--requests", placeholder: "N", help: "how many requests (default 1000)")
-        static let concurrency = Option.value("--concurrency", placeholder: "C", help: "requests in flight at once (default 1)")
-        static let file = Option.value("--file", placeholder: "PATH", help: "file to upload (upload workload)")
+            "--workload", placeholder: "NAME",
+            help: "small (default), small-raw (no decoding), decode, download or upload")
+        static let url = Option.value(
+            "--url", placeholder: "URL", help: "the URL to request (required)", required: true)
+        static let requests = Option.value(
+            "--requests", placeholder: "N", help: "how many requests (default 1000)")
+        static let concurrency = Option.value(
+            "--concurrency", placeholder: "C", help: "requests in flight at once (default 1)")
+        static let file = Option.value(
+            "--file", placeholder: "PATH", help: "file to upload (upload workload)")
     }
 
     static let runSpec = ArgumentSpec(
         command: "bench run",
         summary: "Drives one workload through NetworkManager and one transport; prints one JSON line.",
-        options: [RunOptions.client, RunOptions.workload, RunOptions.url, RunOptions.requests, RunOptions.concurrency, RunOptions.file]
+        options: [
+            RunOptions.client, RunOptions.workload, RunOptions.url, RunOptions.requests,
+            RunOptions.concurrency, RunOptions.file,
+        ]
     )
 
     enum FixturesOptions {
-        static let bigMib = Option.value("--big-mib", placeholder: "N", help: "size of big.bin (default 1024)")
+        static let bigMib = Option.value(
+            "--big-mib", placeholder: "N", help: "size of big.bin (default 1024)")
     }
 
     static let fixturesSpec = ArgumentSpec(

@@ -31,14 +31,17 @@ struct BenchRunner {
     }
 
     func run() async throws -> Result {
-        guard let urlText = parsed.value(BenchCommand.RunOptions.url), let url = URL(string: urlText), let scheme = url.scheme,
+        guard let urlText = parsed.value(BenchCommand.RunOptions.url), let url = URL(string: urlText),
+            let scheme = url.scheme,
             let host = url.host
         else { throw UsageError("bench run needs --url with an absolute URL") }
         let base = URL(string: "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")")
         let requests = try parsed.int(BenchCommand.RunOptions.requests) ?? 1000
         let concurrency = max(1, min(requests, try parsed.int(BenchCommand.RunOptions.concurrency) ?? 1))
         guard requests > 0 else { throw UsageError("--requests must be positive") }
-        guard let kindName = parsed.value(BenchCommand.RunOptions.client), let kind = try? TransportKind(name: kindName) else {
+        guard let kindName = parsed.value(BenchCommand.RunOptions.client),
+            let kind = try? TransportKind(name: kindName)
+        else {
             throw UsageError("--client takes curl or urlsession")
         }
         var configuration = Configuration()

@@ -18,7 +18,8 @@ enum CallCommand: Command {
         static let list = Option.flag("--list", help: "list every endpoint case and its arguments")
         static let baseURL = Option.value(
             "--base-url", placeholder: "URL", help: "the API's base URL (default: courier.json's)")
-        static let token = Option.value("--token", placeholder: "TOKEN", help: "bearer token for calls that need one")
+        static let token = Option.value(
+            "--token", placeholder: "TOKEN", help: "bearer token for calls that need one")
     }
 
     static let spec = ArgumentSpec(

@@ -10,7 +10,8 @@ enum ClientOptions {
     static let config = Option.value(
         "--config", placeholder: "FILE", help: "configuration file (default ./courier.json when present)")
     static let retry = Option.value(
-        "--retry", placeholder: "N", help: "retry up to N times (default: courier.json's retry.maxAttempts - 1)")
+        "--retry", placeholder: "N",
+        help: "retry up to N times (default: courier.json's retry.maxAttempts - 1)")
     static let noRetry = Option.flag("--no-retry", help: "send once, whatever courier.json says")
 
     static let all = [transport, config, retry, noRetry]
@@ -42,7 +43,9 @@ struct ClientSettings {
             guard !parsed.has(ClientOptions.noRetry) else {
                 throw UsageError("use --retry or --no-retry, not both")
             }
-            guard (0...99).contains(retries) else { throw UsageError("--retry takes 0 to 99, not \(retries)") }
+            guard (0...99).contains(retries) else {
+                throw UsageError("--retry takes 0 to 99, not \(retries)")
+            }
             configuration.retry.maxAttempts = retries + 1
         } else if parsed.has(ClientOptions.noRetry) {
             configuration.retry.maxAttempts = 1

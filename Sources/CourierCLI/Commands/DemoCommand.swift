@@ -10,10 +10,15 @@ enum DemoCommand: Command {
     static let summary = "run the social flow (signup → upload → feed → tweets → cache) and report each step"
 
     enum Options {
-        static let transport = Option.value("--transport", placeholder: "curl|urlsession|both", help: "curl, urlsession or both (default both)")
-        static let baseUrl = Option.value("--base-url", placeholder: "URL", help: "run against this server instead of an in-process mock")
-        static let seedData = Option.value("--seed-data", placeholder: "N", help: "sample posts in the in-process mock (default 20)")
-        static let videoMib = Option.value("--video-mib", placeholder: "N", help: "size of the uploaded sample video (default 4)")
+        static let transport = Option.value(
+            "--transport", placeholder: "curl|urlsession|both",
+            help: "curl, urlsession or both (default both)")
+        static let baseUrl = Option.value(
+            "--base-url", placeholder: "URL", help: "run against this server instead of an in-process mock")
+        static let seedData = Option.value(
+            "--seed-data", placeholder: "N", help: "sample posts in the in-process mock (default 20)")
+        static let videoMib = Option.value(
+            "--video-mib", placeholder: "N", help: "size of the uploaded sample video (default 4)")
     }
 
     static let spec = ArgumentSpec(

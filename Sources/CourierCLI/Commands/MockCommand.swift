@@ -13,21 +13,33 @@ enum MockCommand: Command {
     static let summary = "run the mock server: WireMock-style stubs, the social backend, chaos"
 
     enum Options {
-        static let host = Option.value("--host", placeholder: "HOST", help: "address to bind (default 127.0.0.1)")
-        static let port = Option.value("--port", placeholder: "PORT", help: "port to bind; 0 picks a free one (default 8080)")
-        static let mappings = Option.value("--mappings", placeholder: "DIR", help: "folder of WireMock mapping files (with __files/)")
-        static let seedData = Option.value("--seed-data", placeholder: "N", help: "fill the social backend with N sample users, posts, tweets")
-        static let chaos = Option.value("--chaos", placeholder: "RATE", help: "inject faults, 5xx and 429 at this rate, 0 to 1")
-        static let chaosSeed = Option.value("--chaos-seed", placeholder: "N", help: "seed for reproducible chaos")
-        static let maxBody = Option.value("--max-body", placeholder: "BYTES", help: "largest request body accepted, in bytes")
-        static let noBackend = Option.flag("--no-backend", help: "serve stubs only, without the social backend")
+        static let host = Option.value(
+            "--host", placeholder: "HOST", help: "address to bind (default 127.0.0.1)")
+        static let port = Option.value(
+            "--port", placeholder: "PORT", help: "port to bind; 0 picks a free one (default 8080)")
+        static let mappings = Option.value(
+            "--mappings", placeholder: "DIR", help: "folder of WireMock mapping files (with __files/)")
+        static let seedData = Option.value(
+            "--seed-data", placeholder: "N",
+            help: "fill the social backend with N sample users, posts, tweets")
+        static let chaos = Option.value(
+            "--chaos", placeholder: "RATE", help: "inject faults, 5xx and 429 at this rate, 0 to 1")
+        static let chaosSeed = Option.value(
+            "--chaos-seed", placeholder: "N", help: "seed for reproducible chaos")
+        static let maxBody = Option.value(
+            "--max-body", placeholder: "BYTES", help: "largest request body accepted, in bytes")
+        static let noBackend = Option.flag(
+            "--no-backend", help: "serve stubs only, without the social backend")
     }
 
     static let spec = ArgumentSpec(
         command: name,
         summary:
             "Runs Courier's mock server in the foreground. The first line printed is 'listening on http://HOST:PORT'.",
-        options: [Options.host, Options.port, Options.mappings, Options.seedData, Options.chaos, Options.chaosSeed, Options.maxBody, Options.noBackend]
+        options: [
+            Options.host, Options.port, Options.mappings, Options.seedData, Options.chaos, Options.chaosSeed,
+            Options.maxBody, Options.noBackend,
+        ]
     )
 
     static var specs: [ArgumentSpec] { [spec] }

@@ -7,8 +7,10 @@ enum OpenAPICommand: Command {
     static let summary = "print the social API's contract as an OpenAPI 3.1 JSON document"
 
     enum Options {
-        static let server = Option.value("--server", placeholder: "URL", help: "list this URL under 'servers'")
-        static let output = Option.value("--output", "-o", placeholder: "FILE", help: "write to FILE instead of stdout")
+        static let server = Option.value(
+            "--server", placeholder: "URL", help: "list this URL under 'servers'")
+        static let output = Option.value(
+            "--output", "-o", placeholder: "FILE", help: "write to FILE instead of stdout")
     }
 
     static let spec = ArgumentSpec(

@@ -25,21 +25,27 @@ enum SendCommand: Command {
             "--form", "-F", placeholder: "FIELD", help: "add a multipart text field name=value (repeatable)",
             repeatable: true)
         static let file = Option.value(
-            "--file", placeholder: "PART", help: "add a multipart file part name=@path, streamed from disk (repeatable)",
+            "--file", placeholder: "PART",
+            help: "add a multipart file part name=@path, streamed from disk (repeatable)",
             repeatable: true)
         static let user = Option.value(
             "--user", "-u", placeholder: "USER:PASS", help: "basic authentication user:password")
         static let timeout = Option.value(
-            "--timeout", placeholder: "S", help: "whole-transfer deadline in seconds (default: courier.json's timeouts.total)")
+            "--timeout", placeholder: "S",
+            help: "whole-transfer deadline in seconds (default: courier.json's timeouts.total)")
         static let output = Option.value(
-            "--output", "-o", placeholder: "FILE", help: "write the body to FILE (streamed) instead of stdout")
+            "--output", "-o", placeholder: "FILE", help: "write the body to FILE (streamed) instead of stdout"
+        )
         static let maxBytes = Option.value(
-            "--max-bytes", placeholder: "N", help: "largest response body kept in memory (default: courier.json's maxResponseBytes, 16 MiB)")
+            "--max-bytes", placeholder: "N",
+            help: "largest response body kept in memory (default: courier.json's maxResponseBytes, 16 MiB)")
         static let include = Option.flag("--include", "-i", help: "print the status line and headers first")
         static let fail = Option.flag("--fail", "-f", help: "exit 22 when the status is 400 or more")
         static let verbose = Option.flag(
             "--verbose", "-v",
-            help: "print each attempt as a cURL command, the response head and the timings on stderr, secrets hidden")
+            help:
+                "print each attempt as a cURL command, the response head and the timings on stderr, secrets hidden"
+        )
         static let noRedact = Option.flag("--no-redact", help: "with --verbose, show secrets as they are")
     }
 
@@ -117,7 +123,8 @@ struct VerboseMonitor: EventMonitor {
         switch event {
         case .requestSent(let request, let attempt):
             if attempt > 1 { standardError("* attempt \(attempt)\n") }
-            let command = CURLRendering.command(for: HTTPRequest(urlRequest: request, body: body), redacting: redacting)
+            let command = CURLRendering.command(
+                for: HTTPRequest(urlRequest: request, body: body), redacting: redacting)
             standardError(command + "\n")
         case .responseReceived(_, let response):
             var lines = ["< \(response.httpVersion ?? "HTTP/1.1") \(response.status)"]

@@ -52,7 +52,8 @@ struct CourierErrorMessageTests {
         }
         let description = try #require(error?.description)
         #expect(
-            description.hasPrefix("cannot decode Feed: malformed JSON at line 3, column 16"), "\(description)")
+            description.hasPrefix("cannot decode Feed: malformed JSON at line 3, column 16"), "\(description)"
+        )
         #expect(
             description.contains("(decodingFailed, status 200) — GET https://api.test/feed; body: {\\n"),
             "\(description)")

@@ -80,7 +80,10 @@ struct CURLRenderingTests {
             output.contains { $0.hasPrefix("→ GET https://api.test/feed?") && $0.hasSuffix("(attempt 1)") })
         #expect(output.contains { $0.hasPrefix("← 503 GET") })
         #expect(output.contains("↻ retrying, attempt 2 in 0.00 s"))
-        #expect(output.contains { $0.hasPrefix("✗ unacceptable status 503 (unacceptableStatus) — GET https://api.test/feed?") })
+        #expect(
+            output.contains {
+                $0.hasPrefix("✗ unacceptable status 503 (unacceptableStatus) — GET https://api.test/feed?")
+            })
         #expect(output.contains { $0.hasPrefix("curl") && $0.contains("Authorization: <redacted>") })
         #expect(!output.joined().contains("SECRET"))
     }
