@@ -1,11 +1,5 @@
 import Foundation
 
-/// Every subcommand, in the order `courier --help` lists them.
-let commands: [any Command.Type] = [
-    DemoCommand.self, MockCommand.self, SendCommand.self, CallCommand.self, OpenAPICommand.self,
-    BenchCommand.self,
-]
-
 func topLevelHelp(_ commands: [any Command.Type]) -> String {
     var lines = [
         "courier: declare HTTP APIs as enums, call them over libcurl or URLSession, test them against a mock server.",
@@ -22,13 +16,13 @@ func topLevelHelp(_ commands: [any Command.Type]) -> String {
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
-    print(topLevelHelp(commands))
+    print(topLevelHelp(allCommands))
     exit(arguments.isEmpty ? ExitStatus.usage : ExitStatus.success)
 }
 arguments.removeFirst()
-guard let command = commands.first(where: { $0.name == first }) else {
+guard let command = allCommands.first(where: { $0.name == first }) else {
     FileHandle.standardError.write(
-        Data("courier: unknown command '\(first)'\n\n\(topLevelHelp(commands))\n".utf8))
+        Data("courier: unknown command '\(first)'\n\n\(topLevelHelp(allCommands))\n".utf8))
     exit(ExitStatus.usage)
 }
 do {

@@ -116,7 +116,7 @@ struct SendCommandTests {
             "send", "GET", "http://127.0.0.1:1/", "--transport", transport,
         ])
         #expect(output.status == 1)
-        #expect(output.stderr.contains("transport: cannotConnect"))
+        #expect(output.stderr.contains("(cannotConnect) — GET http://127.0.0.1:1/"), "\(output.stderr)")
         #expect(output.stderr.split(separator: "\n").count == 1)
     }
 

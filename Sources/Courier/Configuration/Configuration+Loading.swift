@@ -9,8 +9,8 @@ extension Configuration {
     /// - Parameter url: the file, usually `courier.json`.
     /// - Throws: `CourierError` with code `.invalidConfiguration` saying what is wrong: the
     ///   file is missing or unreadable, the JSON is malformed (with the parser's position),
-    ///   a field has the wrong type (with its path, such as `retry.maxAttempts`), or a
-    ///   value is out of range.
+    ///   a key is unknown (with its path and the closest known key), a field has the wrong
+    ///   type (with its path, such as `retry.maxAttempts`), or a value is out of range.
     public static func load(from url: URL) throws -> Configuration {
         let data: Data
         do {
@@ -38,41 +38,21 @@ extension Configuration {
             configuration = try JSONDecoder().decode(Configuration.self, from: data)
         } catch let error as DecodingError {
             var (path, message) = ResponseDecoding.describe(error)
-            if path.isEmpty, let syntax = syntaxError(in: data) { message = syntax }
+            if path.isEmpty, let syntax = ResponseDecoding.syntaxError(in: data) { message = syntax }
             let location = path.isEmpty ? "" : " at \(path)"
             throw CourierError(
                 .invalidConfiguration, "\(source): invalid configuration\(location): \(message)",
                 codingPath: path, underlying: error)
+        } catch let error as CourierError where error.code == .invalidConfiguration {
+            // An unknown key, or two names for one setting.
+            throw CourierError(
+                .invalidConfiguration, "\(source): \(error.message)", codingPath: error.codingPath)
         } catch {
             throw CourierError(
                 .invalidConfiguration, "\(source): invalid configuration: \(error)", underlying: error)
         }
         try configuration.validate(source: source)
         return configuration
-    }
-
-    /// Where JSON is malformed, as "line L, column C: message", when the parser says.
-    static func syntaxError(in data: Data) -> String? {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
-            guard let range = detail.range(of: "character "),
-                let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
-            else { return "malformed JSON: \(detail)" }
-            var line = 1
-            var column = 1
-            for byte in data.prefix(offset) {
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else {
-                    column += 1
-                }
-            }
-            return "malformed JSON at line \(line), column \(column): \(detail)"
-        }
     }
 
     /// Checks that values are in range.
@@ -92,8 +72,13 @@ extension Configuration {
         guard timeouts.connect > 0, timeouts.connect.isFinite else {
             throw fail("timeouts.connect", "must be a positive number of seconds, got \(timeouts.connect)")
         }
-        guard timeouts.request > 0, timeouts.request.isFinite else {
-            throw fail("timeouts.request", "must be a positive number of seconds, got \(timeouts.request)")
+        guard timeouts.idle > 0, timeouts.idle.isFinite else {
+            throw fail("timeouts.idle", "must be a positive number of seconds, got \(timeouts.idle)")
+        }
+        if let total = timeouts.total {
+            guard total > 0, total.isFinite else {
+                throw fail("timeouts.total", "must be a positive number of seconds, got \(total)")
+            }
         }
         guard (1...100).contains(retry.maxAttempts) else {
             throw fail("retry.maxAttempts", "must be between 1 and 100, got \(retry.maxAttempts)")

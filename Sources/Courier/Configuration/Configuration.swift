@@ -2,13 +2,15 @@ import Foundation
 
 /// Courier's settings, usually loaded from `courier.json`.
 ///
-/// Every field is optional in the file; missing ones take the defaults shown:
+/// Every field is optional in the file; missing ones take the defaults shown (`total` has
+/// none: no whole-transfer deadline). A key the file does not know is refused, naming it
+/// and the closest known key.
 ///
 /// ```json
 /// {
 ///   "baseURL": "https://api.example.com",
 ///   "transport": "urlsession",
-///   "timeouts": { "connect": 10, "request": 60 },
+///   "timeouts": { "connect": 10, "idle": 60, "total": 300 },
 ///   "retry": { "maxAttempts": 3, "baseDelay": 0.5, "maxDelay": 30 },
 ///   "defaultHeaders": { "Accept": "application/json" },
 ///   "maxResponseBytes": 16777216
@@ -18,25 +20,55 @@ import Foundation
 /// `COURIER_TRANSPORT=curl` in the environment overrides `transport`; see
 /// `applyingEnvironment(_:)`.
 public struct Configuration: Codable, Sendable, Hashable {
-    /// Connection and request timeouts, in seconds.
+    /// Timeouts, in seconds.
+    ///
+    /// In `courier.json`: `{ "connect": 10, "idle": 60, "total": 300 }`. The old key `"request"`
+    /// is still read as `"idle"`; a file giving both is refused.
     public struct Timeouts: Codable, Sendable, Hashable {
         /// How long to wait for a connection. Default 10.
         public var connect: TimeInterval
-        /// How long a whole request may take. Default 60.
-        public var request: TimeInterval
+        /// How long a transfer may go without progress before it fails. Default 60.
+        public var idle: TimeInterval
+        /// How long the whole transfer may take; `nil` (the default) sets no such deadline.
+        public var total: TimeInterval?
 
         /// Creates timeouts.
-        public init(connect: TimeInterval = 10, request: TimeInterval = 60) {
+        public init(connect: TimeInterval = 10, idle: TimeInterval = 60, total: TimeInterval? = nil) {
             self.connect = connect
-            self.request = request
+            self.idle = idle
+            self.total = total
         }
 
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case connect, idle, total
+        }
+
+        /// The old name of `idle`, still read.
+        static let requestAlias = "request"
+
         /// Reads timeouts; missing fields take their defaults.
+        /// - Throws: `DecodingError` for a wrong type; `CourierError` (`.invalidConfiguration`)
+        ///   for an unknown key, or for `idle` and `request` given together.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try ConfigurationKeys.check(
+                decoder, known: CodingKeys.allCases.map(\.rawValue), alsoAccepted: [Self.requestAlias])
+            let container = try decoder.container(keyedBy: ConfigurationKeys.AnyKey.self)
             let defaults = Timeouts()
-            connect = try container.decodeIfPresent(TimeInterval.self, forKey: .connect) ?? defaults.connect
-            request = try container.decodeIfPresent(TimeInterval.self, forKey: .request) ?? defaults.request
+            func value(_ name: String) throws -> TimeInterval? {
+                try container.decodeIfPresent(TimeInterval.self, forKey: .init(name))
+            }
+            connect = try value(CodingKeys.connect.rawValue) ?? defaults.connect
+            let idle = try value(CodingKeys.idle.rawValue)
+            let request = try value(Self.requestAlias)
+            if idle != nil, request != nil {
+                let path = ResponseDecoding.pathString(decoder.codingPath)
+                throw CourierError(
+                    .invalidConfiguration,
+                    "\(path) gives both \"idle\" and its old name \"request\"; keep \"idle\"",
+                    codingPath: path)
+            }
+            self.idle = idle ?? request ?? defaults.idle
+            total = try value(CodingKeys.total.rawValue)
         }
     }
 
@@ -57,7 +89,9 @@ public struct Configuration: Codable, Sendable, Hashable {
         }
 
         /// Reads retry settings; missing fields take their defaults.
+        /// - Throws: `DecodingError` for a wrong type; `CourierError` (`.invalidConfiguration`) for an unknown key.
         public init(from decoder: any Decoder) throws {
+            try ConfigurationKeys.check(decoder, known: ["maxAttempts", "baseDelay", "maxDelay"])
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let defaults = Retry()
             maxAttempts =
@@ -97,7 +131,11 @@ public struct Configuration: Codable, Sendable, Hashable {
 
     /// Reads a configuration; missing fields take their defaults. Values are not checked
     /// here; `validate()` does that (and `load(from:)` calls it).
+    /// - Throws: `DecodingError` for a wrong type; `CourierError` (`.invalidConfiguration`) for an unknown key.
     public init(from decoder: any Decoder) throws {
+        try ConfigurationKeys.check(
+            decoder,
+            known: ["baseURL", "transport", "timeouts", "retry", "defaultHeaders", "maxResponseBytes"])
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = Configuration()
         baseURL = try container.decodeIfPresent(URL.self, forKey: .baseURL)
@@ -112,10 +150,12 @@ public struct Configuration: Codable, Sendable, Hashable {
             try container.decodeIfPresent(Int64.self, forKey: .maxResponseBytes) ?? defaults.maxResponseBytes
     }
 
-    /// The transfer limits these settings give.
+    /// The transfer limits these settings give: the response size limit, the connect
+    /// timeout and the whole-transfer deadline (`timeouts.total`, none by default).
     public var transferOptions: TransferOptions {
+        // TODO(idle): pass idleTimeout: timeouts.idle once TransferOptions has it.
         TransferOptions(
             maxResponseBytes: maxResponseBytes, connectTimeout: timeouts.connect,
-            totalTimeout: timeouts.request)
+            totalTimeout: timeouts.total)
     }
 }

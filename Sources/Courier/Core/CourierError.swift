@@ -149,16 +149,32 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         return String(decoding: Data(text.utf8).prefix(512), as: UTF8.self) + "…"
     }
 
+    /// One line: what failed, the code (and the status or coding path when the message does
+    /// not already give them), the method and redacted URL, then a redacted body snippet:
+    ///
+    /// `unacceptable status 404 (unacceptableStatus) — GET https://api.example.com/posts/9; body: {"error":"not found"}`
+    ///
+    /// The underlying error is left out (it is in `underlying`); secrets are hidden.
     public var description: String {
-        var parts = ["\(code.category): \(code.name): \(message)"]
-        if let request, let url = request.url {
-            parts.append("request: \(request.httpMethod ?? "GET") \(Redaction.redact(url: url))")
+        var facts = [code.name]
+        if let status, !message.contains("status \(status)") { facts.append("status \(status)") }
+        if let codingPath, !codingPath.isEmpty, !message.contains(codingPath) {
+            facts.append("at \(codingPath)")
         }
-        if let status { parts.append("status: \(status)") }
-        if let codingPath, !codingPath.isEmpty { parts.append("at: \(codingPath)") }
-        if let snippet = bodySnippet { parts.append("body: \(snippet)") }
-        if let underlying { parts.append("cause: \(underlying)") }
-        return parts.joined(separator: "; ")
+        var line = "\(Self.oneLine(message)) (\(facts.joined(separator: ", ")))"
+        if let request, let url = request.url {
+            line += " — \(request.httpMethod ?? "GET") \(Redaction.redact(url: url))"
+        }
+        if let snippet = bodySnippet { line += "; body: " + Self.oneLine(escaping: snippet) }
+        return line
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    private static func oneLine(escaping text: String) -> String {
+        text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
     }
 }
 

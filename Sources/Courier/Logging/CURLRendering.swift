@@ -7,29 +7,34 @@ import Foundation
 /// Renders requests as `curl` command lines for logs and bug reports, with secrets
 /// hidden: sensitive headers (`Authorization`, `Cookie`, anything token-, secret- or
 /// password-like), sensitive query values and user info, and sensitive fields of JSON
-/// and form bodies are replaced with `Redaction.placeholder`.
+/// and form bodies are replaced with `Redaction.placeholder`. A body that does not parse
+/// as its content type says has its `"name": value` and `name=value` pairs redacted.
 public enum CURLRendering {
     /// The most body bytes written inline; larger bodies are summarised.
     public static let inlineBodyLimit = 4096
 
     /// The command for `request`, one option per line.
-    public static func command(for request: HTTPRequest) -> String {
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - redacting: whether to hide secrets; default `true`. Pass `false` only when the
+    ///     user asked to see them.
+    public static func command(for request: HTTPRequest, redacting: Bool = true) -> String {
         let head = request.urlRequest
         let method = head.httpMethod ?? "GET"
         var lines = ["curl"]
         if method != "GET" { lines.append("-X \(method)") }
-        let url = head.url.map(Redaction.redact(url:)) ?? ""
+        let url = head.url.map { redacting ? Redaction.redact(url: $0) : $0.absoluteString } ?? ""
         lines.append(quote(url))
         for (name, value) in (head.allHTTPHeaderFields ?? [:]).sorted(by: {
             $0.key.lowercased() < $1.key.lowercased()
         }) {
-            let shown = Redaction.isSensitive(header: name) ? Redaction.placeholder : value
+            let shown = redacting && Redaction.isSensitive(header: name) ? Redaction.placeholder : value
             lines.append("-H " + quote("\(name): \(shown)"))
         }
         let contentType = head.value(forHTTPHeaderField: "Content-Type").map(MediaType.essence(of:)) ?? ""
         switch request.body {
         case .empty: break
-        case .data(let data): lines.append(dataOption(data, contentType: contentType))
+        case .data(let data): lines.append(dataOption(data, contentType: redacting ? contentType : nil))
         case .file(let url): lines.append("--data-binary " + quote("@" + url.path))
         case .stream(let stream):
             let size = stream.length.map { "\($0) bytes" } ?? "unknown length"
@@ -43,17 +48,20 @@ public enum CURLRendering {
         command(for: HTTPRequest(urlRequest: request))
     }
 
-    private static func dataOption(_ data: Data, contentType: String) -> String {
+    /// The `--data-binary` option for an in-memory body; `contentType` nil shows it unredacted.
+    private static func dataOption(_ data: Data, contentType: String?) -> String {
         guard data.count <= inlineBodyLimit, let text = String(data: data, encoding: .utf8) else {
             return "--data-binary @-  # \(data.count) bytes, not shown"
         }
         let shown: String
+        guard let contentType else { return "--data-binary " + quote(text) }
         if contentType == "application/json" || contentType.hasSuffix("+json") {
-            shown = redactJSON(data) ?? text
+            // JSON that does not parse (cut short, or mislabelled) is still redacted, pair by pair.
+            shown = redactJSON(data) ?? Redaction.redactPairs(in: text)
         } else if contentType == FormBody.contentType {
             shown = redactForm(text)
         } else {
-            shown = text
+            shown = Redaction.redactPairs(in: text)
         }
         return "--data-binary " + quote(shown)
     }

@@ -46,11 +46,16 @@ public enum ResponseDecoding {
         do {
             return try decoder.decode(T.self, from: data)
         } catch let error as DecodingError {
-            let (path, message) = describe(error)
+            var (path, message) = describe(error)
+            if path.isEmpty, let syntax = syntaxError(in: data) { message = syntax }
+            let location = path.isEmpty ? "" : " at \(path)"
             throw CourierError(
-                .decodingFailed, "cannot decode \(T.self): \(message)", codingPath: path, underlying: error)
+                .decodingFailed, "cannot decode \(T.self)\(location): \(message)", codingPath: path,
+                underlying: error)
         } catch {
-            throw CourierError(.decodingFailed, "cannot decode \(T.self): \(error)", underlying: error)
+            throw CourierError(
+                .decodingFailed, "cannot decode \(T.self): \(oneLine(error.localizedDescription))",
+                underlying: error)
         }
     }
 
@@ -67,22 +72,68 @@ public enum ResponseDecoding {
         return result
     }
 
+    /// The path to the failing value and a one-line message without the path.
     static func describe(_ error: DecodingError) -> (path: String, message: String) {
         switch error {
         case .keyNotFound(let key, let context):
             return (pathString(context.codingPath + [key]), "required key \"\(key.stringValue)\" is missing")
         case .valueNotFound(let type, let context):
-            return (pathString(context.codingPath), "expected \(type) but found null")
+            return (pathString(context.codingPath), "expected \(type), found null")
         case .typeMismatch(let type, let context):
-            return (pathString(context.codingPath), "expected \(type): \(context.debugDescription)")
+            return (pathString(context.codingPath), mismatch(type, context.debugDescription))
         case .dataCorrupted(let context):
             var message = context.debugDescription
             if let underlying = context.underlyingError {
-                message += " (\((underlying as NSError).userInfo[NSDebugDescriptionErrorKey] ?? underlying))"
+                let detail = (underlying as NSError).userInfo[NSDebugDescriptionErrorKey] ?? underlying
+                message += " (\(detail))"
             }
-            return (pathString(context.codingPath), message)
+            return (pathString(context.codingPath), oneLine(message))
         @unknown default:
-            return ("", "\(error)")
+            return ("", oneLine("\(error)"))
         }
+    }
+
+    /// "expected Int, found a string" from the decoder's "Expected to decode Int but found a
+    /// string instead."; other wordings are kept, after "expected Int: ".
+    private static func mismatch(_ type: Any.Type, _ detail: String) -> String {
+        let prefix = "Expected to decode \(type) but found "
+        if detail.hasPrefix(prefix) {
+            var found = detail.dropFirst(prefix.count)
+            if found.hasSuffix(" instead.") { found = found.dropLast(" instead.".count) }
+            return "expected \(type), found \(found)"
+        }
+        return "expected \(type): \(oneLine(detail))"
+    }
+
+    /// Where JSON is malformed, as "malformed JSON at line L, column C: detail", when the
+    /// parser gives a position; `nil` when `data` is well-formed JSON.
+    static func syntaxError(in data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let detail = oneLine(
+                ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)")
+            guard let range = detail.range(of: "character "),
+                let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
+            else { return "malformed JSON: \(detail)" }
+            var line = 1
+            var column = 1
+            for byte in data.prefix(offset) {
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            }
+            return "malformed JSON at line \(line), column \(column): \(detail)"
+        }
+    }
+
+    /// `text` on one line: line breaks become spaces.
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
     }
 }

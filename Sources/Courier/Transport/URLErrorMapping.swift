@@ -59,8 +59,9 @@ public enum URLErrorMapping {
         if let courierError = error as? CourierError { return courierError }
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else {
-            return CourierError(
-                .connectionLost, "\(error.localizedDescription)", request: request, underlying: error)
+            let text =
+                error.localizedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            return CourierError(.connectionLost, text, request: request, underlying: error)
         }
         var mapped = URLError.Code(rawValue: nsError.code).map { Self.code(for: $0) } ?? .connectionLost
         if nsError.code == URLError.Code.unknown.rawValue || mapped == .connectionLost,
@@ -68,8 +69,23 @@ public enum URLErrorMapping {
         {
             mapped = guessed
         }
-        return CourierError(
-            mapped, "\(nsError.localizedDescription) (URLError \(nsError.code))", request: request,
-            underlying: error)
+        return CourierError(mapped, message(for: mapped, nsError), request: request, underlying: error)
+    }
+
+    /// A short message for a mapped error: a fixed phrase for the codes that say it all, and
+    /// Foundation's (first line of) description for the rest, with the `URLError` number.
+    static func message(for code: CourierError.Code, _ error: NSError) -> String {
+        switch code {
+        case .cannotResolveHost: return "could not resolve the host"
+        case .cannotConnect: return "could not connect to the server"
+        case .timedOut: return "timed out"
+        case .cancelled: return "cancelled"
+        case .tooManyRedirects: return "too many redirects"
+        case .responseTooLarge: return "the response is too large"
+        default:
+            let text =
+                error.localizedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            return "\(text.isEmpty ? "URL loading failed" : text) (URLError \(error.code))"
+        }
     }
 }

@@ -10,46 +10,49 @@ enum BenchCommand: Command {
     static let name = "bench"
     static let summary = "benchmark client and fixtures used by 'make bench' (see BENCHMARKS.md)"
 
+    enum RunOptions {
+        static let client = Option.value(
+            "--client", placeholder: "curl|urlsession", help: "which transport (required)", required: true)
+        static let workload = Option.value(
+            "--workload", placeholder: "NAME",
+            help: "small (default), small-raw (no decoding), decode, download or upload")
+        static let url = Option.value(
+            "--url", placeholder: "URL", help: "the URL to request (required)", required: true)
+        static let requests = Option.value(
+            "--requests", placeholder: "N", help: "how many requests (default 1000)")
+        static let concurrency = Option.value(
+            "--concurrency", placeholder: "C", help: "requests in flight at once (default 1)")
+        static let file = Option.value(
+            "--file", placeholder: "PATH", help: "file to upload (upload workload)")
+    }
+
     static let runSpec = ArgumentSpec(
         command: "bench run",
         summary: "Drives one workload through NetworkManager and one transport; prints one JSON line.",
-        usage:
-            "courier bench run --client curl|urlsession --workload small|small-raw|decode|download|upload --url URL [--requests N] [--concurrency C] [--file PATH]",
         options: [
-            .init(names: ["--client"], takesValue: true, help: "curl or urlsession", valueName: "NAME"),
-            .init(
-                names: ["--workload"], takesValue: true,
-                help: "small, small-raw (no decoding), decode, download or upload",
-                valueName: "NAME"),
-            .init(names: ["--url"], takesValue: true, help: "the URL to request", valueName: "URL"),
-            .init(
-                names: ["--requests"], takesValue: true, help: "how many requests (default 1000)",
-                valueName: "N"),
-            .init(
-                names: ["--concurrency"], takesValue: true, help: "requests in flight at once (default 1)",
-                valueName: "C"),
-            .init(
-                names: ["--file"], takesValue: true, help: "file to upload (upload workload)",
-                valueName: "PATH"),
+            RunOptions.client, RunOptions.workload, RunOptions.url, RunOptions.requests,
+            RunOptions.concurrency, RunOptions.file,
         ]
     )
+
+    enum FixturesOptions {
+        static let bigMib = Option.value(
+            "--big-mib", placeholder: "N", help: "size of big.bin (default 1024)")
+    }
 
     static let fixturesSpec = ArgumentSpec(
         command: "bench fixtures",
         summary: "Writes the benchmark fixtures: WireMock mappings and the files they serve.",
-        usage: "courier bench fixtures DIR [--big-mib N]",
-        options: [
-            .init(
-                names: ["--big-mib"], takesValue: true, help: "size of big.bin (default 1024)", valueName: "N"
-            )
-        ],
+        options: [FixturesOptions.bigMib],
         positionals: ["DIR"]
     )
+
+    static var specs: [ArgumentSpec] { [runSpec, fixturesSpec] }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let sub = arguments.first, sub == "run" || sub == "fixtures" else {
             print(
-                "usage: courier bench run ... | courier bench fixtures DIR\n\n\(runSpec.helpText)\n\n\(fixturesSpec.helpText)"
+                "\(runSpec.helpText)\n\n\(fixturesSpec.helpText)"
             )
             return arguments.contains("--help") || arguments.contains("-h")
                 ? ExitStatus.success : ExitStatus.usage
@@ -61,7 +64,7 @@ enum BenchCommand: Command {
                 throw UsageError("bench fixtures needs DIR")
             }
             try BenchFixtures.write(
-                to: URL(fileURLWithPath: directory), bigMiB: try parsed.int("--big-mib") ?? 1024)
+                to: URL(fileURLWithPath: directory), bigMiB: try parsed.int(FixturesOptions.bigMib) ?? 1024)
             return ExitStatus.success
         }
         guard let parsed = try runSpec.parseUnlessHelp(rest) else { return ExitStatus.success }

@@ -31,14 +31,17 @@ struct BenchRunner {
     }
 
     func run() async throws -> Result {
-        guard let urlText = parsed.value("--url"), let url = URL(string: urlText), let scheme = url.scheme,
+        guard let urlText = parsed.value(BenchCommand.RunOptions.url), let url = URL(string: urlText),
+            let scheme = url.scheme,
             let host = url.host
         else { throw UsageError("bench run needs --url with an absolute URL") }
         let base = URL(string: "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")")
-        let requests = try parsed.int("--requests") ?? 1000
-        let concurrency = max(1, min(requests, try parsed.int("--concurrency") ?? 1))
+        let requests = try parsed.int(BenchCommand.RunOptions.requests) ?? 1000
+        let concurrency = max(1, min(requests, try parsed.int(BenchCommand.RunOptions.concurrency) ?? 1))
         guard requests > 0 else { throw UsageError("--requests must be positive") }
-        guard let kindName = parsed.value("--client"), let kind = try? TransportKind(name: kindName) else {
+        guard let kindName = parsed.value(BenchCommand.RunOptions.client),
+            let kind = try? TransportKind(name: kindName)
+        else {
             throw UsageError("--client takes curl or urlsession")
         }
         var configuration = Configuration()
@@ -46,11 +49,12 @@ struct BenchRunner {
         configuration.baseURL = base
         configuration.retry.maxAttempts = 1
         configuration.maxResponseBytes = 64 << 20
-        configuration.timeouts.request = 600
+        configuration.timeouts.idle = 600
+        configuration.timeouts.total = 600
         let transport = try TransportFactory.make(for: configuration)
         let manager = NetworkManager(configuration: configuration, transport: transport)
 
-        let workload = parsed.value("--workload") ?? "small"
+        let workload = parsed.value(BenchCommand.RunOptions.workload) ?? "small"
         let path = url.path.isEmpty ? "/" : url.path
         let operation: @Sendable () async throws -> Int64
         switch workload {
@@ -78,7 +82,7 @@ struct BenchRunner {
                 return 0
             }
         case "upload":
-            guard let file = parsed.value("--file") else {
+            guard let file = parsed.value(BenchCommand.RunOptions.file) else {
                 throw UsageError("the upload workload needs --file")
             }
             let fileURL = URL(fileURLWithPath: file)

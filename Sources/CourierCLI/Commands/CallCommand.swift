@@ -12,27 +12,25 @@ enum CallCommand: Command {
     static let name = "call"
     static let summary = "call a declared endpoint, e.g. 'courier call posts.page --pageNumber 1 --size 5'"
 
-    /// The options `call` itself takes; every other `--name value` is an endpoint argument.
+    /// `call`'s own options; the client options (`--config`, `--transport`, `--retry`,
+    /// `--no-retry`) are `ClientOptions`. Every other `--name value` is an endpoint argument.
+    enum Options {
+        static let list = Option.flag("--list", help: "list every endpoint case and its arguments")
+        static let baseURL = Option.value(
+            "--base-url", placeholder: "URL", help: "the API's base URL (default: courier.json's)")
+        static let token = Option.value(
+            "--token", placeholder: "TOKEN", help: "bearer token for calls that need one")
+    }
+
     static let spec = ArgumentSpec(
         command: name,
         summary: "Calls one case of the social API's endpoint enums and prints the decoded JSON.",
-        usage:
-            "courier call ENDPOINT.CASE [--ARG VALUE ...] [--base-url URL] [--token TOKEN] [--transport NAME] | courier call --list",
-        options: [
-            .init(names: ["--list"], takesValue: false, help: "list every endpoint case and its arguments"),
-            .init(
-                names: ["--base-url"], takesValue: true, help: "the API's base URL (default: courier.json's)",
-                valueName: "URL"),
-            .init(
-                names: ["--token"], takesValue: true, help: "bearer token for calls that need one",
-                valueName: "TOKEN"),
-            .init(names: ["--transport"], takesValue: true, help: "curl or urlsession", valueName: "NAME"),
-            .init(
-                names: ["--config"], takesValue: true, help: "configuration file (default ./courier.json)",
-                valueName: "FILE"),
-        ],
-        positionals: ["ENDPOINT.CASE"]
+        options: [Options.list, Options.baseURL, Options.token] + ClientOptions.all,
+        positionals: ["ENDPOINT.CASE"],
+        trailing: "[--ARG VALUE]..."
     )
+
+    static var specs: [ArgumentSpec] { [spec] }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let (own, endpointArguments) = try split(arguments)
@@ -41,7 +39,7 @@ enum CallCommand: Command {
             print(spec.helpText + "\n\nendpoints (courier call --list):\n" + EndpointCatalog.listing)
             return ExitStatus.success
         }
-        if parsed.has("--list") {
+        if parsed.has(Options.list) {
             print(EndpointCatalog.listing)
             return ExitStatus.success
         }
@@ -54,21 +52,23 @@ enum CallCommand: Command {
         } catch {
             throw UsageError(error.description)
         }
-        let settings = try TransportSettings(parsed: parsed)
-        var baseURL = settings.configuration.baseURL
-        if let text = parsed.value("--base-url") {
+        var settings = try ClientSettings(parsed: parsed)
+        if let text = parsed.value(Options.baseURL) {
             guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
                 throw UsageError("--base-url takes an absolute URL, not '\(text)'")
             }
-            baseURL = url
+            settings.configuration.baseURL = url
         }
-        guard let baseURL else { throw UsageError("give --base-url or a baseURL in courier.json") }
-        var headers = HTTPHeaders()
-        if let token = parsed.value("--token") { headers["Authorization"] = "Bearer \(token)" }
-        let transport = try TransportFactory.make(for: settings.configuration)
-        let manager = NetworkManager(
-            transport: transport, baseURL: baseURL, transferOptions: settings.configuration.transferOptions,
-            defaultHeaders: headers)
+        guard settings.configuration.baseURL != nil else {
+            throw UsageError("give --base-url or a baseURL in courier.json")
+        }
+        if let token = parsed.value(Options.token) {
+            settings.configuration.defaultHeaders = settings.configuration.defaultHeaders.filter {
+                $0.key.lowercased() != "authorization"
+            }
+            settings.configuration.defaultHeaders["Authorization"] = "Bearer \(token)"
+        }
+        let (manager, transport) = try settings.makeClient()
         do {
             let response = try await manager.sendRaw(endpoint)
             printJSON(response.value)

@@ -1,12 +1,20 @@
 /// One `courier` subcommand.
-protocol Command {
+protocol Command: Sendable {
     /// The word that selects it, such as "send".
     static var name: String { get }
     /// One line for `courier --help`.
     static var summary: String { get }
+    /// What it (and each of its subcommands) takes, as its `--help` shows.
+    static var specs: [ArgumentSpec] { get }
     /// Runs it with the words after the subcommand's name; returns the exit status.
     static func run(_ arguments: [String]) async throws -> Int32
 }
+
+/// Every subcommand, in the order `courier --help` lists them.
+let allCommands: [any Command.Type] = [
+    DemoCommand.self, MockCommand.self, SendCommand.self, CallCommand.self, OpenAPICommand.self,
+    BenchCommand.self,
+]
 
 /// Exit statuses, after BSD's sysexits where one fits.
 enum ExitStatus {

@@ -9,6 +9,18 @@ enum DemoCommand: Command {
     static let name = "demo"
     static let summary = "run the social flow (signup → upload → feed → tweets → cache) and report each step"
 
+    enum Options {
+        static let transport = Option.value(
+            "--transport", placeholder: "curl|urlsession|both",
+            help: "curl, urlsession or both (default both)")
+        static let baseUrl = Option.value(
+            "--base-url", placeholder: "URL", help: "run against this server instead of an in-process mock")
+        static let seedData = Option.value(
+            "--seed-data", placeholder: "N", help: "sample posts in the in-process mock (default 20)")
+        static let videoMib = Option.value(
+            "--video-mib", placeholder: "N", help: "size of the uploaded sample video (default 4)")
+    }
+
     static let spec = ArgumentSpec(
         command: name,
         summary: """
@@ -16,42 +28,29 @@ enum DemoCommand: Command {
             → tweets with authors → cache hit on the second video download, over each transport, and prints each \
             step's result, request count and time. By default it starts the mock server in-process with sample data.
             """,
-        usage:
-            "courier demo [--transport curl|urlsession|both] [--base-url URL] [--seed-data N] [--video-mib N]",
-        options: [
-            .init(
-                names: ["--transport"], takesValue: true, help: "curl, urlsession or both (default both)",
-                valueName: "NAME"),
-            .init(
-                names: ["--base-url"], takesValue: true,
-                help: "run against this server instead of an in-process mock", valueName: "URL"),
-            .init(
-                names: ["--seed-data"], takesValue: true,
-                help: "sample posts in the in-process mock (default 20)", valueName: "N"),
-            .init(
-                names: ["--video-mib"], takesValue: true,
-                help: "size of the uploaded sample video (default 4)", valueName: "N"),
-        ]
+        options: [Options.transport, Options.baseUrl, Options.seedData, Options.videoMib]
     )
+
+    static var specs: [ArgumentSpec] { [spec] }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try spec.parseUnlessHelp(arguments) else { return ExitStatus.success }
-        let choice = parsed.value("--transport") ?? "both"
+        let choice = parsed.value(Options.transport) ?? "both"
         let names: [String]
         switch choice {
         case "both": names = ["curl", "urlsession"]
         case "curl", "urlsession": names = [choice]
         default: throw UsageError("--transport takes curl, urlsession or both, not '\(choice)'")
         }
-        let seed = try parsed.int("--seed-data") ?? 20
+        let seed = try parsed.int(Options.seedData) ?? 20
         guard seed >= 0 else { throw UsageError("--seed-data must not be negative") }
-        let mebibytes = try parsed.int("--video-mib") ?? 4
+        let mebibytes = try parsed.int(Options.videoMib) ?? 4
         guard (1...1024).contains(mebibytes) else { throw UsageError("--video-mib takes 1 to 1024") }
 
         var server: MockServer?
         var backend: SocialBackend?
         let baseURL: URL
-        if let text = parsed.value("--base-url") {
+        if let text = parsed.value(Options.baseUrl) {
             guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
                 throw UsageError("--base-url takes an absolute URL, not '\(text)'")
             }

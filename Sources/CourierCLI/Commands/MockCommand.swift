@@ -12,68 +12,66 @@ enum MockCommand: Command {
     static let name = "mock"
     static let summary = "run the mock server: WireMock-style stubs, the social backend, chaos"
 
+    enum Options {
+        static let host = Option.value(
+            "--host", placeholder: "HOST", help: "address to bind (default 127.0.0.1)")
+        static let port = Option.value(
+            "--port", placeholder: "PORT", help: "port to bind; 0 picks a free one (default 8080)")
+        static let mappings = Option.value(
+            "--mappings", placeholder: "DIR", help: "folder of WireMock mapping files (with __files/)")
+        static let seedData = Option.value(
+            "--seed-data", placeholder: "N",
+            help: "fill the social backend with N sample users, posts, tweets")
+        static let chaos = Option.value(
+            "--chaos", placeholder: "RATE", help: "inject faults, 5xx and 429 at this rate, 0 to 1")
+        static let chaosSeed = Option.value(
+            "--chaos-seed", placeholder: "N", help: "seed for reproducible chaos")
+        static let maxBody = Option.value(
+            "--max-body", placeholder: "BYTES", help: "largest request body accepted, in bytes")
+        static let noBackend = Option.flag(
+            "--no-backend", help: "serve stubs only, without the social backend")
+    }
+
     static let spec = ArgumentSpec(
         command: name,
         summary:
             "Runs Courier's mock server in the foreground. The first line printed is 'listening on http://HOST:PORT'.",
-        usage:
-            "courier mock [--host 127.0.0.1] [--port 8080] [--mappings DIR] [--seed-data N] [--chaos RATE] [--chaos-seed N] [--max-body BYTES]",
         options: [
-            .init(
-                names: ["--host"], takesValue: true, help: "address to bind (default 127.0.0.1)",
-                valueName: "HOST"),
-            .init(
-                names: ["--port"], takesValue: true, help: "port to bind; 0 picks a free one (default 8080)",
-                valueName: "PORT"),
-            .init(
-                names: ["--mappings"], takesValue: true,
-                help: "folder of WireMock mapping files (with __files/)", valueName: "DIR"),
-            .init(
-                names: ["--seed-data"], takesValue: true,
-                help: "fill the social backend with N sample users, posts, tweets", valueName: "N"),
-            .init(
-                names: ["--chaos"], takesValue: true, help: "inject faults, 5xx and 429 at this rate, 0 to 1",
-                valueName: "RATE"),
-            .init(
-                names: ["--chaos-seed"], takesValue: true, help: "seed for reproducible chaos", valueName: "N"
-            ),
-            .init(
-                names: ["--max-body"], takesValue: true, help: "largest request body accepted, in bytes",
-                valueName: "BYTES"),
-            .init(
-                names: ["--no-backend"], takesValue: false,
-                help: "serve stubs only, without the social backend"),
+            Options.host, Options.port, Options.mappings, Options.seedData, Options.chaos, Options.chaosSeed,
+            Options.maxBody, Options.noBackend,
         ]
     )
+
+    static var specs: [ArgumentSpec] { [spec] }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try spec.parseUnlessHelp(arguments) else { return ExitStatus.success }
         var configuration = MockServerConfiguration()
-        configuration.host = parsed.value("--host") ?? "127.0.0.1"
-        configuration.port = try parsed.int("--port") ?? 8080
+        configuration.host = parsed.value(Options.host) ?? "127.0.0.1"
+        configuration.port = try parsed.int(Options.port) ?? 8080
         guard (0...65535).contains(configuration.port) else { throw UsageError("--port must be 0 to 65535") }
-        if let directory = parsed.value("--mappings") {
+        if let directory = parsed.value(Options.mappings) {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
                 isDirectory.boolValue
             else { throw UsageError("--mappings: no folder at '\(directory)'") }
             configuration.mappingsDirectory = URL(fileURLWithPath: directory)
         }
-        if let rate = try parsed.double("--chaos") {
+        if let rate = try parsed.double(Options.chaos) {
             guard (0...1).contains(rate) else { throw UsageError("--chaos takes a rate from 0 to 1") }
             configuration.chaosRate = rate
         }
-        if let seed = try parsed.int("--chaos-seed") {
+        if let seed = try parsed.int(Options.chaosSeed) {
             configuration.chaosSeed = UInt64(truncatingIfNeeded: seed)
         }
-        if let maxBody = try parsed.int("--max-body") {
+        if let maxBody = try parsed.int(Options.maxBody) {
             guard maxBody > 0 else { throw UsageError("--max-body must be positive") }
             configuration.maxBodyBytes = Int64(maxBody)
         }
-        let seedCount = try parsed.int("--seed-data") ?? 0
+        let seedCount = try parsed.int(Options.seedData) ?? 0
         guard seedCount >= 0 else { throw UsageError("--seed-data must not be negative") }
 
-        let backend = parsed.has("--no-backend") ? nil : try SocialBackend(seedCount: seedCount)
+        let backend = parsed.has(Options.noBackend) ? nil : try SocialBackend(seedCount: seedCount)
         let handlers: [any HTTPHandler] = backend.map { [$0] } ?? []
         let server = MockServer(configuration: configuration, handlers: handlers)
         try server.start()

@@ -11,56 +11,56 @@ enum SendCommand: Command {
     static let name = "send"
     static let summary = "send one request and print the response body"
 
+    /// `send`'s own options; the client options (`--config`, `--transport`, `--retry`,
+    /// `--no-retry`) are `ClientOptions`.
+    enum Options {
+        static let header = Option.value(
+            "--header", "-H", placeholder: "HEADER", help: "add a header, 'Name: value' (repeatable)",
+            repeatable: true)
+        static let json = Option.value(
+            "--json", placeholder: "TEXT", help: "send TEXT as an application/json body (must be valid JSON)")
+        static let data = Option.value(
+            "--data", "-d", placeholder: "TEXT", help: "send TEXT as the body (@FILE reads a file)")
+        static let form = Option.value(
+            "--form", "-F", placeholder: "FIELD", help: "add a multipart text field name=value (repeatable)",
+            repeatable: true)
+        static let file = Option.value(
+            "--file", placeholder: "PART",
+            help: "add a multipart file part name=@path, streamed from disk (repeatable)",
+            repeatable: true)
+        static let user = Option.value(
+            "--user", "-u", placeholder: "USER:PASS", help: "basic authentication user:password")
+        static let timeout = Option.value(
+            "--timeout", placeholder: "S",
+            help: "whole-transfer deadline in seconds (default: courier.json's timeouts.total)")
+        static let output = Option.value(
+            "--output", "-o", placeholder: "FILE", help: "write the body to FILE (streamed) instead of stdout"
+        )
+        static let maxBytes = Option.value(
+            "--max-bytes", placeholder: "N",
+            help: "largest response body kept in memory (default: courier.json's maxResponseBytes, 16 MiB)")
+        static let include = Option.flag("--include", "-i", help: "print the status line and headers first")
+        static let fail = Option.flag("--fail", "-f", help: "exit 22 when the status is 400 or more")
+        static let verbose = Option.flag(
+            "--verbose", "-v",
+            help:
+                "print each attempt as a cURL command, the response head and the timings on stderr, secrets hidden"
+        )
+        static let noRedact = Option.flag("--no-redact", help: "with --verbose, show secrets as they are")
+    }
+
     static let spec = ArgumentSpec(
         command: name,
         summary: "Sends one HTTP request through Courier's NetworkManager and prints the response body.",
-        usage:
-            "courier send METHOD URL [-H 'Name: value']... [--json TEXT | --data TEXT | --form name=value | --file name=@path]... [--user u:p] [--timeout S] [--transport urlsession|curl] [--output FILE] [--include] [--fail] [--verbose]",
         options: [
-            .init(
-                names: ["--header", "-H"], takesValue: true, help: "add a header, 'Name: value' (repeatable)",
-                valueName: "HEADER"),
-            .init(
-                names: ["--json"], takesValue: true,
-                help: "send TEXT as an application/json body (must be valid JSON)", valueName: "TEXT"),
-            .init(
-                names: ["--data", "-d"], takesValue: true, help: "send TEXT as the body (@FILE reads a file)",
-                valueName: "TEXT"),
-            .init(
-                names: ["--form", "-F"], takesValue: true,
-                help: "add a multipart text field name=value (repeatable)", valueName: "FIELD"),
-            .init(
-                names: ["--file"], takesValue: true,
-                help: "add a multipart file part name=@path, streamed from disk (repeatable)",
-                valueName: "PART"),
-            .init(
-                names: ["--user", "-u"], takesValue: true, help: "basic authentication user:password",
-                valueName: "USER:PASS"),
-            .init(names: ["--timeout"], takesValue: true, help: "total timeout in seconds", valueName: "S"),
-            .init(
-                names: ["--transport"], takesValue: true,
-                help: "urlsession or curl (default: courier.json, $COURIER_TRANSPORT, then urlsession)",
-                valueName: "NAME"),
-            .init(
-                names: ["--config"], takesValue: true,
-                help: "configuration file (default ./courier.json when present)", valueName: "FILE"),
-            .init(
-                names: ["--output", "-o"], takesValue: true,
-                help: "write the body to FILE (streamed) instead of stdout", valueName: "FILE"),
-            .init(
-                names: ["--max-bytes"], takesValue: true,
-                help: "largest response body kept in memory (default 64 MiB)", valueName: "N"),
-            .init(
-                names: ["--include", "-i"], takesValue: false, help: "print the status line and headers first"
-            ),
-            .init(
-                names: ["--fail", "-f"], takesValue: false, help: "exit 22 when the status is 400 or more"),
-            .init(
-                names: ["--verbose", "-v"], takesValue: false,
-                help: "print the request as cURL and the timing breakdown on stderr"),
-        ],
+            Options.header, Options.json, Options.data, Options.form, Options.file, Options.user,
+            Options.timeout, Options.output, Options.maxBytes, Options.include, Options.fail, Options.verbose,
+            Options.noRedact,
+        ] + ClientOptions.all,
         positionals: ["METHOD", "URL"]
     )
+
+    static var specs: [ArgumentSpec] { [spec] }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try spec.parseUnlessHelp(arguments) else { return ExitStatus.success }
@@ -68,35 +68,33 @@ enum SendCommand: Command {
             throw UsageError("send needs METHOD and URL (see 'courier send --help')")
         }
         let request = try SendRequestBuilder(parsed: parsed).build()
-        var configuration = try TransportSettings(parsed: parsed).configuration
-        configuration.maxResponseBytes = Int64(try parsed.int("--max-bytes") ?? 64 << 20)
-        configuration.retry.maxAttempts = 1
-        if let timeout = try parsed.double("--timeout") {
+        var settings = try ClientSettings(parsed: parsed)
+        if let maxBytes = try parsed.int(Options.maxBytes) {
+            guard maxBytes > 0 else { throw UsageError("--max-bytes must be positive") }
+            settings.configuration.maxResponseBytes = Int64(maxBytes)
+        }
+        if let timeout = try parsed.double(Options.timeout) {
             guard timeout > 0 else { throw UsageError("--timeout must be positive") }
-            configuration.timeouts.request = timeout
+            settings.configuration.timeouts.total = timeout
         }
-        let transport = try TransportFactory.make(for: configuration)
+        let verbose = parsed.has(Options.verbose)
+        if parsed.has(Options.noRedact), !verbose { throw UsageError("--no-redact only goes with --verbose") }
+        let monitors: [any EventMonitor] =
+            verbose ? [VerboseMonitor(body: request.body, redacting: !parsed.has(Options.noRedact))] : []
         // `send` prints whatever arrives: every status is a response, not an error.
-        let manager = NetworkManager(
-            configuration: configuration, transport: transport,
-            validation: Validation(acceptableStatusCodes: 100..<600))
-        let verbose = parsed.has("--verbose")
-        if verbose {
-            standardError(
-                "> \(request.urlRequest.httpMethod ?? "GET") \(request.urlRequest.url?.absoluteString ?? "")\n"
-            )
-        }
+        let (manager, transport) = try settings.makeClient(
+            validation: Validation(acceptableStatusCodes: 100..<600), eventMonitors: monitors)
 
         let response: Response<Data>
         do {
             response = try await manager.sendRaw(request)
         } catch let error as CourierError {
             await TransportFactory.shutdown(transport)
-            standardError("courier send: \(error.code.category): \(error.code): \(error.message)\n")
+            standardError("courier send: \(error)\n")
             return ExitStatus.failure
         }
         await TransportFactory.shutdown(transport)
-        if parsed.has("--include") {
+        if parsed.has(Options.include) {
             var head = "\(response.httpVersion ?? "HTTP/1.1") \(response.status)\r\n"
             for field in response.headers { head += "\(field.name): \(field.value)\r\n" }
             FileHandle.standardOutput.write(Data((head + "\r\n").utf8))
@@ -109,8 +107,37 @@ enum SendCommand: Command {
         if verbose {
             standardError(TimingReport.render(response.timings, version: response.httpVersion) + "\n")
         }
-        if parsed.has("--fail"), response.status >= 400 { return ExitStatus.httpError }
+        if parsed.has(Options.fail), response.status >= 400 { return ExitStatus.httpError }
         return ExitStatus.success
+    }
+}
+
+/// `--verbose`: each attempt as a cURL command (the request as sent, with the configuration's
+/// default headers), each response head as `< ` lines, and retries; secrets hidden unless
+/// `redacting` is false.
+struct VerboseMonitor: EventMonitor {
+    var body: RequestBody
+    var redacting: Bool
+
+    func handle(_ event: NetworkEvent) {
+        switch event {
+        case .requestSent(let request, let attempt):
+            if attempt > 1 { standardError("* attempt \(attempt)\n") }
+            let command = CURLRendering.command(
+                for: HTTPRequest(urlRequest: request, body: body), redacting: redacting)
+            standardError(command + "\n")
+        case .responseReceived(_, let response):
+            var lines = ["< \(response.httpVersion ?? "HTTP/1.1") \(response.status)"]
+            for field in response.headers {
+                let hidden = redacting && Redaction.isSensitive(header: field.name)
+                lines.append("< \(field.name): \(hidden ? Redaction.placeholder : field.value)")
+            }
+            standardError(lines.joined(separator: "\n") + "\n<\n")
+        case .retrying(let attempt, let delay):
+            standardError("* retrying, attempt \(attempt) in \(String(format: "%.2f", delay)) s\n")
+        case .failed:
+            break
+        }
     }
 }
 

@@ -7,6 +7,7 @@ import Foundation
 
 /// Turns `courier send`'s arguments into an `HTTPRequest`: a pure function, tested without a network.
 struct SendRequestBuilder {
+    private typealias O = SendCommand.Options
     var parsed: ParsedArguments
 
     func build() throws -> HTTPRequest {
@@ -22,11 +23,11 @@ struct SendRequestBuilder {
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = method.rawValue
         var request = HTTPRequest(urlRequest: urlRequest)
-        if let outputPath = parsed.value("--output") {
+        if let outputPath = parsed.value(O.output) {
             request.destination = .file(URL(fileURLWithPath: outputPath))
         }
         try addBody(to: &request)
-        for header in parsed.all("--header") {
+        for header in parsed.all(O.header) {
             guard let colon = header.firstIndex(of: ":") else {
                 throw UsageError("header '\(header)' must look like 'Name: value'")
             }
@@ -39,7 +40,7 @@ struct SendRequestBuilder {
             }
             request.urlRequest.setValue(value, forHTTPHeaderField: name)
         }
-        if let user = parsed.value("--user") {
+        if let user = parsed.value(O.user) {
             guard user.contains(":") else { throw UsageError("--user takes user:password") }
             request.urlRequest.setValue(
                 "Basic " + Data(user.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
@@ -49,13 +50,13 @@ struct SendRequestBuilder {
 
     private func addBody(to request: inout HTTPRequest) throws {
         let bodyKinds = [
-            parsed.value("--json") != nil, parsed.value("--data") != nil,
-            !parsed.all("--form").isEmpty || !parsed.all("--file").isEmpty,
+            parsed.value(O.json) != nil, parsed.value(O.data) != nil,
+            !parsed.all(O.form).isEmpty || !parsed.all(O.file).isEmpty,
         ]
         guard bodyKinds.filter({ $0 }).count <= 1 else {
             throw UsageError("use one of --json, --data, or --form/--file")
         }
-        if let json = parsed.value("--json") {
+        if let json = parsed.value(O.json) {
             do {
                 _ = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
             } catch {
@@ -63,7 +64,7 @@ struct SendRequestBuilder {
             }
             request.body = .data(Data(json.utf8))
             request.urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        } else if let data = parsed.value("--data") {
+        } else if let data = parsed.value(O.data) {
             if data.hasPrefix("@") {
                 let path = String(data.dropFirst())
                 guard FileManager.default.isReadableFile(atPath: path) else {
@@ -75,13 +76,13 @@ struct SendRequestBuilder {
             }
             request.urlRequest.setValue(
                 "application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        } else if !parsed.all("--form").isEmpty || !parsed.all("--file").isEmpty {
+        } else if !parsed.all(O.form).isEmpty || !parsed.all(O.file).isEmpty {
             var form = MultipartForm()
-            for field in parsed.all("--form") {
+            for field in parsed.all(O.form) {
                 let (name, value) = try split(field, option: "--form")
                 form.append(value, name: name)
             }
-            for part in parsed.all("--file") {
+            for part in parsed.all(O.file) {
                 let (name, value) = try split(part, option: "--file")
                 guard value.hasPrefix("@") else { throw UsageError("--file takes name=@path") }
                 let path = String(value.dropFirst())

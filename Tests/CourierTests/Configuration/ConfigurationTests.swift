@@ -14,12 +14,12 @@ struct ConfigurationTests {
         let configuration = try Configuration.load(from: configurationFixture("full.json"))
         #expect(configuration.baseURL == URL(string: "https://api.example.com/v1"))
         #expect(configuration.transport == .curl)
-        #expect(configuration.timeouts == Configuration.Timeouts(connect: 5, request: 30))
+        #expect(configuration.timeouts == Configuration.Timeouts(connect: 5, idle: 30))
         #expect(configuration.retry == Configuration.Retry(maxAttempts: 4, baseDelay: 0.25, maxDelay: 8))
         #expect(configuration.defaultHeaders == ["Accept": "application/json", "X-Client": "courier"])
         #expect(configuration.maxResponseBytes == 1_048_576)
         #expect(configuration.transferOptions.connectTimeout == 5)
-        #expect(configuration.transferOptions.totalTimeout == 30)
+        #expect(configuration.transferOptions.totalTimeout == nil)
     }
 
     @Test func everyFieldIsOptional() throws {
@@ -36,7 +36,7 @@ struct ConfigurationTests {
         ("unknown-transport.json", "unknown transport \"carrier-pigeon\"; expected one of urlsession, curl"),
         ("zero-attempts.json", "retry.maxAttempts must be between 1 and 100"),
         ("bad-base-url.json", "baseURL must be an absolute http or https URL"),
-        ("negative-timeout.json", "timeouts.request must be a positive number"),
+        ("negative-timeout.json", "timeouts.idle must be a positive number"),
     ])
     func badConfigurationsGiveClearErrors(file: String, expected: String) {
         #expect {

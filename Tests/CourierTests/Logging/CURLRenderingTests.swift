@@ -80,7 +80,10 @@ struct CURLRenderingTests {
             output.contains { $0.hasPrefix("→ GET https://api.test/feed?") && $0.hasSuffix("(attempt 1)") })
         #expect(output.contains { $0.hasPrefix("← 503 GET") })
         #expect(output.contains("↻ retrying, attempt 2 in 0.00 s"))
-        #expect(output.contains { $0.hasPrefix("✗ unacceptable status: unacceptableStatus") })
+        #expect(
+            output.contains {
+                $0.hasPrefix("✗ unacceptable status 503 (unacceptableStatus) — GET https://api.test/feed?")
+            })
         #expect(output.contains { $0.hasPrefix("curl") && $0.contains("Authorization: <redacted>") })
         #expect(!output.joined().contains("SECRET"))
     }
@@ -111,5 +114,23 @@ struct BodyRedactionTests {
     @Test func longSnippetsAreCut() {
         let error = CourierError(.unacceptableStatus, "status 500", body: Data(repeating: 0x61, count: 2000))
         #expect(error.bodySnippet == String(repeating: "a", count: 512) + "…")
+    }
+}
+
+extension CURLRenderingTests {
+    /// A JSON body that does not parse (cut short, or not JSON at all) is redacted pair by pair,
+    /// as `Redaction.redact(body:)` does, never shown raw.
+    @Test(arguments: [
+        (#"{"user":"ann","password":"hunter2","#, #"{"user":"ann","password":"<redacted>","#),
+        (#"{"token": "abc123", "note": "x"} trailing"#, #"{"token": "<redacted>", "note": "x"} trailing"#),
+        ("access_token=abc123&q=1", "access_token=<redacted>&q=1"),
+    ])
+    func malformedJSONBodiesAreRedacted(body: String, expected: String) {
+        var head = URLRequest(url: URL(string: "https://api.test/login")!)
+        head.httpMethod = "POST"
+        head.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let command = CURLRendering.command(for: HTTPRequest(urlRequest: head, body: .data(Data(body.utf8))))
+        #expect(command.hasSuffix("--data-binary " + CURLRendering.quote(expected)), "\(command)")
+        #expect(!command.contains("hunter2") && !command.contains("abc123"), "\(command)")
     }
 }

@@ -150,7 +150,7 @@ struct NetworkManagerTests {
         #expect(error?.category == .decoding)
         #expect(error?.codingPath == "posts[1].likes")
         #expect(error?.bodySnippet == body)
-        #expect(error?.description.contains("at: posts[1].likes") == true)
+        #expect(error?.description.contains("at posts[1].likes") == true)
     }
 
     @Test func missingKeyPathIncludesTheKey() async throws {

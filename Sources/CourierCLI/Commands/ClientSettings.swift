@@ -1,0 +1,87 @@
+import Courier
+import CourierCurl
+import Foundation
+
+/// The options every command that calls an API takes (`send`, `call`), declared once.
+enum ClientOptions {
+    static let transport = Option.value(
+        "--transport", placeholder: "NAME",
+        help: "urlsession or curl (default: courier.json, $COURIER_TRANSPORT, then urlsession)")
+    static let config = Option.value(
+        "--config", placeholder: "FILE", help: "configuration file (default ./courier.json when present)")
+    static let retry = Option.value(
+        "--retry", placeholder: "N",
+        help: "retry up to N times (default: courier.json's retry.maxAttempts - 1)")
+    static let noRetry = Option.flag("--no-retry", help: "send once, whatever courier.json says")
+
+    static let all = [transport, config, retry, noRetry]
+}
+
+/// Which configuration a command uses: `--config` (or ./courier.json), then
+/// `$COURIER_TRANSPORT`, then `--transport`, `--retry` and `--no-retry`, each overriding the
+/// one before.
+struct ClientSettings {
+    var configuration: Configuration
+
+    /// - Throws: `CourierError` for a bad configuration file; `UsageError` for a bad option.
+    init(parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+    {
+        var configuration = Configuration()
+        if let path = parsed.value(ClientOptions.config) {
+            configuration = try Configuration.load(from: URL(fileURLWithPath: path))
+        } else if FileManager.default.fileExists(atPath: Configuration.fileName) {
+            configuration = try Configuration.load(from: URL(fileURLWithPath: Configuration.fileName))
+        }
+        configuration = try configuration.applyingEnvironment(environment)
+        if let name = parsed.value(ClientOptions.transport) {
+            guard let kind = try? TransportKind(name: name) else {
+                throw UsageError("--transport takes curl or urlsession, not '\(name)'")
+            }
+            configuration.transport = kind
+        }
+        if let retries = try parsed.int(ClientOptions.retry) {
+            guard !parsed.has(ClientOptions.noRetry) else {
+                throw UsageError("use --retry or --no-retry, not both")
+            }
+            guard (0...99).contains(retries) else {
+                throw UsageError("--retry takes 0 to 99, not \(retries)")
+            }
+            configuration.retry.maxAttempts = retries + 1
+        } else if parsed.has(ClientOptions.noRetry) {
+            configuration.retry.maxAttempts = 1
+        }
+        self.configuration = configuration
+    }
+
+    /// The transport and manager a command sends through: the one way `send` and `call` build
+    /// them, from the configuration (base URL, default headers, limits, timeouts, retry).
+    /// - Parameters:
+    ///   - validation: which statuses count as success.
+    ///   - eventMonitors: receive each attempt, response and retry.
+    /// - Throws: `CourierError` for a transport this build does not know.
+    func makeClient(validation: Validation = .default, eventMonitors: [any EventMonitor] = []) throws
+        -> (manager: NetworkManager, transport: any Transport)
+    {
+        let transport = try TransportFactory.make(for: configuration)
+        let manager = NetworkManager(
+            configuration: configuration, transport: transport, validation: validation,
+            eventMonitors: eventMonitors)
+        return (manager, transport)
+    }
+}
+
+/// Renders a timing breakdown as aligned lines, for `--verbose`.
+enum TimingReport {
+    static func render(_ timings: Timings, version: String?) -> String {
+        let rows: [(String, TimeInterval?)] = [
+            ("dns", timings.dnsLookup), ("connect", timings.connect), ("tls", timings.tlsHandshake),
+            ("first byte", timings.firstByte), ("redirects", timings.redirect), ("total", timings.total),
+        ]
+        var lines = ["timings (\(version ?? "HTTP")):"]
+        for (label, value) in rows {
+            let shown = value.map { String(format: "%.3f ms", $0 * 1000) } ?? "n/a"
+            lines.append("  " + label.padding(toLength: 11, withPad: " ", startingAt: 0) + shown)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
