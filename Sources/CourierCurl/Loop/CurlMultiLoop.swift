@@ -160,6 +160,12 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             if let hook, !removals.isEmpty { hook(.drained(removals: removals.map(\.0))) }
             for transfer in adds {
+                if transfer.shouldAbort {
+                    // Cancelled between `start` and `submit`: its remove may have been drained
+                    // before this add, and libcurl would only notice at its next callback.
+                    transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
+                    continue
+                }
                 if let share { _ = ccurl_easy_setopt_pointer(transfer.easy, CURLOPT_SHARE, share) }
                 let code = curl_multi_add_handle(multi, transfer.easy)
                 guard code == CURLM_OK else {
@@ -170,7 +176,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 byHandle[transfer.easy] = transfer
             }
             for (transfer, _) in removals {
-                // Not there: already done.
+                // Not there: already done, or never added (see above).
                 guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { continue }
                 byHandle[transfer.easy] = nil
                 _ = curl_multi_remove_handle(multi, transfer.easy)

@@ -89,4 +89,64 @@ import Testing
             await transport.shutdown()
         }
     }
+
+    /// The task is cancelled after `send` started the transfer and before it submitted it, and
+    /// the loop drains that cancel's remove before the transfer arrives. The transfer must end
+    /// at once with `.cancelled`, not whenever libcurl next calls it back: here it would wait
+    /// for a connection (one per host, held by a request the server never answers) and get
+    /// no callback until that request ends.
+    @Test(.timeLimit(.minutes(1)))
+    func aCancelBetweenStartAndSubmitTakesEffectAtOnce() async throws {
+        let server = try RawHTTPServer { _ in nil }  // never answers
+        defer { server.stop() }
+        let drained = DispatchSemaphore(value: 0)
+        let held = Locked<Bool?>(nil)
+        let armed = Locked(false)
+        let hook: CurlLoopHook = { event in
+            guard armed.withLock({ $0 }) else { return }
+            switch event {
+            case .submitting:
+                withUnsafeCurrentTask { $0?.cancel() }
+                // Submit only after the loop has taken the remove off its queue.
+                held.withLock { $0 = drained.wait(timeout: .now() + 5) == .success }
+            case .drained:
+                drained.signal()
+            default:
+                break
+            }
+        }
+        let transport = CurlTransport(configuration: .init(maxConnectionsPerHost: 1), loopHook: hook)
+        let blocker = Task {
+            try await transport.send(
+                TransportRequest(urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("held"))))
+        }
+        #expect(try await eventually { server.requestCount == 1 })
+        armed.withLock { $0 = true }
+
+        let outcome = Locked<Result<TransportResponse, any Error>?>(nil)
+        let request = TransportRequest(urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("x")))
+        Task {
+            do {
+                let response = try await transport.send(request)
+                outcome.withLock { $0 = .success(response) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+        }
+        let ended = try await eventually(within: 3) { outcome.withLock { $0 } != nil }
+        #expect(held.withLock { $0 } == true, "the hook did not hold the window open")
+        #expect(ended, "the cancelled transfer was still running 3 s after its cancel")
+        if ended {
+            let result = try #require(outcome.withLock { $0 })
+            guard case .failure(let error as CourierError) = result else {
+                Issue.record("expected .cancelled, got \(result)")
+                return
+            }
+            #expect(error.code == .cancelled)
+        }
+        #expect(server.requestCount == 1, "the cancelled request reached the server")
+        blocker.cancel()
+        _ = await blocker.result
+        await transport.shutdown()
+    }
 }
