@@ -71,7 +71,11 @@ struct ResponseHeadParser: Sendable, Equatable {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .ignored }
         let name = String(decoding: line[..<colon], as: UTF8.self)
         let value = Self.trimmingOWS(line[(colon + 1)...])
-        if isComplete { trailers.add(name: name, value: value) } else { headers.add(name: name, value: value) }
+        if isComplete {
+            trailers.add(name: name, value: value)
+        } else {
+            headers.add(name: name, value: value)
+        }
         return kind
     }
 

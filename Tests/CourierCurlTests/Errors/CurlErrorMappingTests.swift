@@ -73,7 +73,8 @@ import Testing
         let urlRequest = URLRequest(url: URL(string: "http://127.0.0.1:1/x")!)
         let error = await #expect(throws: CourierError.self) {
             try await policy.intercept(
-                TransportRequest(urlRequest: urlRequest), context: InterceptorContext(originalRequest: urlRequest)
+                TransportRequest(urlRequest: urlRequest),
+                context: InterceptorContext(originalRequest: urlRequest)
             ) { request in
                 attempts.withLock { $0 += 1 }
                 throw CurlErrorMapping.error(for: result, errorBuffer: "", request: request.urlRequest)

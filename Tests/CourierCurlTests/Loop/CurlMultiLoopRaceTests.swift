@@ -13,7 +13,9 @@ import Testing
 /// Races between a caller's cancel and the loop thread, made to happen every time: a
 /// `CurlLoopHook` holds the window open instead of hoping the threads line up.
 @Suite struct CurlMultiLoopRaceTests {
-    private static let routes = ClosureHandler { request in ServerResponse.text("ok \(request.path)", status: 200) }
+    private static let routes = ClosureHandler { request in
+        ServerResponse.text("ok \(request.path)", status: 200)
+    }
 
     /// Polls `condition` every 5 ms for up to `seconds`; returns whether it became true.
     private func eventually(within seconds: Double = 5, _ condition: () -> Bool) async throws -> Bool {
@@ -60,7 +62,8 @@ import Testing
 
             transport.loop.remove(transferA, reason: .cancelled)  // the late remove
             let second = Locked<Result<TransportResponse, any Error>?>(nil)
-            let request = TransportRequest(urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("b")))
+            let request = TransportRequest(
+                urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("b")))
             Task {
                 do {
                     let response = try await transport.send(request)
@@ -124,7 +127,8 @@ import Testing
         armed.withLock { $0 = true }
 
         let outcome = Locked<Result<TransportResponse, any Error>?>(nil)
-        let request = TransportRequest(urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("x")))
+        let request = TransportRequest(
+            urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("x")))
         Task {
             do {
                 let response = try await transport.send(request)
