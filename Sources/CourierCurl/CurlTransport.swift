@@ -37,6 +37,12 @@ public final class CurlTransport: Transport {
         self.loop = CurlMultiLoop(configuration: configuration)
     }
 
+    /// Tests only: a transport whose loop reports each `CurlLoopEvent` to `loopHook`.
+    init(configuration: Configuration = Configuration(), loopHook: @escaping CurlLoopHook) {
+        self.configuration = configuration
+        self.loop = CurlMultiLoop(configuration: configuration, hook: loopHook)
+    }
+
     deinit {
         loop.requestStop()
     }
@@ -63,6 +69,7 @@ public final class CurlTransport: Transport {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard transfer.start(continuation) else { return }  // already resumed (cancelled)
+                loop.hook?(.submitting(transfer))
                 if !loop.submit(transfer) {
                     _ = transfer.stop(.shutdown)
                     // Never reached the loop, so finishing here is the only resume.

@@ -85,6 +85,12 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         public static let tooManyRedirects = Code("tooManyRedirects", .transport)
         /// Writing the response body to its file failed.
         public static let fileWriteFailed = Code("fileWriteFailed", .transport)
+        /// A redirect led to a scheme the transport does not speak (such as `ftp`), or the
+        /// server answered in a protocol it refuses (HTTP/0.9). Not worth retrying.
+        public static let unsupportedProtocol = Code("unsupportedProtocol", .transport)
+        /// The transport failed inside itself: it could not start the transfer, ran out of
+        /// memory, or reported a failure no other code describes. Not worth retrying.
+        public static let transferFailed = Code("transferFailed", .transport)
 
         // Unacceptable status.
         /// The status code is not in the acceptable set.

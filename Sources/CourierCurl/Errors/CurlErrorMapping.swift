@@ -9,11 +9,15 @@ import Foundation
 /// Maps a libcurl result to Courier's error codes.
 enum CurlErrorMapping {
     /// The Courier code for a libcurl failure code.
+    ///
+    /// Only failures a second attempt may fix (resolution, connection, a broken or garbled
+    /// exchange, a timeout) get a code that `RetryPolicy` retries by default. Anything
+    /// permanent, and any code not listed here, gets one it does not retry.
     static func code(for result: CURLcode) -> CourierError.Code {
         switch result {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .cannotResolveHost
-        case CURLE_COULDNT_CONNECT:
+        case CURLE_COULDNT_CONNECT, CURLE_PROXY:
             return .cannotConnect
         case CURLE_OPERATION_TIMEDOUT:
             return .timedOut
@@ -33,19 +37,25 @@ enum CurlErrorMapping {
         case CURLE_FILESIZE_EXCEEDED:
             return .responseTooLarge
         case CURLE_UNSUPPORTED_PROTOCOL:
-            // The request plan sends only http and https, so this is libcurl refusing the reply
-            // ("Received HTTP/0.9 when not allowed"): garbage from the server, not a bad URL.
-            return .connectionLost
+            // A redirect to a scheme outside the allowed ones (ftp://), or a reply libcurl
+            // refuses ("Received HTTP/0.9 when not allowed"): the same again on a retry.
+            return .unsupportedProtocol
         case CURLE_URL_MALFORMAT:
             return .invalidURL
-        case CURLE_READ_ERROR:
+        case CURLE_READ_ERROR, CURLE_SEND_FAIL_REWIND:
+            // A body that could not be read, or not rewound to be sent again (a redirect).
             return .invalidBody
         case CURLE_WRITE_ERROR:
             return .fileWriteFailed
         case CURLE_ABORTED_BY_CALLBACK:
             return .cancelled
+        case CURLE_NOT_BUILT_IN, CURLE_UNKNOWN_OPTION, CURLE_INTERFACE_FAILED:
+            // This libcurl lacks something the settings ask for.
+            return .invalidConfiguration
         default:
-            return .connectionLost
+            // CURLE_FAILED_INIT, CURLE_OUT_OF_MEMORY, CURLE_BAD_FUNCTION_ARGUMENT and codes
+            // this mapping does not know: nothing says a second attempt would fare better.
+            return .transferFailed
         }
     }
 

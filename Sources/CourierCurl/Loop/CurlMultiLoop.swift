@@ -2,6 +2,23 @@ import CCurlShim
 import Courier
 import Foundation
 
+/// A moment in a transfer's life that a test can hold open to make a race happen on
+/// purpose. Production code passes no hook.
+enum CurlLoopEvent: Sendable {
+    /// `CurlTransport.send` started the transfer and is about to submit it (caller's thread).
+    case submitting(CurlTransfer)
+    /// `submit` queued the transfer for the loop (caller's thread).
+    case queued(CurlTransfer)
+    /// The loop took these removals off its queue (loop thread).
+    case drained(removals: [CurlTransfer])
+    /// The loop resumed these transfers that libcurl finished, and has not yet drained its
+    /// queues again (loop thread).
+    case finished([CurlTransfer])
+}
+
+/// Called at each `CurlLoopEvent`; it may block to hold a window open.
+typealias CurlLoopHook = @Sendable (CurlLoopEvent) -> Void
+
 /// One curl multi handle and the one thread that drives it.
 ///
 /// The thread loops on `curl_multi_perform` / `curl_multi_info_read` /
@@ -32,9 +49,15 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let shared: Locked<Shared>
     /// Easy handles of finished transfers, kept for the next ones.
     let handles: EasyHandlePool
+    /// Tests only: see `CurlLoopEvent`.
+    let hook: CurlLoopHook?
 
     /// Creates the multi handle and starts the loop thread.
-    init(configuration: CurlTransport.Configuration) {
+    /// - Parameters:
+    ///   - configuration: connection limits.
+    ///   - hook: tests only; called at each `CurlLoopEvent`.
+    init(configuration: CurlTransport.Configuration, hook: CurlLoopHook? = nil) {
+        self.hook = hook
         _ = CurlGlobal.initialized
         let multi = curl_multi_init()
         self.multi = multi
@@ -59,7 +82,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Hands a started transfer to the loop. Returns false when the loop has stopped.
     func submit(_ transfer: CurlTransfer) -> Bool {
-        shared.withLock { shared in
+        let queued = shared.withLock { shared in
             guard shared.phase == .running, let multi else { return false }
             // A queue that was already non-empty has a wakeup pending: the loop empties both
             // queues together, and whoever made them non-empty woke it.
@@ -68,6 +91,8 @@ final class CurlMultiLoop: @unchecked Sendable {
             if wake { _ = curl_multi_wakeup(multi) }
             return true
         }
+        if queued { hook?(.queued(transfer)) }
+        return queued
     }
 
     /// Asks the loop to remove a transfer now (cancellation).
@@ -115,7 +140,13 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private func run() {
         guard let multi else { return }
-        var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        // Transfers in the multi handle, by identity (for removals) and by easy handle (for
+        // libcurl's messages). A removal is never looked up by handle: the pool hands a
+        // finished transfer's handle to the next one, and a late remove of the first must
+        // not find the second. A queued removal retains its transfer, so no other live
+        // transfer can have its identifier.
+        var active: [ObjectIdentifier: CurlTransfer] = [:]
+        var byHandle: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         var published = (active: 0, statistics: CurlTransport.Statistics())
         var statistics = CurlTransport.Statistics()
         var finished: [(CurlTransfer, CURLcode)] = []
@@ -127,17 +158,27 @@ final class CurlMultiLoop: @unchecked Sendable {
                 }
                 return (shared.adds, shared.removals, shared.phase != .running)
             }
+            if let hook, !removals.isEmpty { hook(.drained(removals: removals.map(\.0))) }
             for transfer in adds {
+                if transfer.shouldAbort {
+                    // Cancelled between `start` and `submit`: its remove may have been drained
+                    // before this add, and libcurl would only notice at its next callback.
+                    transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
+                    continue
+                }
                 if let share { _ = ccurl_easy_setopt_pointer(transfer.easy, CURLOPT_SHARE, share) }
                 let code = curl_multi_add_handle(multi, transfer.easy)
                 guard code == CURLM_OK else {
                     transfer.complete(result: CURLE_FAILED_INIT)
                     continue
                 }
-                active[transfer.easy] = transfer
+                active[ObjectIdentifier(transfer)] = transfer
+                byHandle[transfer.easy] = transfer
             }
             for (transfer, _) in removals {
-                guard active.removeValue(forKey: transfer.easy) != nil else { continue }  // already done
+                // Not there: already done, or never added (see above).
+                guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { continue }
+                byHandle[transfer.easy] = nil
                 _ = curl_multi_remove_handle(multi, transfer.easy)
                 transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
             }
@@ -148,6 +189,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                     transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
                 }
                 active.removeAll()
+                byHandle.removeAll()
                 break
             }
             var running: Int32 = 0
@@ -159,7 +201,8 @@ final class CurlMultiLoop: @unchecked Sendable {
                 }
                 // Read before removing: the message dies with curl_multi_remove_handle.
                 let code = message.pointee.data.result
-                guard let transfer = active.removeValue(forKey: easy) else { continue }
+                guard let transfer = byHandle.removeValue(forKey: easy) else { continue }
+                active[ObjectIdentifier(transfer)] = nil
                 _ = curl_multi_remove_handle(multi, easy)
                 var opened = 0
                 _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &opened)
@@ -177,6 +220,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 }
             }
             for (transfer, code) in finished { transfer.complete(result: code) }
+            if let hook, !finished.isEmpty { hook(.finished(finished.map(\.0))) }
             finished.removeAll(keepingCapacity: true)
             _ = curl_multi_poll(multi, nil, 0, 1000, nil)
         }

@@ -3,7 +3,9 @@ import Courier
 /// Collects the response head from libcurl's header callback, one line at a time.
 ///
 /// libcurl reports the head of every response it reads, including 1xx interim ones and
-/// redirects it follows; a new status line starts over, so the last head wins.
+/// redirects it follows; a new status line starts over, so the last head wins. After a
+/// chunked body it reports the trailer fields through the same callback: fields after the
+/// blank line that ended a head are trailers, kept apart from the headers.
 struct ResponseHeadParser: Sendable, Equatable {
     /// What one line was.
     enum Line: Equatable {
@@ -11,12 +13,18 @@ struct ResponseHeadParser: Sendable, Equatable {
         case field
         /// The blank line that ends a head.
         case end
+        /// A trailer field, after the body.
+        case trailer
+        /// The blank line that ends the trailer fields.
+        case endOfTrailers
         case ignored
     }
 
     private(set) var status: Int?
     private(set) var httpVersion: String?
     private(set) var headers = HTTPHeaders()
+    /// Trailer fields of the last response's chunked body.
+    private(set) var trailers = HTTPHeaders()
     /// Whether the blank line of the current head was seen.
     private(set) var isComplete = false
 
@@ -33,6 +41,7 @@ struct ResponseHeadParser: Sendable, Equatable {
         while end > 0, raw[end - 1] == UInt8(ascii: "\r") || raw[end - 1] == UInt8(ascii: "\n") { end -= 1 }
         let line = UnsafeRawBufferPointer(rebasing: raw[0..<end])
         if line.isEmpty {
+            if isComplete { return .endOfTrailers }
             isComplete = true
             return .end
         }
@@ -45,21 +54,29 @@ struct ResponseHeadParser: Sendable, Equatable {
             status = code
             httpVersion = String(decoding: parts[0], as: UTF8.self)
             headers = HTTPHeaders()
+            trailers = HTTPHeaders()
             isComplete = false
             return .statusLine
         }
+        let kind = isComplete ? Line.trailer : .field
         if line[0] == UInt8(ascii: " ") || line[0] == UInt8(ascii: "\t") {
             // Obsolete line folding: continue the previous value.
-            guard let previous = headers.reversed().first else { return .ignored }
-            var fields = Array(headers)
+            let folded = isComplete ? trailers : headers
+            guard let previous = folded.reversed().first else { return .ignored }
+            var fields = Array(folded)
             fields[fields.count - 1].value = previous.value + " " + Self.trimmingOWS(line[...])
-            headers = HTTPHeaders(fields)
-            return .field
+            if isComplete { trailers = HTTPHeaders(fields) } else { headers = HTTPHeaders(fields) }
+            return kind
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .ignored }
         let name = String(decoding: line[..<colon], as: UTF8.self)
-        headers.add(name: name, value: Self.trimmingOWS(line[(colon + 1)...]))
-        return .field
+        let value = Self.trimmingOWS(line[(colon + 1)...])
+        if isComplete {
+            trailers.add(name: name, value: value)
+        } else {
+            headers.add(name: name, value: value)
+        }
+        return kind
     }
 
     /// The bytes without leading and trailing spaces and tabs, as a string.

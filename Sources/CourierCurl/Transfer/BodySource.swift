@@ -3,6 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -60,7 +62,7 @@ final class BodySource {
             return count
         case .file(let fd):
             while true {
-                let count = Glibc.read(fd, buffer, capacity)
+                let count = SystemFile.read(fd, buffer, capacity)
                 if count >= 0 { return count }
                 if errno != EINTR {
                     throw BodySourceError(message: "reading the body file failed: \(errnoText())")
@@ -105,7 +107,7 @@ final class BodySource {
     /// Releases the file or stream. Idempotent.
     func close() {
         switch storage {
-        case .file(let fd): _ = Glibc.close(fd)
+        case .file(let fd): SystemFile.close(fd)
         case .stream(_, let reader, _): reader.close()
         case .none, .data: break
         }

@@ -3,6 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -55,7 +57,7 @@ final class ResponseSink {
             guard let base = chunk.baseAddress else { return }
             var offset = 0
             while offset < chunk.count {
-                let written = Glibc.write(fd, base + offset, chunk.count - offset)
+                let written = SystemFile.write(fd, base + offset, chunk.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw .writeFailed("\(url.path): \(errnoText())")
@@ -77,7 +79,7 @@ final class ResponseSink {
             return .data(data)
         case .file(let fd, let url, let count):
             storage = .closed
-            if Glibc.close(fd) != 0 { throw .writeFailed("closing \(url.path): \(errnoText())") }
+            if SystemFile.close(fd) != 0 { throw .writeFailed("closing \(url.path): \(errnoText())") }
             return .file(url, byteCount: count)
         case .closed:
             throw .writeFailed("the response sink is closed")
@@ -86,7 +88,7 @@ final class ResponseSink {
 
     /// Releases the file descriptor without reporting. Idempotent.
     func close() {
-        if case .file(let fd, _, _) = storage { _ = Glibc.close(fd) }
+        if case .file(let fd, _, _) = storage { SystemFile.close(fd) }
         storage = .closed
     }
 

@@ -44,4 +44,25 @@ import Testing
         #expect(parser.headers["x-long"] == "one two")
         #expect(parser.headers.count == 1)
     }
+
+    /// Fields after the blank line that ended the head are a chunked body's trailer: kept
+    /// apart, never merged into the headers.
+    @Test func trailersAreKeptOutOfTheHeaders() {
+        var parser = ResponseHeadParser()
+        let lines = [
+            "HTTP/1.1 200 OK\r\n", "Transfer-Encoding: chunked\r\n", "Trailer: X-Checksum\r\n", "\r\n",
+            "X-Checksum: abc\r\n", " def\r\n", "Server-Timing: db;dur=53\r\n", "\r\n",
+        ]
+        let kinds = lines.map { parser.consume($0) }
+        #expect(kinds == [.statusLine, .field, .field, .end, .trailer, .trailer, .trailer, .endOfTrailers])
+        #expect(parser.headers["X-Checksum"] == nil)
+        #expect(parser.headers["Server-Timing"] == nil)
+        #expect(parser.headers["Trailer"] == "X-Checksum")
+        #expect(parser.trailers["X-Checksum"] == "abc def")
+        #expect(parser.trailers["Server-Timing"] == "db;dur=53")
+
+        // A later response (a redirect followed) starts with no trailers.
+        _ = parser.consume("HTTP/1.1 204 No Content\r\n")
+        #expect(parser.trailers.isEmpty)
+    }
 }

@@ -36,13 +36,13 @@ final class RawSocket: @unchecked Sendable {
     ///   - port: the port.
     ///   - timeout: the receive (and send) timeout in seconds.
     static func connect(port: Int, timeout: Double = 5) throws -> RawSocket {
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
         let socket = RawSocket(fd: fd)
         var address = loopback(port: port)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                SocketCalls.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard result == 0 else { throw Failure(description: "connect() failed: errno \(errno)") }
@@ -56,16 +56,16 @@ final class RawSocket: @unchecked Sendable {
     /// A socket bound to a free loopback port. Unless `listening`, a connection to that port is refused,
     /// and no other socket can bind the port while this one is open.
     static func bound(listening: Bool) throws -> RawSocket {
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
         let socket = RawSocket(fd: fd)
         var address = loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, !listening || Glibc.listen(fd, 16) == 0 else {
+        guard bound == 0, !listening || listen(fd, 16) == 0 else {
             throw Failure(description: "bind/listen failed: errno \(errno)")
         }
         return socket
@@ -100,7 +100,7 @@ final class RawSocket: @unchecked Sendable {
     /// Closes the socket (idempotent).
     func close() {
         if fd >= 0 {
-            _ = Glibc.close(fd)
+            _ = SocketCalls.close(fd)
             fd = -1
         }
     }
@@ -111,7 +111,7 @@ final class RawSocket: @unchecked Sendable {
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
-                Glibc.send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+                SocketCalls.send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
             }
             if count <= 0 { return false }
             sent += count
@@ -129,7 +129,7 @@ final class RawSocket: @unchecked Sendable {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while received.count < limit {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count > 0 {
                 received.append(contentsOf: chunk[0..<count])
                 continue
@@ -148,7 +148,7 @@ final class RawSocket: @unchecked Sendable {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while received.count < 1 << 20 {
             if let text = String(bytes: received, encoding: .utf8), text.contains("\r\n\r\n") { break }
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count <= 0 { break }
             received.append(contentsOf: chunk[0..<count])
         }
