@@ -153,9 +153,8 @@ public struct Configuration: Codable, Sendable, Hashable {
     /// The transfer limits these settings give: the response size limit, the connect
     /// timeout and the whole-transfer deadline (`timeouts.total`, none by default).
     public var transferOptions: TransferOptions {
-        // TODO(idle): pass idleTimeout: timeouts.idle once TransferOptions has it.
         TransferOptions(
-            maxResponseBytes: maxResponseBytes, connectTimeout: timeouts.connect,
+            maxResponseBytes: maxResponseBytes, connectTimeout: timeouts.connect, idleTimeout: timeouts.idle,
             totalTimeout: timeouts.total)
     }
 }

@@ -45,6 +45,8 @@ struct ConfigurationKeysTests {
         #expect(given.transferOptions.connectTimeout == 2)
         #expect(given.transferOptions.totalTimeout == 300)
         #expect(try decode(#"{ "timeouts": { "idle": 7 } }"#).transferOptions.totalTimeout == nil)
+        #expect(try decode(#"{ "timeouts": { "idle": 7 } }"#).transferOptions.idleTimeout == 7)
+        #expect(given.transferOptions.totalTimeout == 300)
     }
 
     @Test func requestIsReadAsIdle() throws {
