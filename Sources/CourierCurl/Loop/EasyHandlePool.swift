@@ -41,6 +41,12 @@ final class EasyHandlePool: Sendable {
         if !kept { curl_easy_cleanup(easy) }
     }
 
+    /// Frees a handle that no multi handle holds, without keeping it.
+    func discard(_ easy: UnsafeMutableRawPointer) {
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_SHARE, nil)
+        curl_easy_cleanup(easy)
+    }
+
     /// Handles waiting for reuse.
     var idleCount: Int { state.withLock { $0.idle.count } }
 

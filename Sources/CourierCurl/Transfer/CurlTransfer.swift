@@ -69,7 +69,7 @@ final class CurlTransfer: @unchecked Sendable {
         do {
             try configure()
         } catch {
-            releaseHandle()
+            releaseHandle(reusable: false)
             throw error
         }
     }
@@ -122,7 +122,9 @@ final class CurlTransfer: @unchecked Sendable {
         }
         source.close()
         sink.close()
-        releaseHandle()
+        // A handle whose transfer failed part way may keep state that `curl_easy_reset` does
+        // not clear (libcurl 7.88 then refuses CURLOPT_BUFFERSIZE on it): free it instead.
+        releaseHandle(reusable: code == CURLE_OK && !removedEarly)
         guard let (continuation, final) = state.withLock({ $0.finish(result) }) else { return }
         continuation.resume(with: final.mapError { $0 as any Error })  // resume #2
     }
@@ -155,10 +157,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// Returns the easy handle to the pool and frees the header list. Idempotent. Must not
     /// run while the handle is in a multi handle: the loop removes it first; `deinit` only
     /// runs after that.
-    private func releaseHandle() {
+    private func releaseHandle(reusable: Bool = true) {
         guard !handleReleased else { return }
         handleReleased = true
-        handles.recycle(easy)
+        if reusable { handles.recycle(easy) } else { handles.discard(easy) }
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
     }

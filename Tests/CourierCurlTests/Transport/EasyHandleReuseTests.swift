@@ -61,7 +61,38 @@ import Testing
 
                 // One request at a time needs one handle, so the pool holds exactly one.
                 #expect(transport.loop.handles.idleCount == 1)
-                #expect(transport.statistics.transfersCompleted == 7)
+                #expect(transport.statistics.transfersCompleted == 8, "the followed redirect is two transfers")
+            }
+        }
+    }
+
+    /// A handle whose transfer failed part way (a cut body, a body over the limit, an idle
+    /// timeout, a cancel) must not spoil the requests after it.
+    @Test func aFailedTransferLeavesTheTransportWorking() async throws {
+        let handler = ClosureHandler { request in
+            switch request.path {
+            case "/cut":
+                return ServerResponse(body: .data(Data(count: 200_000)), fault: .truncatedBody)
+            case "/big": return ServerResponse(body: .data(Data(count: 300_000)))
+            case "/slow": return ServerResponse(body: .data(Data("late".utf8)), delay: .seconds(3))
+            default: return ServerResponse.text("ok \(request.path)", status: 200)
+            }
+        }
+        try await withMockServer(handlers: [handler]) { server in
+            try await CurlTransport.with { transport in
+                var big = try request(server, "GET", "/big")
+                big.options.maxResponseBytes = 1_000
+                var slow = try request(server, "GET", "/slow")
+                slow.options.idleTimeout = 0.5
+                let failing = [try request(server, "GET", "/cut"), big, slow]
+                for (index, failure) in failing.enumerated() {
+                    await #expect(throws: CourierError.self) { try await transport.send(failure) }
+                    for attempt in 0..<3 {
+                        let path = "/after-\(index)-\(attempt)"
+                        let response = try await transport.send(try request(server, "GET", path))
+                        #expect(String(decoding: response.body.data, as: UTF8.self) == "ok \(path)")
+                    }
+                }
             }
         }
     }
