@@ -98,9 +98,9 @@ struct FaultMatrixTests {
         case .tooManyRequestsRetryAfter:
             return FaultOutcome(code: nil, status: 200, serverRequests: 2, clientAttempts: 2)
         case .redirectLoop:
-            // URLSessionTransport stops on the last 3xx and reports its status; libcurl gives none.
+            // Both transports follow redirects through `Redirects`, which reports the last 3xx's status.
             return FaultOutcome(
-                code: .tooManyRedirects, status: transport == .urlSession ? 302 : nil,
+                code: .tooManyRedirects, status: 302,
                 serverRequests: maxRedirects + 1, clientAttempts: 1)
         case .connectionRefused:
             return FaultOutcome(

@@ -54,7 +54,9 @@ extension HostileServerTests {
             var chunk = [UInt8](repeating: 0, count: 2048)
             // 2 KiB every 10 ms is about 200 KiB/s: the 256 MiB body would take over 20 minutes.
             while clock.now - start < .seconds(8) {
-                let count = chunk.withUnsafeMutableBytes { Glibc.read(reader.fd, $0.baseAddress, $0.count) }
+                let count = chunk.withUnsafeMutableBytes {
+                    SocketCalls.read(reader.fd, $0.baseAddress, $0.count)
+                }
                 if count == 0 {
                     end = .closed
                     break

@@ -156,15 +156,15 @@ import Testing
         }
     }
 
-    /// A redirect to a scheme other than http or https is refused as an invalid URL, which
-    /// no retry policy retries.
+    /// A redirect to a scheme other than http or https is refused as an unsupported protocol,
+    /// which no retry policy retries.
     @Test(arguments: TransportUnderTest.all)
     func aRedirectToAnotherSchemeIsRefused(transport: TransportUnderTest) async throws {
         try await withConformanceServer { server in
             try await transport.with { sut in
                 let request = try server.request("/redirect-to?url=ftp://127.0.0.1/file&status=302")
                 let error = await expectCourierError(sut, TransportRequest(urlRequest: request))
-                #expect(error?.code == .invalidURL)
+                #expect(error?.code == .unsupportedProtocol)
                 #expect(error?.status == 302)
             }
         }

@@ -56,7 +56,8 @@ public struct CrossOriginHeaderPolicy: Sendable, Hashable {
 ///   be; a stream that is not replayable fails with `.invalidBody` instead of sending
 ///   nothing.
 /// - A redirect to another origin drops the headers of `TransferOptions.crossOriginHeaderPolicy`.
-/// - A `Location` that is not an http or https URL fails with `.invalidURL`, and more than
+/// - A `Location` that is not a URL fails with `.invalidURL`, one that is not http or https
+///   with `.unsupportedProtocol` (neither is retried), and more than
 ///   `maxRedirects` hops with `.tooManyRedirects`; `maxRedirects` 0 returns the 3xx itself.
 ///
 /// Before the first hop it refuses, with nothing sent, a method that is not a token (CR or LF
@@ -136,7 +137,7 @@ package enum Redirects {
             let host = target.host, !host.isEmpty
         else {
             throw failure(
-                .invalidURL,
+                .unsupportedProtocol,
                 "redirected to \(Redaction.redact(url: target)), which is not an http or https URL")
         }
         hops += 1

@@ -28,7 +28,14 @@ public enum URLErrorMapping {
         case .fileDoesNotExist, .noPermissionsToReadFile, .requestBodyStreamExhausted: .invalidBody
         case .cannotCreateFile, .cannotOpenFile, .cannotWriteToFile, .cannotMoveFile, .cannotRemoveFile:
             .fileWriteFailed
-        default: .connectionLost
+        // Failures on the wire, worth retrying; FoundationNetworking reports many of libcurl's
+        // transient errors (a reset, an empty reply) as `unknown`.
+        case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .cannotDecodeRawData,
+            .cannotDecodeContentData, .zeroByteResource, .resourceUnavailable, .cannotLoadFromNetwork,
+            .backgroundSessionWasDisconnected, .unknown:
+            .connectionLost
+        // Anything else is a failure of the loading system itself; retrying will not help.
+        default: .transferFailed
         }
     }
 

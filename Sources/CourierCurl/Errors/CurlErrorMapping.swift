@@ -37,9 +37,10 @@ enum CurlErrorMapping {
         case CURLE_FILESIZE_EXCEEDED:
             return .responseTooLarge
         case CURLE_UNSUPPORTED_PROTOCOL:
-            // A redirect to a scheme outside the allowed ones (ftp://), or a reply libcurl
-            // refuses ("Received HTTP/0.9 when not allowed"): the same again on a retry.
-            return .unsupportedProtocol
+            // libcurl follows no redirect (`Redirects` refuses an ftp:// Location itself) and
+            // sends only http(s) URLs, so this is a reply that is not HTTP ("Received HTTP/0.9
+            // when not allowed"): a broken reply, as URLSessionTransport reports it too.
+            return .connectionLost
         case CURLE_URL_MALFORMAT:
             return .invalidURL
         case CURLE_READ_ERROR, CURLE_SEND_FAIL_REWIND:

@@ -61,7 +61,8 @@ import Testing
 
                 // One request at a time needs one handle, so the pool holds exactly one.
                 #expect(transport.loop.handles.idleCount == 1)
-                #expect(transport.statistics.transfersCompleted == 8, "the followed redirect is two transfers")
+                #expect(
+                    transport.statistics.transfersCompleted == 8, "the followed redirect is two transfers")
             }
         }
     }

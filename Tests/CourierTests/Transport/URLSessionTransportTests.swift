@@ -200,7 +200,8 @@ struct URLSessionTransportTests {
         (.cannotConnectToHost, .cannotConnect), (.timedOut, .timedOut), (.secureConnectionFailed, .tls),
         (.serverCertificateUntrusted, .tls), (.networkConnectionLost, .connectionLost),
         (.badServerResponse, .connectionLost), (.zeroByteResource, .connectionLost), (.cancelled, .cancelled),
-        (.unsupportedURL, .connectionLost), (.badURL, .invalidURL),
+        (.unsupportedURL, .connectionLost), (.badURL, .invalidURL), (.unknown, .connectionLost),
+        (.userAuthenticationRequired, .transferFailed),
     ])
     func mapsURLErrors(urlCode: URLError.Code, expected: CourierError.Code) {
         #expect(URLErrorMapping.code(for: urlCode) == expected)

@@ -38,4 +38,14 @@ enum SocketCalls {
             Darwin.send(fd, bytes, count, flags)
         #endif
     }
+
+    static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.read(fd, buffer, count)
+        #elseif canImport(Musl)
+            Musl.read(fd, buffer, count)
+        #elseif canImport(Darwin)
+            Darwin.read(fd, buffer, count)
+        #endif
+    }
 }
