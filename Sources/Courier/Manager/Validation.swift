@@ -33,11 +33,11 @@ public struct Validation: Sendable, Hashable {
     /// - Throws: `CourierError` with code `.unacceptableStatus` or `.unacceptableContentType`,
     ///   carrying the status, headers and body.
     public func validate(_ response: TransportResponse, request: URLRequest) throws {
-        let body = response.body.errorSnapshot()
+        // The body is read (from its file, for a download) only when it goes into an error.
         guard acceptableStatusCodes.contains(response.status) else {
             throw CourierError(
                 .unacceptableStatus, "unacceptable status \(response.status)", request: request,
-                status: response.status, headers: response.headers, body: body)
+                status: response.status, headers: response.headers, body: response.body.errorSnapshot())
         }
         guard let acceptableContentTypes, !response.body.isEmpty else { return }
         let received = response.headers["Content-Type"].map(MediaType.essence(of:)) ?? ""
@@ -49,7 +49,8 @@ public struct Validation: Sendable, Hashable {
                 .unacceptableContentType,
                 "content type \(received.isEmpty ? "(none)" : received) is not one of "
                     + acceptableContentTypes.joined(separator: ", "),
-                request: request, status: response.status, headers: response.headers, body: body)
+                request: request, status: response.status, headers: response.headers,
+                body: response.body.errorSnapshot())
         }
     }
 
