@@ -70,7 +70,8 @@ extension HostileServerTests {
             }
             let elapsed = clock.now - start
             #expect(end == .closed || end == .reset, "still reading after \(elapsed) (\(received) bytes)")
-            #expect(elapsed < .seconds(4), "the trickling reader was served for \(elapsed)")
+            // No bound on `elapsed` beyond the loop's 8 s: the reads pause on Swift's cooperative pool, which other
+            // tests can hold for seconds on a loaded machine. Unfixed, the reader is still served at 8 s.
             #expect(received < 256 << 20)
             #expect(Self.ping(port: server.port) == 200)
         }
