@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         .target(name: "CourierCurl", dependencies: ["Courier", "CCurlShim"], path: "Sources/CourierCurl"),
         .target(name: "Endpoints", dependencies: ["Courier"], path: "Endpoints"),
-        .target(name: "MockServer", dependencies: ["Endpoints"], path: "MockServer"),
+        .target(name: "MockServer", dependencies: ["Courier", "Endpoints"], path: "MockServer"),
         .executableTarget(
             name: "CourierCLI",
             dependencies: ["Courier", "CourierCurl", "Endpoints", "MockServer"],

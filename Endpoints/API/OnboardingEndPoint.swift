@@ -1,60 +1,38 @@
 import Courier
 
-/// Signing up, logging in, refreshing the session and the current user (seed 003).
-public enum OnboardingEndPoint: ContractEndpoint {
-    /// Log in with email and password; returns `AuthSession`.
-    case login(email: String, password: String)
-    /// Create an account; returns `AuthSession`.
-    case signup(name: String?, email: String, password: String)
-    /// Exchange a refresh token for a new `AuthSession`.
-    case refresh(refreshToken: String)
-    /// The signed-in user; returns `User`. Needs a token.
-    case me
-
-    public var operationID: String {
-        switch self {
-        case .login: "onboarding.login"
-        case .signup: "onboarding.signup"
-        case .refresh: "onboarding.refresh"
-        case .me: "onboarding.me"
+/// Signing up, logging in, refreshing the session, and the signed-in user.
+public enum OnboardingEndPoint: SocialAPIGroup {
+    /// Log in with email and password.
+    public static func login(email: String, password: String) -> Endpoint<AuthSession> {
+        endpoint(.post, "/auth/login", "Log in with email and password", errors: [401]) {
+            Body(Credentials(email: email, password: password))
         }
     }
 
-    public var method: HTTPMethod {
-        switch self {
-        case .login, .signup, .refresh: .post
-        case .me: .get
+    /// Create an account and sign in.
+    public static func signup(name: String?, email: String, password: String) -> Endpoint<AuthSession> {
+        endpoint(.post, "/auth/signup", "Create an account", status: 201, errors: [409]) {
+            Body(SignupForm(name: name, email: email, password: password))
         }
     }
 
-    public var path: String {
-        switch self {
-        case .login: "/auth/login"
-        case .signup: "/auth/signup"
-        case .refresh: "/auth/refresh"
-        case .me: "/me"
+    /// Exchange a refresh token for a new session.
+    public static func refresh(refreshToken: String) -> Endpoint<AuthSession> {
+        endpoint(.post, "/auth/refresh", "Exchange a refresh token for a new session", errors: [401]) {
+            Body(RefreshForm(refreshToken: refreshToken))
         }
     }
 
-    public var parameters: any ParameterConvertible {
-        switch self {
-        case .login(let email, let password):
-            JSONBody(Credentials(email: email, password: password))
-        case .signup(let name, let email, let password):
-            JSONBody(SignupForm(name: name, email: email, password: password))
-        case .refresh(let refreshToken):
-            JSONBody(RefreshForm(refreshToken: refreshToken))
-        case .me:
-            NoParameters()
-        }
+    /// The signed-in user.
+    public static var me: Endpoint<User> {
+        endpoint(.get, "/me", "The signed-in user", auth: true) {}
     }
 
-    public static var samples: [OnboardingEndPoint] {
+    public static var samples: [any EndpointDescribing] {
         [
-            .login(email: "ada@example.com", password: "secret1"),
-            .signup(name: "Ada", email: "ada@example.com", password: "secret1"),
-            .refresh(refreshToken: "r-sample"),
-            .me,
+            login(email: "ada@example.com", password: "secret1"),
+            signup(name: "Ada", email: "ada@example.com", password: "secret1"),
+            refresh(refreshToken: "r-sample"), me,
         ]
     }
 }

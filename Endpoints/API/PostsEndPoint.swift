@@ -1,63 +1,58 @@
 import Courier
 
-/// Reading posts: by page number (seed 000), a user's feed by cursor (seed 002),
-/// newest-first keyset paging (seed 004), one post, and liking.
-public enum PostsEndPoint: ContractEndpoint {
-    /// Posts whose page number is in `pageNumber ..< pageNumber + size`; returns `PostsPage`.
-    case page(pageNumber: Int, size: Int = 5)
-    /// A user's feed, newest first, `limit` at a time, after a cursor; returns `CursorPage<Post>`.
-    case feed(userId: String, limit: Int = 10, after: String? = nil)
-    /// The latest `limit` posts, or the `limit` before `before`; returns `KeysetPage<Post>`.
-    case latest(limit: Int = 10, before: String? = nil)
-    /// One post; returns `Post`.
-    case post(id: String)
-    /// Like a post as the signed-in user; returns the `Post`.
-    case like(id: String)
-
-    public var operationID: String {
-        switch self {
-        case .page: "posts.page"
-        case .feed: "posts.feed"
-        case .latest: "posts.latest"
-        case .post: "posts.post"
-        case .like: "posts.like"
+/// Reading posts: by page number, a user's feed by cursor, newest-first keyset paging, one
+/// post, and liking.
+public enum PostsEndPoint: SocialAPIGroup {
+    /// Posts whose page number is in `pageNumber ..< pageNumber + size`.
+    public static func page(pageNumber: Int, size: Int? = nil) -> Endpoint<PostsPage> {
+        endpoint(.get, "/posts", "Posts whose page number is in pageNumber ..< pageNumber + size") {
+            Query(
+                "pageNumber", pageNumber, .integer(minimum: 1, maximum: 1_000_000_000),
+                "The first page number")
+            Query("size", size, .integer(minimum: 1, maximum: 100), default: 5, "How many page numbers")
         }
     }
 
-    public var method: HTTPMethod {
-        switch self {
-        case .page, .feed, .latest, .post: .get
-        case .like: .post
+    /// A user's feed, newest first, `limit` at a time, continued after a cursor.
+    public static func feed(userId: String, limit: Int? = nil, after: String? = nil) -> Endpoint<
+        CursorPage<Post>
+    > {
+        endpoint(
+            .get, "/users/{userId}/feed", "A user's feed, newest first, continued with a cursor", auth: true,
+            errors: [403, 404]
+        ) {
+            Path("userId", userId, .identifier, "A user id")
+            Query("limit", limit, .integer(minimum: 1, maximum: 100), default: 10, "How many items to return")
+            Query("after", after, .cursor, "The nextCursor of the previous batch")
         }
     }
 
-    public var path: String {
-        switch self {
-        case .page: "/posts"
-        case .feed(let userId, _, _): "/users/\(segment: userId)/feed"
-        case .latest: "/timeline"
-        case .post(let id): "/posts/\(segment: id)"
-        case .like(let id): "/posts/\(segment: id)/like"
+    /// The latest `limit` posts, or the `limit` before `before`.
+    public static func latest(limit: Int? = nil, before: String? = nil) -> Endpoint<KeysetPage<Post>> {
+        endpoint(.get, "/timeline", "The latest posts, then the ones before a key, until the oldest") {
+            Query("limit", limit, .integer(minimum: 1, maximum: 100), default: 10, "How many items to return")
+            Query("before", before, .postKey, "The nextKey of the previous batch")
         }
     }
 
-    public var parameters: any ParameterConvertible {
-        switch self {
-        case .page(let pageNumber, let size):
-            URLQuery(["pageNumber": .int(pageNumber), "size": .int(size)])
-        case .feed(_, let limit, let after):
-            URLQuery(["limit": .int(limit), "after": after.map(ParameterValue.string) ?? .null])
-        case .latest(let limit, let before):
-            URLQuery(["limit": .int(limit), "before": before.map(ParameterValue.string) ?? .null])
-        case .post, .like:
-            NoParameters()
+    /// One post.
+    public static func post(id: String) -> Endpoint<Post> {
+        endpoint(.get, "/posts/{postId}", "One post", errors: [404]) {
+            Path("postId", id, .identifier, "A post id")
         }
     }
 
-    public static var samples: [PostsEndPoint] {
+    /// Like a post as the signed-in user (once per user).
+    public static func like(id: String) -> Endpoint<Post> {
+        endpoint(.post, "/posts/{postId}/like", "Like a post (once per user)", auth: true, errors: [404]) {
+            Path("postId", id, .identifier, "A post id")
+        }
+    }
+
+    public static var samples: [any EndpointDescribing] {
         [
-            .page(pageNumber: 1, size: 5), .feed(userId: "u-000001", limit: 5, after: "c12"),
-            .latest(limit: 5, before: "p-000010"), .post(id: "p-000001"), .like(id: "p-000001"),
+            page(pageNumber: 1, size: 5), feed(userId: "u-000001", limit: 5, after: "c12"),
+            latest(limit: 5, before: "p-000010"), post(id: "p-000001"), like(id: "p-000001"),
         ]
     }
 }

@@ -1,89 +1,60 @@
 import Courier
 import Foundation
 
-/// Storage and publishing (seed 000): store a video, get its download URL, publish a
-/// post's metadata, upload a profile image.
-public enum UploadEndPoint: ContractEndpoint {
-    /// Store the file at `file` as `Videos/{name}`, streamed from disk; returns `StoredVideo`.
-    case video(name: String, file: URL)
-    /// A stored video's download URL; returns `VideoLink`.
-    case videoURL(name: String)
-    /// Publish a post for a stored video. Repeating `idempotencyKey` returns the first
-    /// result instead of saving again. Returns `Post`.
-    case publish(post: NewPost, idempotencyKey: String)
-    /// Upload the signed-in user's profile image (JPEG or PNG, up to 8 MiB); returns `User`.
-    case profileImage(file: URL)
-
-    public var operationID: String {
-        switch self {
-        case .video: "upload.video"
-        case .videoURL: "upload.videoURL"
-        case .publish: "upload.publish"
-        case .profileImage: "upload.profileImage"
+/// Uploads: a video streamed from disk, its download link, publishing a post for it, and the
+/// profile image.
+public enum UploadEndPoint: SocialAPIGroup {
+    /// Store a video under `Videos/{name}`, streamed from `file`.
+    public static func video(name: String, file: URL) -> Endpoint<StoredVideo> {
+        endpoint(
+            .put, "/videos/{name}", "Store a video under Videos/{name}, streamed", status: 201, auth: true,
+            errors: [403]
+        ) {
+            Path("name", name, .fileName, "The video's file name, with its extension")
+            FileUpload(file, contentType: "video/mp4", accepted: ["video/mp4", "application/octet-stream"])
         }
     }
 
-    public var method: HTTPMethod {
-        switch self {
-        case .video, .profileImage: .put
-        case .videoURL: .get
-        case .publish: .post
+    /// A stored video's download URL.
+    public static func videoURL(name: String) -> Endpoint<VideoLink> {
+        endpoint(.get, "/videos/{name}/url", "A stored video's download URL", errors: [404]) {
+            Path("name", name, .fileName, "The video's file name, with its extension")
         }
     }
 
-    public var path: String {
-        switch self {
-        case .video(let name, _): "/videos/\(segment: name)"
-        case .videoURL(let name): "/videos/\(segment: name)/url"
-        case .publish: "/posts"
-        case .profileImage: "/me/avatar"
+    /// Publish a post for a stored video, once per idempotency key.
+    public static func publish(post: NewPost, idempotencyKey: String) -> Endpoint<Post> {
+        endpoint(
+            .post, "/posts", "Publish a post for a stored video, once per Idempotency-Key", status: 201,
+            auth: true,
+            errors: [404, 409]
+        ) {
+            Header(
+                "Idempotency-Key", idempotencyKey, .text(1, 200),
+                "Repeating a key returns the first result instead of saving again")
+            Body(post)
         }
     }
 
-    public var parameters: any ParameterConvertible {
-        switch self {
-        case .video(_, let file):
-            FileBody(file, contentType: "video/mp4")
-        case .videoURL:
-            NoParameters()
-        case .publish(let post, _):
-            JSONBody(post)
-        case .profileImage(let file):
-            MultipartForm(parts: [
-                .init(
-                    name: "image", filename: file.lastPathComponent,
-                    contentType: file.pathExtension.lowercased() == "png" ? "image/png" : "image/jpeg",
-                    content: .file(file))
-            ])
+    /// Upload the signed-in user's profile image (JPEG or PNG, by the file's extension).
+    public static func profileImage(file: URL) -> Endpoint<User> {
+        endpoint(.put, "/me/avatar", "Upload the signed-in user's profile image", auth: true) {
+            MultipartFile(
+                "image", file,
+                contentType: file.pathExtension.lowercased() == "png" ? "image/png" : "image/jpeg",
+                accepted: ["image/jpeg", "image/png"])
         }
     }
 
-    public var headers: HTTPHeaders {
-        switch self {
-        case .publish(_, let key): ["Idempotency-Key": key]
-        default: HTTPHeaders()
-        }
-    }
-
-    /// Uploads can take a while; the rest use the manager's timeout.
-    public var timeout: TimeInterval? {
-        switch self {
-        case .video, .profileImage: 600
-        default: nil
-        }
-    }
-
-    public static var samples: [UploadEndPoint] {
+    public static var samples: [any EndpointDescribing] {
         let file = URL(fileURLWithPath: #filePath)
         let link = URL(string: "http://127.0.0.1/storage/videos/clip.mp4")!  // allowed: a valid literal
         return [
-            .video(name: "clip.mp4", file: file), .videoURL(name: "clip.mp4"),
-            .publish(
-                post: NewPost(
-                    video: "clip.mp4", videoURL: link,
-                    description: "Sample"),
+            video(name: "clip.mp4", file: file), videoURL(name: "clip.mp4"),
+            publish(
+                post: NewPost(video: "clip.mp4", videoURL: link, description: "Sample"),
                 idempotencyKey: "key-1"),
-            .profileImage(file: file),
+            profileImage(file: file),
         ]
     }
 }

@@ -119,7 +119,7 @@ extension Paginator where Item == Post {
         Paginator { token throws(SocialError) in
             let number = token.flatMap { Int($0) } ?? 1
             let page = try await client.call(
-                PostsEndPoint.page(pageNumber: number, size: size), as: PostsPage.self)
+                PostsEndPoint.page(pageNumber: number, size: size))
             return (page.items, page.nextPageNumber.map(String.init))
         }
     }
@@ -128,7 +128,7 @@ extension Paginator where Item == Post {
     public static func feed(client: SocialClient, userId: String, limit: Int = 10) -> Paginator<Post> {
         Paginator { token throws(SocialError) in
             let page = try await client.call(
-                PostsEndPoint.feed(userId: userId, limit: limit, after: token), as: CursorPage<Post>.self)
+                PostsEndPoint.feed(userId: userId, limit: limit, after: token))
             return (page.items, page.nextCursor)
         }
     }
@@ -137,7 +137,7 @@ extension Paginator where Item == Post {
     public static func latest(client: SocialClient, limit: Int = 10) -> Paginator<Post> {
         Paginator { token throws(SocialError) in
             let page = try await client.call(
-                PostsEndPoint.latest(limit: limit, before: token), as: KeysetPage<Post>.self)
+                PostsEndPoint.latest(limit: limit, before: token))
             return (page.items, page.nextKey)
         }
     }

@@ -12,7 +12,7 @@ public struct PostsRequest: Sendable {
     /// Posts whose page number is in `pageNumber ..< pageNumber + size`, ascending.
     /// - Throws: `SocialError`.
     public func getPostsByPages(pageNumber: Int, size: Int = 5) async throws(SocialError) -> [Post] {
-        try await client.call(PostsEndPoint.page(pageNumber: pageNumber, size: size), as: PostsPage.self)
+        try await client.call(PostsEndPoint.page(pageNumber: pageNumber, size: size))
             .items
     }
 
@@ -31,7 +31,7 @@ public struct PostsRequest: Sendable {
     /// The download URL of the stored video `name` (with its extension).
     /// - Throws: `SocialError` (`notFound` when no such video is stored).
     public func getPostsVideoURL(name: String) async throws(SocialError) -> URL {
-        try await client.call(UploadEndPoint.videoURL(name: name), as: VideoLink.self, storage: true).url
+        try await client.call(UploadEndPoint.videoURL(name: name), storage: true).url
     }
 
     /// The download URL of the stored video `name`, delivered to `success` or `failure`.
@@ -46,12 +46,12 @@ public struct PostsRequest: Sendable {
     /// One post.
     /// - Throws: `SocialError` (`notFound` for an unknown id).
     public func post(id: String) async throws(SocialError) -> Post {
-        try await client.call(PostsEndPoint.post(id: id), as: Post.self)
+        try await client.call(PostsEndPoint.post(id: id))
     }
 
     /// Likes a post as the signed-in user (once per user) and returns it.
     /// - Throws: `SocialError`.
     public func like(id: String) async throws(SocialError) -> Post {
-        try await client.call(PostsEndPoint.like(id: id), as: Post.self)
+        try await client.call(PostsEndPoint.like(id: id))
     }
 }

@@ -33,7 +33,7 @@ public final class SocialClient: Sendable {
             transport: transport, baseURL: baseURL, eventMonitors: eventMonitors, callbackQueue: callbackQueue
         )
         let store = SessionStore { refreshToken in
-            try await plain.send(OnboardingEndPoint.refresh(refreshToken: refreshToken), as: AuthSession.self)
+            try await plain.send(OnboardingEndPoint.refresh(refreshToken: refreshToken))
                 .value
         }
         session = store
@@ -51,12 +51,12 @@ public final class SocialClient: Sendable {
 
     /// Sends `endpoint` and decodes `T`, mapping failures to `SocialError`.
     /// - Throws: `SocialError`.
-    func call<T: Decodable & Sendable>(
-        _ endpoint: some ContractEndpoint, as type: T.Type, storage: Bool = false,
+    func call<T>(
+        _ endpoint: Endpoint<T>, storage: Bool = false,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(SocialError) -> T {
         do {
-            return try await manager.send(endpoint, as: T.self, progress: progress).value
+            return try await manager.send(endpoint, progress: progress).value
         } catch {
             throw SocialError(error, storage: storage)
         }

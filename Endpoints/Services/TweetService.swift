@@ -20,7 +20,7 @@ public struct TweetService: Sendable {
     /// - Throws: `SocialError` (`unauthorized` when signed out).
     @discardableResult
     public func uploadTweet(caption: String) async throws(SocialError) -> Tweet {
-        try await client.call(TweetsEndPoint.upload(caption: caption), as: Tweet.self)
+        try await client.call(TweetsEndPoint.upload(caption: caption))
     }
 
     /// Uploads a tweet and reports whether it worked, as the seed's completion did.
@@ -36,7 +36,7 @@ public struct TweetService: Sendable {
     /// All tweets, newest first, each with its author.
     /// - Throws: `SocialError`.
     public func fetchTweets() async throws(SocialError) -> [Tweet] {
-        try await attachAuthors(to: client.call(TweetsEndPoint.all, as: [Tweet].self))
+        try await attachAuthors(to: client.call(TweetsEndPoint.all))
     }
 
     /// All tweets with authors, delivered as a `Result`.
@@ -52,7 +52,7 @@ public struct TweetService: Sendable {
     /// One user's tweets, newest first, each with its author.
     /// - Throws: `SocialError` (`notFound` for an unknown user).
     public func fetchTweets(for uid: String) async throws(SocialError) -> [Tweet] {
-        try await attachAuthors(to: client.call(TweetsEndPoint.byUser(userId: uid), as: [Tweet].self))
+        try await attachAuthors(to: client.call(TweetsEndPoint.byUser(userId: uid)))
     }
 
     /// One user's tweets with authors, delivered as a `Result`.
@@ -77,7 +77,7 @@ public struct TweetService: Sendable {
                 for id in ids {
                     group.addTask {
                         do {
-                            return try await client.call(TweetsEndPoint.user(id: id), as: User.self)
+                            return try await client.call(TweetsEndPoint.user(id: id))
                         } catch let error as SocialError where error.category == .notFound {
                             return nil
                         }

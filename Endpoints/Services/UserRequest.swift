@@ -17,7 +17,7 @@ public struct UserRequest: Sendable {
         -> AuthSession
     {
         let session = try await client.call(
-            OnboardingEndPoint.signup(name: name, email: email, password: password), as: AuthSession.self)
+            OnboardingEndPoint.signup(name: name, email: email, password: password))
         await client.session.update(session)
         return session
     }
@@ -27,7 +27,7 @@ public struct UserRequest: Sendable {
     @discardableResult
     public func login(email: String, password: String) async throws(SocialError) -> AuthSession {
         let session = try await client.call(
-            OnboardingEndPoint.login(email: email, password: password), as: AuthSession.self)
+            OnboardingEndPoint.login(email: email, password: password))
         await client.session.update(session)
         return session
     }
@@ -48,13 +48,13 @@ public struct UserRequest: Sendable {
     /// The signed-in user.
     /// - Throws: `SocialError` (`unauthorized` when signed out).
     public func currentUser() async throws(SocialError) -> User {
-        try await client.call(OnboardingEndPoint.me, as: User.self)
+        try await client.call(OnboardingEndPoint.me)
     }
 
     /// One user.
     /// - Throws: `SocialError` (`notFound` for an unknown id).
     public func user(id: String) async throws(SocialError) -> User {
-        try await client.call(TweetsEndPoint.user(id: id), as: User.self)
+        try await client.call(TweetsEndPoint.user(id: id))
     }
 
     /// One user, delivered to `success` or `failure`.
@@ -69,6 +69,6 @@ public struct UserRequest: Sendable {
     /// Uploads the signed-in user's profile image (JPEG or PNG file) and returns the user.
     /// - Throws: `SocialError` (`storage` when the upload fails).
     public func uploadProfileImage(file: URL) async throws(SocialError) -> User {
-        try await client.call(UploadEndPoint.profileImage(file: file), as: User.self, storage: true)
+        try await client.call(UploadEndPoint.profileImage(file: file), storage: true)
     }
 }

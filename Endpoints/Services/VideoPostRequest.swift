@@ -41,9 +41,9 @@ public struct VideoPostRequest: Sendable {
             throw SocialError(.storage, "cannot read the video at \(file.path)")
         }
         _ = try await client.call(
-            UploadEndPoint.video(name: name, file: file), as: StoredVideo.self, storage: true,
+            UploadEndPoint.video(name: name, file: file), storage: true,
             progress: progress)
-        return try await client.call(UploadEndPoint.videoURL(name: name), as: VideoLink.self, storage: true)
+        return try await client.call(UploadEndPoint.videoURL(name: name), storage: true)
             .url
     }
 
@@ -53,7 +53,7 @@ public struct VideoPostRequest: Sendable {
     public func save(post: Post, videoURL: URL) async throws(SocialError) -> Post {
         let metadata = NewPost(video: post.video, videoURL: videoURL, description: post.description)
         return try await client.call(
-            UploadEndPoint.publish(post: metadata, idempotencyKey: "publish-\(post.id)"), as: Post.self)
+            UploadEndPoint.publish(post: metadata, idempotencyKey: "publish-\(post.id)"))
     }
 
     /// Publishes `post` and calls `success` with the saved post or `failure`, on the

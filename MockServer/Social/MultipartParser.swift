@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Finds file parts in a `multipart/form-data` body (RFC 7578). Small bodies only.

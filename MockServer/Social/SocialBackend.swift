@@ -1,3 +1,4 @@
+import Courier
 import Endpoints
 import Foundation
 
@@ -57,7 +58,7 @@ public final class SocialBackend: Sendable {
     /// Answers a request, or returns `nil` when the path is not the backend's.
     func respond(to request: SocialRequest) -> SocialResponse? {
         if request.path.hasPrefix("/storage/") { return serveStorage(request) }
-        switch ContractRouter.match(method: request.method, path: request.path) {
+        switch ContractRouter.match(method: request.method, path: request.path, in: SocialAPI.operations) {
         case .noRoute:
             return nil
         case .methodNotAllowed(let allowed):

@@ -202,7 +202,7 @@ struct ChaosSoakTests {
         var before: String?
         for _ in 0..<1000 {
             let page = try await manager.send(
-                PostsEndPoint.latest(limit: 50, before: before), as: KeysetPage<Post>.self
+                PostsEndPoint.latest(limit: 50, before: before)
             )
             .value
             all += page.items
@@ -233,7 +233,7 @@ struct ChaosSoakTests {
         for (description, copies) in byDescription where copies.count > 1 {
             Issue.record("post '\(description)' was saved \(copies.count) times")
         }
-        let tweets = try await manager.send(TweetsEndPoint.all, as: [Tweet].self).value
+        let tweets = try await manager.send(TweetsEndPoint.all).value
         let captions = Dictionary(grouping: tweets, by: \.caption)
         for (caption, copies) in captions where copies.count > 1 {
             Issue.record("tweet '\(caption)' exists \(copies.count) times")

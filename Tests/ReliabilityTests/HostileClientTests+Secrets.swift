@@ -97,10 +97,9 @@ extension HostileClientTests {
                     interceptors: [AuthInterceptor(provider: StaticToken(token: "SECRET-TOKEN-123"))],
                     eventMonitors: [monitor])
                 _ = try? await manager.send(
-                    OnboardingEndPoint.login(email: "a@example.com", password: "hunter2-password"),
-                    as: AuthSession.self)
+                    OnboardingEndPoint.login(email: "a@example.com", password: "hunter2-password"))
                 _ = try? await manager.send(
-                    OnboardingEndPoint.refresh(refreshToken: "REFRESH-456"), as: AuthSession.self)
+                    OnboardingEndPoint.refresh(refreshToken: "REFRESH-456"))
                 _ = try? await manager.sendRaw(
                     URLRequest(
                         url: URL(string: "\(server.baseURL)/feed?access_token=SECRET-TOKEN-123&sig=sig-789")!)
@@ -115,12 +114,12 @@ extension HostileClientTests {
             }
         }
         var renderings: [String] = []
-        for endpoint: any URLRequestConvertible in [
+        for endpoint: any EndpointDescribing in [
             OnboardingEndPoint.login(email: "a@example.com", password: "hunter2-password"),
             OnboardingEndPoint.signup(name: "A", email: "a@example.com", password: "hunter2-password"),
             OnboardingEndPoint.refresh(refreshToken: "REFRESH-456"),
         ] {
-            renderings.append(CURLRendering.command(for: try endpoint.asHTTPRequest()))
+            renderings.append(CURLRendering.command(for: try endpoint.makeHTTPRequest(baseURL: nil)))
         }
         var form = HTTPRequest(
             urlRequest: URLRequest(

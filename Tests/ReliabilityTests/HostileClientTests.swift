@@ -37,7 +37,8 @@ enum HostileEndpoint: APIConfigurable {
 /// A hostile value and where it goes, for parameterised tests.
 struct HostileCase: Sendable, CustomTestStringConvertible {
     var name: String
-    var endpoint: any URLRequestConvertible
+    /// An `any URLRequestConvertible` or an `any EndpointDescribing`.
+    var endpoint: any Sendable
     var code: CourierError.Code
     var testDescription: String { name }
 }
@@ -86,10 +87,17 @@ struct HostileClientTests {
         ]
     }
 
+    /// Sends an untyped request or a declared endpoint, undecoded.
+    static func sendRaw(_ endpoint: any Sendable, _ manager: NetworkManager) async throws -> Response<Data> {
+        if let declared = endpoint as? any EndpointDescribing { return try await manager.sendRaw(declared) }
+        let request = try #require(endpoint as? any URLRequestConvertible)
+        return try await manager.sendRaw(request)
+    }
+
     /// Sends `endpoint` through a manager over `transport` to a server that counts requests; returns the
     /// error (nil when the call succeeded) and how many requests the server saw.
     static func send(
-        _ endpoint: any URLRequestConvertible, over transport: TransportUnderTest, baseURL: URL? = nil,
+        _ endpoint: any Sendable, over transport: TransportUnderTest, baseURL: URL? = nil,
         options: TransferOptions = TransferOptions(totalTimeout: 5)
     ) async throws -> (CourierError?, Int) {
         let served = Counter()
@@ -104,7 +112,7 @@ struct HostileClientTests {
                     interceptors: [RetryPolicy(maxAttempts: 2, baseDelay: 0.01)])
                 return try await withDeadline(seconds: 15) { () -> CourierError? in
                     do {
-                        _ = try await manager.sendRaw(endpoint)
+                        _ = try await Self.sendRaw(endpoint, manager)
                         return nil
                     } catch let error as CourierError {
                         return error
@@ -144,7 +152,7 @@ struct HostileClientTests {
                 let manager = NetworkManager(transport: client, baseURL: server.baseURL)
                 return try await withDeadline(seconds: 15) { () -> CourierError? in
                     do {
-                        _ = try await manager.sendRaw(hostile.endpoint)
+                        _ = try await Self.sendRaw(hostile.endpoint, manager)
                         return nil
                     } catch let error as CourierError {
                         return error

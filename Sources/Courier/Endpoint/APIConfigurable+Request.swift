@@ -20,6 +20,12 @@ extension APIConfigurable {
     /// - Parameter base: the base URL to resolve `path` against; `nil` leaves it relative.
     /// - Throws: `CourierError.Code.invalidURL`, `.invalidHeader` or `.invalidParameters`.
     public func makeHTTPRequest(baseURL base: URL?) throws -> HTTPRequest {
+        try buildHTTPRequest(baseURL: base)
+    }
+
+    /// The default request building: method, path against the base URL, timeout,
+    /// parameters, headers.
+    func buildHTTPRequest(baseURL base: URL?) throws -> HTTPRequest {
         let url = try RequestBuilding.url(path: path, base: baseURL ?? base)
         var urlRequest = URLRequest(url: url)
         // A new URLRequest is a GET already; each setter copies Foundation's underlying request.

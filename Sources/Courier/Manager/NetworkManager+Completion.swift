@@ -13,14 +13,22 @@ extension NetworkManager {
     ///   then receives `.cancelled`).
     @discardableResult
     public func request<T: Decodable & Sendable>(
-        _ endpoint: some URLRequestConvertible, as type: T.Type = T.self,
+        _ endpoint: some URLRequestConvertible, as type: T.Type,
+        completion: @escaping @Sendable (Result<Response<T>, CourierError>) -> Void
+    ) -> Task<Void, Never> {
+        performRequest(endpoint, as: type, completion: completion)
+    }
+
+    /// Sends on a task and delivers the result on `callbackQueue`: what every `request` does.
+    func performRequest<T: Decodable & Sendable>(
+        _ endpoint: some URLRequestConvertible, as type: T.Type,
         completion: @escaping @Sendable (Result<Response<T>, CourierError>) -> Void
     ) -> Task<Void, Never> {
         let queue = callbackQueue
         return Task {
             let result: Result<Response<T>, CourierError>
             do {
-                result = .success(try await send(endpoint, as: T.self))
+                result = .success(try await perform(endpoint, as: T.self, progress: nil))
             } catch {
                 result = .failure(CourierError.wrapping(error, request: nil))
             }
@@ -58,7 +66,7 @@ extension NetworkManager {
     /// - Returns: the task doing the work.
     @discardableResult
     public func request<T: Decodable & Sendable>(
-        _ endpoint: some URLRequestConvertible, as type: T.Type = T.self,
+        _ endpoint: some URLRequestConvertible, as type: T.Type,
         success: @escaping @Sendable (T) -> Void,
         failure: @escaping @Sendable (CourierError) -> Void
     ) -> Task<Void, Never> {

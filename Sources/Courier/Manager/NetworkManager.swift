@@ -108,8 +108,16 @@ public final class NetworkManager: Sendable {
     /// `Optional`, `EmptyResponse`, `Data` and `String`).
     /// - Throws: `CourierError`.
     public func send<T: Decodable & Sendable>(
-        _ endpoint: some URLRequestConvertible, as type: T.Type = T.self,
+        _ endpoint: some URLRequestConvertible, as type: T.Type,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response<T> {
+        try await perform(endpoint, as: type, progress: progress)
+    }
+
+    /// Builds, sends, validates and decodes: what every `send` does.
+    func perform<T: Decodable & Sendable>(
+        _ endpoint: some URLRequestConvertible, as type: T.Type,
+        progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> Response<T> {
         try await reportingFailure {
             let raw = try await exchange(try makeRequest(endpoint), progress: progress)

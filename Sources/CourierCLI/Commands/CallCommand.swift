@@ -36,21 +36,26 @@ enum CallCommand: Command {
         let (own, endpointArguments) = try split(arguments)
         let parsed = try spec.parse(own)
         if parsed.wantsHelp {
-            print(spec.helpText + "\n\nendpoints (courier call --list):\n" + EndpointCatalog.listing)
+            print(
+                spec.helpText + "\n\nendpoints (courier call --list):\n"
+                    + OperationCall.listing(SocialAPI.operations))
             return ExitStatus.success
         }
         if parsed.has(Options.list) {
-            print(EndpointCatalog.listing)
+            print(OperationCall.listing(SocialAPI.operations))
             return ExitStatus.success
         }
         guard let id = parsed.positionals.first else {
             throw UsageError("name an endpoint case, such as posts.page (courier call --list shows them)")
         }
-        let endpoint: any ContractEndpoint
+        guard let operation = SocialAPI.operation(id: id) else {
+            throw UsageError("unknown endpoint \(id); `courier call --list` lists them")
+        }
+        let endpoint: OperationCall
         do {
-            endpoint = try EndpointCatalog.make(id, arguments: endpointArguments)
-        } catch {
-            throw UsageError(error.description)
+            endpoint = try OperationCall(operation, arguments: endpointArguments)
+        } catch let error as CourierError {
+            throw UsageError(error.message)
         }
         var settings = try ClientSettings(parsed: parsed)
         if let text = parsed.value(Options.baseURL) {

@@ -1,3 +1,4 @@
+import Courier
 import Endpoints
 import Foundation
 
@@ -31,7 +32,7 @@ enum OpenAPICommand: Command {
             }
             server = url
         }
-        let data = try OpenAPIDocument.data(serverURL: server) + Data("\n".utf8)
+        let data = try SocialAPI.openAPI(serverURL: server).prettyData() + Data("\n".utf8)
         if let path = parsed.value(Options.output) {
             try data.write(to: URL(fileURLWithPath: path))
         } else {

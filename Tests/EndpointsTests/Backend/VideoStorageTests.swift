@@ -19,12 +19,10 @@ struct VideoStorageTests {
         try await withSocialServer(seed: 1) { server, backend in
             let plain = NetworkManager(transport: kind.make(), baseURL: server.baseURL)
             let ada = try await plain.send(
-                OnboardingEndPoint.login(email: "user1@example.com", password: SocialBackend.seedPassword),
-                as: AuthSession.self
+                OnboardingEndPoint.login(email: "user1@example.com", password: SocialBackend.seedPassword)
             ).value
             let grace = try await plain.send(
-                OnboardingEndPoint.login(email: "user2@example.com", password: SocialBackend.seedPassword),
-                as: AuthSession.self
+                OnboardingEndPoint.login(email: "user2@example.com", password: SocialBackend.seedPassword)
             ).value
             let asAda = NetworkManager(
                 transport: kind.make(), baseURL: server.baseURL,
@@ -36,7 +34,7 @@ struct VideoStorageTests {
             let file = folder.appendingPathComponent("big.mp4")
             try Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13) }).write(to: file)
             let stored = try await asAda.send(
-                UploadEndPoint.video(name: "big.mp4", file: file), as: StoredVideo.self
+                UploadEndPoint.video(name: "big.mp4", file: file)
             ).value
             #expect(stored.size == Int64(size))
             let onDisk = try FileManager.default.contentsOfDirectory(

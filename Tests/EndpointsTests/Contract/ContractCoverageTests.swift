@@ -7,16 +7,17 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Contract ↔ endpoint enums")
+@Suite("Declared operations ↔ requests and routing")
 struct ContractCoverageTests {
     static let base = URL(string: "http://127.0.0.1:9")!
 
-    @Test("every operation is used by exactly one enum case")
+    @Test("every declared operation has one sample, and no two share an id or a route")
     func everyOperationUsed() {
-        let used = SocialAPI.samples.map(\.operationID)
-        #expect(used.count == Set(used).count, "one sample per case, and no two cases share an operation")
-        #expect(Set(used) == Set(Contract.operations.map(\.id)))
-        #expect(Contract.operations.count == Set(Contract.operations.map(\.id)).count)
+        let ids = SocialAPI.samples.map(\.operation.id)
+        #expect(ids.count == Set(ids).count, "one sample per operation")
+        #expect(ids.count == 17, "the social API declares 17 operations")
+        let routes = SocialAPI.operations.map { "\($0.method.rawValue) \($0.path)" }
+        #expect(routes.count == Set(routes).count, "two operations share a method and path: \(routes)")
     }
 
     @Test("every enum case builds a request that its operation accepts", arguments: SocialAPI.samples.indices)
@@ -25,12 +26,13 @@ struct ContractCoverageTests {
         let request = try endpoint.makeHTTPRequest(baseURL: Self.base)
         let url = try #require(request.urlRequest.url)
         let match = ContractRouter.match(
-            method: request.urlRequest.httpMethod ?? "GET", path: url.path(percentEncoded: true))
+            method: request.urlRequest.httpMethod ?? "GET", path: url.path(percentEncoded: true),
+            in: SocialAPI.operations)
         guard case .operation(let operation, let pathParameters) = match else {
-            Issue.record("\(endpoint.operationID): no operation matched \(url)")
+            Issue.record("\(endpoint.operation.id): no operation matched \(url)")
             return
         }
-        #expect(operation.id == endpoint.operationID)
+        #expect(operation.id == endpoint.operation.id)
         let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
         let query = (components.queryItems ?? []).map { (name: $0.name, value: $0.value ?? "") }
         let headers = request.urlRequest.allHTTPHeaderFields ?? [:]
@@ -47,12 +49,12 @@ struct ContractCoverageTests {
             pathParameters: pathParameters, query: query,
             header: { name in headers.first { $0.key.lowercased() == name.lowercased() }?.value },
             body: bodyData, hasBody: hasBody)
-        #expect(validated.operation.id == endpoint.operationID)
+        #expect(validated.operation.id == endpoint.operation.id)
     }
 
     @Test("a request breaking the contract names the parameter")
     func violationNamesParameter() throws {
-        let page = try #require(Contract.operation(id: "posts.page"))
+        let page = PostsEndPoint.page(pageNumber: 1).operation
         let error = #expect(throws: ContractViolation.self) {
             try page.validate(
                 pathParameters: [:], query: [("pageNumber", "1"), ("size", "0")], header: { _ in nil },
@@ -60,7 +62,7 @@ struct ContractCoverageTests {
         }
         #expect(error?.parameter == "size")
         #expect(error?.status == 400)
-        let signup = try #require(Contract.operation(id: "onboarding.signup"))
+        let signup = OnboardingEndPoint.signup(name: nil, email: "a@b.c", password: "secret").operation
         let bodyError = #expect(throws: ContractViolation.self) {
             try signup.validate(
                 pathParameters: [:], query: [], header: { $0 == "Content-Type" ? "application/json" : nil },
@@ -71,8 +73,11 @@ struct ContractCoverageTests {
 
     @Test("unknown paths and wrong methods are told apart")
     func routing() {
-        #expect(ContractRouter.match(method: "GET", path: "/nowhere") == .noRoute)
-        guard case .methodNotAllowed(let allowed) = ContractRouter.match(method: "DELETE", path: "/posts")
+        let operations = SocialAPI.operations
+        #expect(ContractRouter.match(method: "GET", path: "/nowhere", in: operations) == .noRoute)
+        guard
+            case .methodNotAllowed(let allowed) = ContractRouter.match(
+                method: "DELETE", path: "/posts", in: operations)
         else {
             Issue.record("expected 405")
             return
@@ -80,7 +85,7 @@ struct ContractCoverageTests {
         #expect(Set(allowed) == ["GET", "POST"])
         guard
             case .operation(let op, let parameters) = ContractRouter.match(
-                method: "GET", path: "/users/u-1/feed")
+                method: "GET", path: "/users/u-1/feed", in: operations)
         else {
             Issue.record("expected a match")
             return

@@ -15,11 +15,11 @@ import Testing
 struct EndpointOverTransportTests {
     /// Sends `endpoint`, checks the status is the operation's success status and the body
     /// matches its schema, and decodes it.
-    static func expectConforming<T: Decodable & Sendable>(
-        _ endpoint: some ContractEndpoint, as type: T.Type, manager: NetworkManager,
+    static func expectConforming<T>(
+        _ endpoint: Endpoint<T>, manager: NetworkManager,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> T {
-        let operation = try #require(endpoint.operation, sourceLocation: sourceLocation)
+        let operation = endpoint.operation
         let raw = try await manager.sendRaw(endpoint)
         #expect(raw.status == operation.successStatus, "\(operation.id)", sourceLocation: sourceLocation)
         let schema = try #require(operation.responses.first?.schema, sourceLocation: sourceLocation)
@@ -31,10 +31,10 @@ struct EndpointOverTransportTests {
 
     /// Sends `endpoint` expecting a documented error status with an `APIErrorBody`.
     static func expectError(
-        _ endpoint: some ContractEndpoint, status: Int, manager: NetworkManager,
+        _ endpoint: some EndpointDescribing, status: Int, manager: NetworkManager,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> APIErrorBody? {
-        let operation = try #require(endpoint.operation, sourceLocation: sourceLocation)
+        let operation = endpoint.operation
         #expect(
             operation.responses.contains { $0.status == status }, "\(operation.id) documents \(status)",
             sourceLocation: sourceLocation)
@@ -54,65 +54,63 @@ struct EndpointOverTransportTests {
             let email = "case-\(kind.rawValue)@example.com"
             let signedUp = try await Self.expectConforming(
                 OnboardingEndPoint.signup(name: "Case", email: email, password: "secret1"),
-                as: AuthSession.self,
                 manager: plain)
             let session = try await Self.expectConforming(
-                OnboardingEndPoint.login(email: email, password: "secret1"), as: AuthSession.self,
+                OnboardingEndPoint.login(email: email, password: "secret1"),
                 manager: plain)
             #expect(session.user == signedUp.user)
             let refreshed = try await Self.expectConforming(
-                OnboardingEndPoint.refresh(refreshToken: session.refreshToken), as: AuthSession.self,
+                OnboardingEndPoint.refresh(refreshToken: session.refreshToken),
                 manager: plain)
             let authed = NetworkManager(
                 transport: kind.make(), baseURL: server.baseURL,
                 defaultHeaders: ["Authorization": "Bearer \(refreshed.token)"])
-            let me = try await Self.expectConforming(OnboardingEndPoint.me, as: User.self, manager: authed)
+            let me = try await Self.expectConforming(OnboardingEndPoint.me, manager: authed)
             #expect(me.id == session.user.id)
 
             let page = try await Self.expectConforming(
-                PostsEndPoint.page(pageNumber: 1, size: 5), as: PostsPage.self, manager: plain)
+                PostsEndPoint.page(pageNumber: 1, size: 5), manager: plain)
             #expect(page.items.map(\.pageNumber) == [1, 2, 3, 4, 5])
             let feed = try await Self.expectConforming(
-                PostsEndPoint.feed(userId: me.id, limit: 4), as: CursorPage<Post>.self, manager: authed)
+                PostsEndPoint.feed(userId: me.id, limit: 4), manager: authed)
             #expect(feed.items.count == 4)
             let latest = try await Self.expectConforming(
-                PostsEndPoint.latest(limit: 3, before: feed.items.last?.id), as: KeysetPage<Post>.self,
+                PostsEndPoint.latest(limit: 3, before: feed.items.last?.id),
                 manager: plain)
             #expect(latest.items.count == 3)
             let post = try await Self.expectConforming(
-                PostsEndPoint.post(id: "p-000006"), as: Post.self, manager: plain)
+                PostsEndPoint.post(id: "p-000006"), manager: plain)
             let liked = try await Self.expectConforming(
-                PostsEndPoint.like(id: post.id), as: Post.self, manager: authed)
+                PostsEndPoint.like(id: post.id), manager: authed)
             #expect(liked.likes == post.likes + 1)
 
             let tweet = try await Self.expectConforming(
-                TweetsEndPoint.upload(caption: "hi"), as: Tweet.self, manager: authed)
+                TweetsEndPoint.upload(caption: "hi"), manager: authed)
             #expect(tweet.uid == me.id && tweet.likes == 0)
-            let all = try await Self.expectConforming(TweetsEndPoint.all, as: [Tweet].self, manager: plain)
+            let all = try await Self.expectConforming(TweetsEndPoint.all, manager: plain)
             #expect(all.first?.id == tweet.id)
             let mine = try await Self.expectConforming(
-                TweetsEndPoint.byUser(userId: me.id), as: [Tweet].self, manager: plain)
+                TweetsEndPoint.byUser(userId: me.id), manager: plain)
             #expect(mine.map(\.id) == [tweet.id])
-            _ = try await Self.expectConforming(TweetsEndPoint.user(id: me.id), as: User.self, manager: plain)
+            _ = try await Self.expectConforming(TweetsEndPoint.user(id: me.id), manager: plain)
 
             let video = folder.appendingPathComponent("clip.mp4")
             try Data(repeating: 7, count: 300_000).write(to: video)
             let stored = try await Self.expectConforming(
-                UploadEndPoint.video(name: "case-\(kind.rawValue).mp4", file: video), as: StoredVideo.self,
+                UploadEndPoint.video(name: "case-\(kind.rawValue).mp4", file: video),
                 manager: authed)
             #expect(stored.size == 300_000)
             let link = try await Self.expectConforming(
-                UploadEndPoint.videoURL(name: stored.name), as: VideoLink.self, manager: plain)
+                UploadEndPoint.videoURL(name: stored.name), manager: plain)
             let published = try await Self.expectConforming(
                 UploadEndPoint.publish(
                     post: NewPost(video: stored.name, videoURL: link.url, description: "case"),
-                    idempotencyKey: "k"),
-                as: Post.self, manager: authed)
+                    idempotencyKey: "k"), manager: authed)
             #expect(published.video == stored.name)
             let image = folder.appendingPathComponent("me.png")
             try Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]).write(to: image)
             let withAvatar = try await Self.expectConforming(
-                UploadEndPoint.profileImage(file: image), as: User.self, manager: authed)
+                UploadEndPoint.profileImage(file: image), manager: authed)
             let avatarURL = try #require(withAvatar.profileImageURL)
             let downloaded = try await plain.sendRaw(URLRequest(url: avatarURL))
             #expect(downloaded.value == Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]))

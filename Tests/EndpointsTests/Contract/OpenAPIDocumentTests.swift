@@ -7,14 +7,14 @@ import Testing
 struct OpenAPIDocumentTests {
     @Test("the document lists every operation under its path and method")
     func listsEveryOperation() throws {
-        guard case .object(let document) = OpenAPIDocument.make(),
+        guard case .object(let document) = SocialAPI.openAPI(),
             case .object(let paths) = document["paths"]
         else {
             Issue.record("not an object with paths")
             return
         }
         #expect(document["openapi"] == .string("3.1.0"))
-        for operation in Contract.operations {
+        for operation in SocialAPI.operations {
             guard case .object(let item) = paths[operation.path],
                 case .object(let entry) = item[operation.method.rawValue.lowercased()]
             else {
@@ -23,7 +23,7 @@ struct OpenAPIDocumentTests {
             }
             #expect(entry["operationId"] == .string(operation.id))
         }
-        let text = String(decoding: try OpenAPIDocument.data(), as: UTF8.self)
+        let text = String(decoding: try SocialAPI.openAPI().prettyData(), as: UTF8.self)
         #expect(text.contains("#/components/schemas/Post"))
     }
 
@@ -34,32 +34,28 @@ struct OpenAPIDocumentTests {
         videoURL: URL(string: "http://127.0.0.1/storage/videos/clip.mp4"), description: "hi", likes: 0,
         comments: 0, pageNumber: 1, createdAt: date)
 
-    static func check(_ value: some Encodable, against name: String) throws {
+    static func check<T: Codable>(_ value: T) throws {
         let json = try JSONValue.parse(try JSONEncoder.courier.encode(value))
-        let problem = Schema.ref(name).violation(of: json, at: "")
-        #expect(problem == nil, "\(name): \(String(describing: problem))")
+        let problem = Schema.of(T.self).violation(of: json, at: "")
+        #expect(problem == nil, "\(T.self): \(String(describing: problem))")
     }
 
     @Test("every model encodes to JSON its schema accepts")
     func modelsConform() throws {
-        try Self.check(Self.user, against: "User")
-        try Self.check(
-            AuthSession(token: "t", refreshToken: "r", expiresAt: Self.date, user: Self.user),
-            against: "AuthSession")
-        try Self.check(Self.post, against: "Post")
-        try Self.check(
-            PostsPage(items: [Self.post], pageNumber: 1, size: 5, nextPageNumber: 6), against: "PostsPage")
-        try Self.check(CursorPage(items: [Self.post], nextCursor: "c1"), against: "PostCursorPage")
-        try Self.check(KeysetPage(items: [Self.post], nextKey: "p-000001"), against: "PostKeysetPage")
-        try Self.check(
-            Tweet(id: "t-1", uid: "u-1", caption: "x", likes: 0, timestamp: Self.date), against: "Tweet")
-        try Self.check(APIErrorBody(error: "bad_request", message: "m", parameter: "size"), against: "Error")
+        try Self.check(Self.user)
+        try Self.check(AuthSession(token: "t", refreshToken: "r", expiresAt: Self.date, user: Self.user))
+        try Self.check(Self.post)
+        try Self.check(PostsPage(items: [Self.post], pageNumber: 1, size: 5, nextPageNumber: 6))
+        try Self.check(CursorPage(items: [Self.post], nextCursor: "c1"))
+        try Self.check(KeysetPage(items: [Self.post], nextKey: "p-000001"))
+        try Self.check(Tweet(id: "t-1", uid: "u-1", caption: "x", likes: 0, timestamp: Self.date))
+        try Self.check(APIErrorBody(error: "bad_request", message: "m", parameter: "size"))
     }
 
     @Test("a schema rejects a value of the wrong shape")
     func schemaRejects() throws {
         let json = try JSONValue.parse(Data(#"{"id":"p-1","likes":"many"}"#.utf8))
-        let problem = Schema.ref("Post").violation(of: json, at: "body")
+        let problem = Schema.of(Post.self).violation(of: json, at: "body")
         #expect(problem?.path == "body.authorId")
         #expect(problem?.reason == "is required")
     }

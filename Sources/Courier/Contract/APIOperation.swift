@@ -1,28 +1,36 @@
-import Courier
+import Foundation
 
-/// One operation of the social API: what a request must look like and what comes back.
+/// One operation of an API, as its declaration states it: the id, method and path template,
+/// the parameters, the request body, the response and its success status, and the error
+/// statuses it may answer with.
+///
+/// You do not build one by hand: `Endpoint` declarations produce it (see `API`), and from
+/// it come the request the client sends, the OpenAPI document, the `courier call` catalog,
+/// and the mock server's routing and request validation.
 public struct APIOperation: Sendable, Hashable, Identifiable {
-    /// The operation id, `group.case`, such as `posts.page`; `courier call` uses it.
+    /// The operation id, `group.name`, such as `posts.page`.
     public var id: String
     /// The HTTP method.
     public var method: HTTPMethod
-    /// The path template, such as `/posts/{postId}`.
+    /// The path template, with `{name}` for each path parameter, such as `/posts/{postId}`.
     public var path: String
-    /// A one-line summary.
+    /// One line on what the operation does.
     public var summary: String
-    /// Whether a bearer token is required (401 without one).
+    /// Whether the operation needs a bearer token.
     public var requiresAuth: Bool
-    /// The path, query and header parameters.
+    /// The parameters, in declaration order.
     public var parameters: [Parameter]
     /// The request body, if any.
     public var body: Body?
-    /// The documented responses, success first.
-    public var responses: [ResponseSpec]
+    /// The success response: its status and the model it carries.
+    public var success: ResponseSpec
+    /// The error statuses the operation may answer with, each with the error model.
+    public var errors: [ResponseSpec]
 
     /// Creates an operation.
     public init(
         id: String, method: HTTPMethod, path: String, summary: String, requiresAuth: Bool,
-        parameters: [Parameter] = [], body: Body? = nil, responses: [ResponseSpec]
+        parameters: [Parameter] = [], body: Body? = nil, success: ResponseSpec, errors: [ResponseSpec] = []
     ) {
         self.id = id
         self.method = method
@@ -31,51 +39,58 @@ public struct APIOperation: Sendable, Hashable, Identifiable {
         self.requiresAuth = requiresAuth
         self.parameters = parameters
         self.body = body
-        self.responses = responses
+        self.success = success
+        self.errors = errors
     }
 
-    /// The status of the first (success) response.
-    public var successStatus: Int { responses.first?.status ?? 200 }
+    /// Every declared response: the success, then the errors.
+    public var responses: [ResponseSpec] { [success] + errors }
 
-    /// The group part of `id` (`posts` in `posts.page`).
+    /// The status a successful call answers with.
+    public var successStatus: Int { success.status }
+
+    /// The part of the id before the dot, such as `posts`.
     public var group: String { String(id.prefix { $0 != "." }) }
 
-    /// The path split into segments, template variables included as `{name}`.
+    /// The path template split at `/`.
     public var pathSegments: [Substring] { path.split(separator: "/") }
 }
 
 extension APIOperation {
-    /// Where a parameter travels.
+    /// Where a parameter goes.
     public enum Location: String, Sendable, Hashable {
         case path
         case query
         case header
     }
 
-    /// A path, query or header parameter.
+    /// One declared parameter.
     public struct Parameter: Sendable, Hashable {
-        /// The name as sent.
+        /// The name on the wire.
         public var name: String
-        /// Where it travels.
+        /// Where it goes.
         public var location: Location
-        /// Its schema (a string or an integer).
+        /// What its value must look like.
         public var schema: Schema
-        /// Whether it must be present. Path parameters always are.
+        /// Whether a request must carry it (path parameters always must).
         public var required: Bool
-        /// What it means.
+        /// The value used when a call leaves it out, as text.
+        public var defaultValue: String?
+        /// One line on what it means.
         public var summary: String
-        /// A value that exists in the seeded backend, for the OpenAPI `example`.
+        /// A value that works, for documentation and generated requests.
         public var example: String?
 
         /// Creates a parameter.
         public init(
             _ name: String, in location: Location, _ schema: Schema, required: Bool, _ summary: String,
-            example: String? = nil
+            defaultValue: String? = nil, example: String? = nil
         ) {
             self.name = name
             self.location = location
             self.schema = schema
             self.required = location == .path ? true : required
+            self.defaultValue = defaultValue
             self.summary = summary
             self.example = example
         }
@@ -83,14 +98,14 @@ extension APIOperation {
 
     /// A request body.
     public enum Body: Sendable, Hashable {
-        /// A JSON document with this schema.
+        /// A JSON document of this schema.
         case json(Schema)
-        /// Raw bytes of one of these media types, streamed.
+        /// Raw bytes of one of these media types.
         case binary(contentTypes: [String])
-        /// A `multipart/form-data` form with one file part of this field name.
+        /// A multipart form with one file field.
         case multipartFile(field: String, contentTypes: [String])
 
-        /// The media types accepted.
+        /// The media types the body may be sent as.
         public var contentTypes: [String] {
             switch self {
             case .json: ["application/json"]
@@ -100,16 +115,16 @@ extension APIOperation {
         }
     }
 
-    /// One documented response.
+    /// One response an operation may give.
     public struct ResponseSpec: Sendable, Hashable {
         /// The status code.
         public var status: Int
-        /// What it means.
+        /// One line on when it is given.
         public var summary: String
-        /// The JSON body's schema; `nil` for no body.
+        /// The body's schema; nil for none.
         public var schema: Schema?
 
-        /// Creates a response spec.
+        /// Creates a response description.
         public init(_ status: Int, _ summary: String, _ schema: Schema?) {
             self.status = status
             self.summary = summary

@@ -1,35 +1,44 @@
 import Foundation
 
-/// Writes the contract as an OpenAPI 3.1 document.
+/// Writes operations as an OpenAPI 3.1 document, for any API.
 public enum OpenAPIDocument {
-    /// The document as a JSON value.
+    /// The document for `operations`.
     ///
-    /// - Parameter serverURL: the server to list under `servers`, if any.
-    public static func make(serverURL: URL? = nil) -> JSONValue {
+    /// Every named model the operations use (a `Schema.model`, as `Schema.of(_:)` derives
+    /// from a `Codable` type) is written once under `components/schemas` and referred to
+    /// everywhere else.
+    ///
+    /// - Parameters:
+    ///   - title: the API's title.
+    ///   - version: the API's version.
+    ///   - description: a paragraph on the API.
+    ///   - operations: the operations, such as `MyAPI.operations`.
+    ///   - serverURL: the `servers` entry, if any.
+    public static func make(
+        title: String, version: String = "1.0.0", description: String? = nil, operations: [APIOperation],
+        serverURL: URL? = nil
+    ) -> JSONValue {
+        var components = Components()
         var paths: [String: JSONValue] = [:]
-        for operation in Contract.operations {
+        for operation in operations {
             var item: [String: JSONValue] = [:]
             if case .object(let existing) = paths[operation.path] { item = existing }
-            item[operation.method.rawValue.lowercased()] = self.operation(operation)
+            item[operation.method.rawValue.lowercased()] = self.operation(operation, &components)
             paths[operation.path] = .object(item)
         }
-        var schemas: [String: JSONValue] = [:]
-        for (name, schema) in Contract.schemas { schemas[name] = json(schema) }
+        var info: [String: JSONValue] = ["title": .string(title), "version": .string(version)]
+        if let description { info["description"] = .string(description) }
+        var componentMembers: [String: JSONValue] = ["schemas": .object(components.schemas)]
+        if operations.contains(where: \.requiresAuth) {
+            componentMembers["securitySchemes"] = .object([
+                "bearer": .object(["type": .string("http"), "scheme": .string("bearer")])
+            ])
+        }
         var document: [String: JSONValue] = [
             "openapi": .string("3.1.0"),
-            "info": .object([
-                "title": .string("Courier social API"),
-                "version": .string("1.0.0"),
-                "description": .string(
-                    "The social backend the Endpoints enums call and the Courier mock server implements."),
-            ]),
+            "info": .object(info),
             "paths": .object(paths),
-            "components": .object([
-                "schemas": .object(schemas),
-                "securitySchemes": .object([
-                    "bearer": .object(["type": .string("http"), "scheme": .string("bearer")])
-                ]),
-            ]),
+            "components": .object(componentMembers),
         ]
         if let serverURL {
             document["servers"] = .array([.object(["url": .string(serverURL.absoluteString)])])
@@ -37,13 +46,24 @@ public enum OpenAPIDocument {
         return .object(document)
     }
 
-    /// The document as pretty-printed JSON text.
-    /// - Throws: `EncodingError` (not expected: the contract holds no non-finite numbers).
-    public static func data(serverURL: URL? = nil) throws -> Data {
-        try make(serverURL: serverURL).prettyData()
+    /// The document as pretty-printed JSON.
+    /// - Throws: `EncodingError` (not expected: every value is finite).
+    public static func data(
+        title: String, version: String = "1.0.0", description: String? = nil, operations: [APIOperation],
+        serverURL: URL? = nil
+    ) throws -> Data {
+        try make(
+            title: title, version: version, description: description, operations: operations,
+            serverURL: serverURL
+        ).prettyData()
     }
 
-    static func operation(_ operation: APIOperation) -> JSONValue {
+    /// The named models met so far, as OpenAPI schemas.
+    struct Components {
+        var schemas: [String: JSONValue] = [:]
+    }
+
+    static func operation(_ operation: APIOperation, _ components: inout Components) -> JSONValue {
         var result: [String: JSONValue] = [
             "operationId": .string(operation.id),
             "summary": .string(operation.summary),
@@ -60,20 +80,26 @@ public enum OpenAPIDocument {
                         "in": .string(parameter.location.rawValue),
                         "required": .bool(parameter.required),
                         "description": .string(parameter.summary),
-                        "schema": json(parameter.schema),
+                        "schema": json(parameter.schema, &components),
                     ]
                     if let example = parameter.example { entry["example"] = .string(example) }
+                    if let value = parameter.defaultValue, case .object(var schema) = entry["schema"] {
+                        schema["default"] = Int64(value).map(JSONValue.int) ?? .string(value)
+                        entry["schema"] = .object(schema)
+                    }
                     return .object(entry)
                 })
         }
         if let body = operation.body {
-            result["requestBody"] = .object(["required": .bool(true), "content": content(body)])
+            result["requestBody"] = .object(["required": .bool(true), "content": content(body, &components)])
         }
         var responses: [String: JSONValue] = [:]
         for response in operation.responses {
             var entry: [String: JSONValue] = ["description": .string(response.summary)]
             if let schema = response.schema {
-                entry["content"] = .object(["application/json": .object(["schema": json(schema)])])
+                entry["content"] = .object([
+                    "application/json": .object(["schema": json(schema, &components)])
+                ])
             }
             responses[String(response.status)] = .object(entry)
         }
@@ -81,10 +107,10 @@ public enum OpenAPIDocument {
         return .object(result)
     }
 
-    static func content(_ body: APIOperation.Body) -> JSONValue {
+    static func content(_ body: APIOperation.Body, _ components: inout Components) -> JSONValue {
         switch body {
         case .json(let schema):
-            return .object(["application/json": .object(["schema": json(schema)])])
+            return .object(["application/json": .object(["schema": json(schema, &components)])])
         case .binary(let types):
             var content: [String: JSONValue] = [:]
             for type in types {
@@ -112,12 +138,26 @@ public enum OpenAPIDocument {
     }
 
     /// A schema as JSON Schema (2020-12, as OpenAPI 3.1 uses).
-    public static func json(_ schema: Schema) -> JSONValue {
+    /// `schema` as an OpenAPI (JSON Schema 2020-12) schema, with named models written into
+    /// `components` once and referred to.
+    static func json(_ schema: Schema, _ components: inout Components) -> JSONValue {
         switch schema {
+        case .model(let name, let definition):
+            if components.schemas[name] == nil {
+                components.schemas[name] = .object([:])  // a placeholder while a recursive model is written
+                components.schemas[name] = json(definition, &components)
+            }
+            return .object(["$ref": .string("#/components/schemas/\(name)")])
         case .ref(let name):
             return .object(["$ref": .string("#/components/schemas/\(name)")])
+        case .any:
+            return .object([:])
         case .boolean:
             return .object(["type": .string("boolean")])
+        case .number:
+            return .object(["type": .string("number")])
+        case .enumeration(let values):
+            return .object(["type": .string("string"), "enum": .array(values.map(JSONValue.string))])
         case .integer(let minimum, let maximum):
             var result: [String: JSONValue] = ["type": .string("integer")]
             if let minimum { result["minimum"] = .int(Int64(minimum)) }
@@ -131,10 +171,18 @@ public enum OpenAPIDocument {
             if let pattern = rules.pattern { result["pattern"] = .string(pattern) }
             return .object(result)
         case .array(let item):
-            return .object(["type": .string("array"), "items": json(item)])
+            return .object(["type": .string("array"), "items": json(item, &components)])
+        case .map(let member):
+            return .object(["type": .string("object"), "additionalProperties": json(member, &components)])
         case .object(let properties, let required):
             var members: [String: JSONValue] = [:]
-            for property in properties { members[property.name] = json(property.schema) }
+            for property in properties {
+                let member = json(property.schema, &components)
+                // An optional property decodes from a missing key or from null (`decodeIfPresent`).
+                members[property.name] =
+                    required.contains(property.name)
+                    ? member : .object(["anyOf": .array([member, .object(["type": .string("null")])])])
+            }
             var result: [String: JSONValue] = ["type": .string("object"), "properties": .object(members)]
             if !required.isEmpty { result["required"] = .array(required.map(JSONValue.string)) }
             return .object(result)

@@ -36,7 +36,7 @@ public enum ContractRouter {
 
     /// Matches `method` and a still percent-encoded `path` (no query) against `operations`.
     public static func match(
-        method: String, path: String, in operations: [APIOperation] = Contract.operations
+        method: String, path: String, in operations: [APIOperation]
     ) -> Match {
         var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard segments.first == "" else { return .noRoute }

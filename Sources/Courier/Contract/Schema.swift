@@ -1,17 +1,27 @@
-/// A JSON Schema subset: enough to describe the social API's models and to validate
-/// request bodies and parameters against them.
+/// A JSON Schema subset: enough to describe an API's models, derived from their `Codable`
+/// conformances (see `Schema.of(_:)`), and to validate requests against them.
 public indirect enum Schema: Sendable, Hashable {
     /// A string with optional length bounds, format and pattern.
     case string(StringRules)
     /// An integer with optional bounds.
     case integer(minimum: Int? = nil, maximum: Int? = nil)
+    /// Any JSON number.
+    case number
     /// `true` or `false`.
     case boolean
+    /// One of these strings.
+    case enumeration([String])
     /// An array of one item schema.
     case array(Schema)
     /// An object with named properties; unknown properties are allowed and ignored.
     case object([Property], required: [String])
-    /// A named schema in `Contract.schemas`.
+    /// An object whose members are all of one schema (a Swift dictionary).
+    case map(Schema)
+    /// Any JSON value.
+    case any
+    /// A named model: the OpenAPI writer lists it once under `components` and refers to it.
+    case model(String, Schema)
+    /// A reference to a named model defined elsewhere in the same document (a recursive model).
     case ref(String)
 
     /// A plain string with no rules.

@@ -9,9 +9,28 @@ extension Schema {
     /// - Returns: the first problem as (path, reason), or `nil` when the value conforms.
     public func violation(of value: JSONValue, at path: String) -> (path: String, reason: String)? {
         switch self {
-        case .ref(let name):
-            guard let schema = Contract.schema(named: name) else { return (path, "unknown schema \(name)") }
+        case .model(_, let schema):
             return schema.violation(of: value, at: path)
+        case .ref, .any:
+            return nil
+        case .number:
+            switch value {
+            case .int, .double: return nil
+            default: return (path, "must be a number, not \(value.typeName)")
+            }
+        case .enumeration(let allowed):
+            guard case .string(let text) = value, allowed.contains(text) else {
+                return (path, "must be one of \(allowed.joined(separator: ", "))")
+            }
+            return nil
+        case .map(let member):
+            guard case .object(let members) = value else {
+                return (path, "must be an object, not \(value.typeName)")
+            }
+            for (name, child) in members.sorted(by: { $0.key < $1.key }) {
+                if let problem = member.violation(of: child, at: Schema.join(path, name)) { return problem }
+            }
+            return nil
         case .boolean:
             if case .bool = value { return nil }
             return (path, "must be a boolean, not \(value.typeName)")
@@ -37,11 +56,11 @@ extension Schema {
             guard case .object(let members) = value else {
                 return (path, "must be an object, not \(value.typeName)")
             }
-            for name in required where members[name] == nil {
+            for name in required where members[name] == nil || members[name] == .null {
                 return (Schema.join(path, name), "is required")
             }
             for property in properties {
-                guard let member = members[property.name] else { continue }
+                guard let member = members[property.name], member != .null else { continue }
                 if let problem = property.schema.violation(of: member, at: Schema.join(path, property.name)) {
                     return problem
                 }
@@ -61,9 +80,15 @@ extension Schema {
             return rules.violation(of: text)
         case .boolean:
             return text == "true" || text == "false" ? nil : "must be true or false"
-        case .ref(let name):
-            return Contract.schema(named: name)?.violation(ofText: text) ?? "unknown schema \(name)"
-        case .array, .object:
+        case .number:
+            return Double(text) == nil ? "must be a number, not \(text.debugDescription)" : nil
+        case .enumeration(let allowed):
+            return allowed.contains(text) ? nil : "must be one of \(allowed.joined(separator: ", "))"
+        case .model(_, let schema):
+            return schema.violation(ofText: text)
+        case .any, .ref:
+            return nil
+        case .array, .object, .map:
             return "must not be a structured value"
         }
     }

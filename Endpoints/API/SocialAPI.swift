@@ -1,0 +1,34 @@
+import Courier
+import Foundation
+
+/// A group of the social API's endpoints: errors answer with an `APIErrorBody`.
+public protocol SocialAPIGroup: API {}
+
+extension SocialAPIGroup {
+    public static var errorSchema: Schema? { .of(APIErrorBody.self) }
+}
+
+/// The social API: every group's operations, in order.
+public enum SocialAPI {
+    /// One sample call of every operation.
+    public static var samples: [any EndpointDescribing] {
+        OnboardingEndPoint.samples + PostsEndPoint.samples + TweetsEndPoint.samples + UploadEndPoint.samples
+    }
+
+    /// Every operation, derived from the declarations.
+    public static let operations: [APIOperation] = samples.map(\.operation)
+
+    /// The operation with this id, such as `posts.page`.
+    public static func operation(id: String) -> APIOperation? {
+        operations.first { $0.id == id }
+    }
+
+    /// The OpenAPI 3.1 document of the social API.
+    public static func openAPI(serverURL: URL? = nil) -> JSONValue {
+        OpenAPIDocument.make(
+            title: "Courier social API",
+            description:
+                "The social backend the Endpoints enums call and the Courier mock server implements.",
+            operations: operations, serverURL: serverURL)
+    }
+}
