@@ -22,6 +22,7 @@ mkdir -p "$work/corpus" "$work/artifacts" Tests/Fuzz/regressions
 sources=(
   Tests/Fuzz/HTTPParserFuzz.swift
   MockServer/HTTP/HTTPRequestParser.swift
+  MockServer/HTTP/HTTPRequestParser+ChunkExtensions.swift
   MockServer/HTTP/HTTPParseError.swift
   MockServer/HTTP/ServerHeaders.swift
   MockServer/HTTP/ServerRequest.swift
