@@ -14,6 +14,7 @@ test: deps-test
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
 	$(SWIFT) test --skip-build --parallel --num-workers 2
 	scripts/contract-check.sh
+	scripts/compile-fail.sh
 
 build: deps-build
 	$(SWIFT) build $(SWIFTFLAGS)
@@ -29,6 +30,7 @@ deps-test:
 
 contract: deps-test
 	scripts/contract-check.sh
+
 
 ## Client benchmarks: C libcurl, CurlTransport, URLSessionTransport and curl(1), side by side. Writes BENCHMARKS.md.
 bench: deps-test

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Checks that asking for the wrong response type does not compile.
+#
+# Each Tests/CompileFail/wrong-*.swift snippet must fail to type-check against the built Courier and
+# Endpoints modules with the error its first line's expectation names; right-*.swift must type-check.
+# Usage: scripts/compile-fail.sh   (after `swift build`; env: MODULES=.build/debug/Modules)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+modules="${MODULES:-.build/debug/Modules}"
+[ -d "$modules" ] || { echo "compile-fail: no built modules in $modules; run swift build first" >&2; exit 1; }
+passed=0
+failed=0
+for snippet in Tests/CompileFail/*.swift; do
+  name="$(basename "$snippet")"
+  if output="$(swiftc -typecheck -I "$modules" "$snippet" 2>&1)"; then compiled=yes; else compiled=no; fi
+  case "$name" in
+    wrong-*)
+      if [ "$compiled" = no ] && grep -qE "error: (cannot (assign|convert) value of type 'Response<PostsPage>'|instance method 'send\(_:as:progress:\)' requires that 'Endpoint<PostsPage>' conform to 'URLRequestConvertible')" <<<"$output"; then
+        echo "compile-fail: $name refused as expected"; passed=$((passed + 1))
+      else
+        echo "compile-fail: $name was not refused for its type (compiled: $compiled)"; echo "$output"; failed=$((failed + 1))
+      fi ;;
+    *)
+      if [ "$compiled" = yes ]; then
+        echo "compile-fail: $name compiles, as it must"; passed=$((passed + 1))
+      else
+        echo "compile-fail: $name does not compile"; echo "$output"; failed=$((failed + 1))
+      fi ;;
+  esac
+done
+echo "compile-fail: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
