@@ -46,7 +46,7 @@ let package = Package(
                 "Fixtures", "Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh",
             ]),
         .testTarget(
-            name: "MockServerTests", dependencies: ["MockServer", "Courier", "TestSupport"],
+            name: "MockServerTests", dependencies: ["MockServer", "Courier", "CourierCurl", "TestSupport"],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "EndpointsTests",

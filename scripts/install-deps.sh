@@ -28,6 +28,17 @@ if [ "${1:-build}" = test ] && ! python3 -c 'import requests' >/dev/null 2>&1; t
   echo "install-deps: pip install requests"
   python3 -m pip install --quiet --disable-pip-version-check requests
 fi
+# The contract tools (openapi-spec-validator, schemathesis) live in a virtualenv the tests and the contract
+# check share.
+if [ "${1:-build}" = test ]; then
+  venv="$(cd "$(dirname "$0")/.." && pwd)/.build/contract-venv"
+  if [ ! -x "$venv/bin/schemathesis" ] || [ ! -x "$venv/bin/python" ]; then
+    echo "install-deps: pip install openapi-spec-validator schemathesis into $venv"
+    mkdir -p "$(dirname "$venv")"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check openapi-spec-validator schemathesis
+  fi
+fi
 # nginx from Debian starts a system service on install; the tests start their own on loopback.
 if [ "${1:-build}" = test ] && command -v service >/dev/null 2>&1; then
   service nginx stop >/dev/null 2>&1 || true

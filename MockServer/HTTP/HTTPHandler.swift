@@ -7,9 +7,18 @@ public protocol HTTPHandler: Sendable {
     /// - Parameter request: the complete request.
     /// - Returns: the response, or nil when this handler does not serve the request.
     func handle(_ request: ServerRequest) -> ServerResponse?
+
+    /// Looks at every request before stubs are tried, and returns a response to refuse it
+    /// there (a request that breaks an API's declaration), or nil to let it through. The
+    /// default lets everything through.
+    func gate(_ request: ServerRequest) -> ServerResponse?
 }
 
 /// A handler made from a closure.
+extension HTTPHandler {
+    public func gate(_ request: ServerRequest) -> ServerResponse? { nil }
+}
+
 public struct ClosureHandler: HTTPHandler {
     private let body: @Sendable (ServerRequest) -> ServerResponse?
 

@@ -28,7 +28,9 @@ final class RequestRouter: Sendable {
         var wasMatched = true
         var stubID: String?
         var response: ServerResponse
-        if case .matched(let stub) = store.match(view) {
+        if let refused = handlers.lazy.compactMap({ $0.gate(request) }).first {
+            response = refused
+        } else if case .matched(let stub) = store.match(view) {
             stubID = stub.id
             response = stub.response.makeResponse(filesDirectory: store.filesDirectory)
         } else if let injected = chaos?.apply(next: { runHandlers(request) ?? notFound(view) }) {

@@ -43,6 +43,10 @@ public struct Path<Value: Codable & Sendable>: EndpointComponent {
                 .init(name, in: .path, schema ?? .of(Value.self), required: true, summary),
                 value: try? ParameterValue(encoding: value)))
     }
+    /// Declares a path parameter whose schema is derived from `Value`.
+    public init(_ name: String, _ value: Value, _ summary: String) {
+        self.init(name, value, nil, summary)
+    }
 }
 
 /// A query parameter: required when its value's type is not optional.
@@ -70,6 +74,11 @@ public struct Query<Value: Codable & Sendable>: EndpointComponent {
                     summary, defaultValue: defaultValue.flatMap(presentValue)?.scalarText),
                 value: given))
     }
+
+    /// Declares a query parameter whose schema is derived from `Value`.
+    public init(_ name: String, _ value: Value, default defaultValue: Value? = nil, _ summary: String) {
+        self.init(name, value, nil, default: defaultValue, summary)
+    }
 }
 
 /// A header parameter: required when its value's type is not optional; nil sends nothing.
@@ -85,6 +94,11 @@ public struct Header<Value: Codable & Sendable>: EndpointComponent {
                     required: !(Value.self is any OptionalType.Type),
                     summary),
                 value: presentValue(value)))
+    }
+
+    /// Declares a header whose schema is derived from `Value`.
+    public init(_ name: String, _ value: Value, _ summary: String) {
+        self.init(name, value, nil, summary)
     }
 }
 

@@ -1,0 +1,119 @@
+import Courier
+import Foundation
+
+/// Serves any declared API: routes its operations, refuses a request that breaks its
+/// declaration with a 400 that says why, and answers from a responder or, failing that, an
+/// example built from the operation's response schema.
+///
+/// ```swift
+/// let notes = ContractHandler(NotesAPI.self)
+///     .responding(to: NotesAPI.create(NewNote(text: "")).operation) { call in
+///         .json(try! JSONEncoder().encode(Note(id: "n1", text: call.json?["text"] ?? "")), status: 201)
+///     }
+/// try await withMockServer(handlers: [notes]) { server in … }
+/// ```
+///
+/// Validation runs before WireMock stubs (`gate(_:)`), so a stub added on top of one
+/// operation changes its answers while requests to it are still checked.
+public struct ContractHandler: HTTPHandler {
+    /// A validated call of one operation.
+    public struct Call: Sendable {
+        /// The operation called.
+        public var operation: APIOperation
+        /// The parameters that arrived, as text, by name.
+        public var values: [String: String]
+        /// The JSON body, when the operation takes one.
+        public var json: Courier.JSONValue?
+        /// The request as received.
+        public var request: ServerRequest
+    }
+
+    /// Answers a validated call.
+    public typealias Responder = @Sendable (Call) -> ServerResponse
+
+    /// The operations served.
+    public let operations: [APIOperation]
+    private var responders: [String: Responder]
+
+    /// Serves `operations`.
+    public init(operations: [APIOperation], responders: [String: Responder] = [:]) {
+        self.operations = operations
+        self.responders = responders
+    }
+
+    /// Serves every operation of `api`.
+    public init<A: API>(_ api: A.Type, responders: [String: Responder] = [:]) {
+        self.init(operations: A.operations, responders: responders)
+    }
+
+    /// This handler with `respond` answering `operation` instead of the example.
+    public func responding(to operation: APIOperation, _ respond: @escaping Responder) -> ContractHandler {
+        var copy = self
+        copy.responders[operation.id] = respond
+        return copy
+    }
+
+    /// Refuses, before stubs are tried, a request to a declared operation that breaks its
+    /// declaration.
+    public func gate(_ request: ServerRequest) -> ServerResponse? {
+        guard case .operation(let operation, let path) = route(request) else { return nil }
+        if case .failure(let violation) = validate(request, operation, path) { return Self.refusal(violation) }
+        return nil
+    }
+
+    /// Answers a declared operation: 405 for a known path with another method, else the
+    /// responder's answer or the example.
+    public func handle(_ request: ServerRequest) -> ServerResponse? {
+        switch route(request) {
+        case .noRoute:
+            return nil
+        case .methodNotAllowed(let allowed):
+            var response = Self.error(405, "method_not_allowed", "use \(allowed.joined(separator: ", "))")
+            response.headers.add(name: "Allow", value: allowed.joined(separator: ", "))
+            return response
+        case .operation(let operation, let path):
+            switch validate(request, operation, path) {
+            case .failure(let violation): return Self.refusal(violation)
+            case .success(let call):
+                if let responder = responders[operation.id] { return responder(call) }
+                guard let schema = operation.success.schema else { return ServerResponse(status: operation.successStatus) }
+                let body = (try? schema.example().prettyData()) ?? Data("{}".utf8)
+                return ServerResponse(
+                    status: operation.successStatus, headers: ["Content-Type": "application/json"], body: .data(body))
+            }
+        }
+    }
+
+    private func route(_ request: ServerRequest) -> ContractRouter.Match {
+        ContractRouter.match(method: request.method, path: request.path, in: operations)
+    }
+
+    private func validate(_ request: ServerRequest, _ operation: APIOperation, _ path: [String: String])
+        -> Result<Call, ContractViolation>
+    {
+        do {
+            let body: Data? = request.bodyFile == nil ? request.body : nil
+            let validated = try operation.validate(
+                pathParameters: path, query: request.query, header: { request.headers[$0] }, body: body,
+                hasBody: request.bodyFile != nil || !request.body.isEmpty)
+            return .success(Call(operation: operation, values: validated.values, json: validated.json, request: request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func refusal(_ violation: ContractViolation) -> ServerResponse {
+        var body: [String: Courier.JSONValue] = ["error": .string("bad_request"), "message": .string(violation.description)]
+        if let parameter = violation.parameter { body["parameter"] = .string(parameter) }
+        return ServerResponse(
+            status: violation.status, headers: ["Content-Type": "application/json"],
+            body: .data((try? Courier.JSONValue.object(body).prettyData()) ?? Data()))
+    }
+
+    private static func error(_ status: Int, _ code: String, _ message: String) -> ServerResponse {
+        let body: Courier.JSONValue = .object(["error": .string(code), "message": .string(message)])
+        return ServerResponse(
+            status: status, headers: ["Content-Type": "application/json"],
+            body: .data((try? body.prettyData()) ?? Data()))
+    }
+}
