@@ -38,7 +38,9 @@ public enum ContractCheck {
                 let response = try await manager.sendRaw(sample)
                 if response.status != operation.successStatus {
                     failures.append(
-                        Failure(operation: operation.id, problem: "status \(response.status), declared \(operation.successStatus)"))
+                        Failure(
+                            operation: operation.id,
+                            problem: "status \(response.status), declared \(operation.successStatus)"))
                 }
                 guard let schema = operation.success.schema else { continue }
                 let json = try Courier.JSONValue.parse(response.value)

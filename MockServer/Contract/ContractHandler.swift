@@ -57,7 +57,9 @@ public struct ContractHandler: HTTPHandler {
     /// declaration.
     public func gate(_ request: ServerRequest) -> ServerResponse? {
         guard case .operation(let operation, let path) = route(request) else { return nil }
-        if case .failure(let violation) = validate(request, operation, path) { return Self.refusal(violation) }
+        if case .failure(let violation) = validate(request, operation, path) {
+            return Self.refusal(violation)
+        }
         return nil
     }
 
@@ -76,10 +78,13 @@ public struct ContractHandler: HTTPHandler {
             case .failure(let violation): return Self.refusal(violation)
             case .success(let call):
                 if let responder = responders[operation.id] { return responder(call) }
-                guard let schema = operation.success.schema else { return ServerResponse(status: operation.successStatus) }
+                guard let schema = operation.success.schema else {
+                    return ServerResponse(status: operation.successStatus)
+                }
                 let body = (try? schema.example().prettyData()) ?? Data("{}".utf8)
                 return ServerResponse(
-                    status: operation.successStatus, headers: ["Content-Type": "application/json"], body: .data(body))
+                    status: operation.successStatus, headers: ["Content-Type": "application/json"],
+                    body: .data(body))
             }
         }
     }
@@ -96,14 +101,17 @@ public struct ContractHandler: HTTPHandler {
             let validated = try operation.validate(
                 pathParameters: path, query: request.query, header: { request.headers[$0] }, body: body,
                 hasBody: request.bodyFile != nil || !request.body.isEmpty)
-            return .success(Call(operation: operation, values: validated.values, json: validated.json, request: request))
+            return .success(
+                Call(operation: operation, values: validated.values, json: validated.json, request: request))
         } catch {
             return .failure(error)
         }
     }
 
     private static func refusal(_ violation: ContractViolation) -> ServerResponse {
-        var body: [String: Courier.JSONValue] = ["error": .string("bad_request"), "message": .string(violation.description)]
+        var body: [String: Courier.JSONValue] = [
+            "error": .string("bad_request"), "message": .string(violation.description),
+        ]
         if let parameter = violation.parameter { body["parameter"] = .string(parameter) }
         return ServerResponse(
             status: violation.status, headers: ["Content-Type": "application/json"],

@@ -12,32 +12,26 @@ struct NewPost: Codable, Sendable {
     var title: String
 }
 
-/// The API as an enum: one case per call, each a method, a path and typed parameters.
-enum PostsAPI: APIConfigurable {
-    case list(page: Int, size: Int)
-    case post(id: String)
-    case create(NewPost)
-
-    var method: HTTPMethod {
-        switch self {
-        case .list, .post: .get
-        case .create: .post
+/// The API, declared once: each function is one operation, and its return type is what it answers.
+enum PostsAPI: API {
+    static func list(page: Int, size: Int? = nil) -> Endpoint<[Post]> {
+        endpoint(.get, "/posts", "Posts, a page at a time") {
+            Query("page", page, .integer(minimum: 1))
+            Query("size", size, .integer(minimum: 1, maximum: 100), default: 20)
         }
     }
 
-    var path: String {
-        switch self {
-        case .list, .create: "/posts"
-        case .post(let id): "/posts/\(segment: id)"  // percent-encoded; "../x" is refused
-        }
+    static func post(id: String) -> Endpoint<Post> {
+        endpoint(.get, "/posts/{id}", "One post", errors: [404]) { Path("id", id) }  // "../x" is refused
     }
 
-    var parameters: any ParameterConvertible {
-        switch self {
-        case .list(let page, let size): URLQuery(["page": .int(page), "size": .int(size)])
-        case .post: NoParameters()
-        case .create(let post): JSONBody(post)
-        }
+    static func create(_ post: NewPost) -> Endpoint<Post> {
+        endpoint(.post, "/posts", "Write a post", status: 201) { Body(post) }
+    }
+
+    /// One call of each operation: what the OpenAPI document and the mock server are made from.
+    static var samples: [any EndpointDescribing] {
+        [list(page: 1), post(id: "p1"), create(NewPost(title: "Hi"))]
     }
 }
 
@@ -49,8 +43,8 @@ func createAndList(baseURL: URL) async throws -> (created: Post, page: [Post]) {
     let transport = CurlTransport()
     let manager = NetworkManager(configuration: configuration, transport: transport)
 
-    let created = try await manager.send(PostsAPI.create(NewPost(title: "Hello")), as: Post.self)
-    let page = try await manager.send(PostsAPI.list(page: 1, size: 20), as: [Post].self)
+    let created = try await manager.send(PostsAPI.create(NewPost(title: "Hello")))  // Response<Post>
+    let page = try await manager.send(PostsAPI.list(page: 1))  // Response<[Post]>
     await transport.shutdown()
     return (created.value, page.value)
 }

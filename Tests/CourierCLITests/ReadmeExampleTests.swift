@@ -49,9 +49,14 @@ struct ReadmeExampleTests {
 
     @Test func unsafePathSegmentIsRefusedBeforeSending() {
         #expect {
-            try PostsAPI.post(id: "../admin").asURLRequest()
+            try PostsAPI.post(id: "../admin").makeHTTPRequest(baseURL: URL(string: "https://api.example.com"))
         } throws: { error in
             (error as? CourierError)?.code == .invalidURL
         }
+    }
+
+    @Test func theDeclarationGivesTheOperations() {
+        #expect(PostsAPI.operations.map(\.id) == ["posts.list", "posts.post", "posts.create"])
+        #expect(PostsAPI.operations.map(\.path) == ["/posts", "/posts/{id}", "/posts"])
     }
 }

@@ -36,7 +36,8 @@ extension Schema.StringRules {
         default: break
         }
         let prefix = self.prefix ?? ""
-        let filler = allowed.map { set in set.contains("1") ? "1" : set.sorted().first.map(String.init) ?? "x" } ?? "x"
+        let filler =
+            allowed.map { set in set.contains("1") ? "1" : set.sorted().first.map(String.init) ?? "x" } ?? "x"
         let length = max(minLength ?? 1, 1) - prefix.count
         var text = prefix + String(repeating: filler, count: max(length, prefix.isEmpty ? 1 : 1))
         if let maxLength, text.count > maxLength { text = String(text.prefix(maxLength)) }

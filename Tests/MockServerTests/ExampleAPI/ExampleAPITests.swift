@@ -19,6 +19,15 @@ struct ExampleAPITests {
         name == "curl" ? CurlTransport() : URLSessionTransport()
     }
 
+    @Test func theReadmeShowsTheExampleAPIVerbatim() throws {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let declaration = try String(contentsOf: here.appendingPathComponent("NotesAPI.swift"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: here.appendingPathComponent("../../../README.md").standardizedFileURL, encoding: .utf8)
+        #expect(readme.contains("```swift\n" + declaration + "```"))
+        #expect(declaration.split(separator: "\n").count < 60, "the example stays small")
+    }
+
     @Test(arguments: transports)
     func theContractTestPassesOverEachTransport(_ name: String) async throws {
         try await withMockServer(handlers: [ContractHandler(NotesAPI.self)]) { server in
