@@ -21,9 +21,11 @@ struct ExampleAPITests {
 
     @Test func theReadmeShowsTheExampleAPIVerbatim() throws {
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let declaration = try String(contentsOf: here.appendingPathComponent("NotesAPI.swift"), encoding: .utf8)
+        let declaration = try String(
+            contentsOf: here.appendingPathComponent("NotesAPI.swift"), encoding: .utf8)
         let readme = try String(
-            contentsOf: here.appendingPathComponent("../../../README.md").standardizedFileURL, encoding: .utf8)
+            contentsOf: here.appendingPathComponent("../../../README.md").standardizedFileURL, encoding: .utf8
+        )
         #expect(readme.contains("```swift\n" + declaration + "```"))
         #expect(declaration.split(separator: "\n").count < 60, "the example stays small")
     }
