@@ -1,19 +1,19 @@
 import Foundation
 
 /// A request that passed its operation's checks, with its parameters ready to read.
-public struct ValidatedRequest: Sendable {
+package struct ValidatedRequest: Sendable {
     /// The operation it belongs to.
-    public var operation: APIOperation
+    package var operation: APIOperation
     /// Path, query and header parameter values by name, as text.
-    public var values: [String: String]
+    package var values: [String: String]
     /// The JSON body, when the operation takes one.
-    public var json: JSONValue?
+    package var json: JSONValue?
 
     /// A parameter's value as text.
-    public func string(_ name: String) -> String? { values[name] }
+    package func string(_ name: String) -> String? { values[name] }
 
     /// A parameter's value as an integer (already checked to parse).
-    public func int(_ name: String) -> Int? { values[name].flatMap { Int($0) } }
+    package func int(_ name: String) -> Int? { values[name].flatMap { Int($0) } }
 }
 
 extension APIOperation {
@@ -27,7 +27,7 @@ extension APIOperation {
     ///   - body: the body when it is in memory and the operation takes JSON; otherwise `nil`.
     ///   - hasBody: whether any body was sent (it may be in a file).
     /// - Throws: `ContractViolation` (400) naming the parameter and why.
-    public func validate(
+    package func validate(
         pathParameters: [String: String], query: [(name: String, value: String)],
         header: (String) -> String?, body: Data?, hasBody: Bool
     ) throws(ContractViolation) -> ValidatedRequest {
@@ -79,7 +79,7 @@ extension APIOperation {
     }
 
     /// The media type of a `Content-Type` value, lowercased, without parameters.
-    public static func mediaType(_ contentType: String) -> String {
+    package static func mediaType(_ contentType: String) -> String {
         String(contentType.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased()
     }
 }

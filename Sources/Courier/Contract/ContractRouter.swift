@@ -1,31 +1,31 @@
 import Foundation
 
 /// Why a request breaks the contract: the status to answer with, the parameter, the reason.
-public struct ContractViolation: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ContractViolation: Error, Sendable, Hashable, CustomStringConvertible {
     /// The status to answer with: 400 for a bad parameter, 401 for a missing token.
-    public var status: Int
+    package var status: Int
     /// The parameter at fault (`size`, `body.email`, `Idempotency-Key`), if one is.
-    public var parameter: String?
+    package var parameter: String?
     /// Why, for people.
-    public var reason: String
+    package var reason: String
 
     /// Creates a violation.
-    public init(status: Int = 400, parameter: String?, reason: String) {
+    package init(status: Int = 400, parameter: String?, reason: String) {
         self.status = status
         self.parameter = parameter
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         if let parameter { return "\(parameter): \(reason)" }
         return reason
     }
 }
 
 /// Finds the operation a method and path belong to.
-public enum ContractRouter {
+package enum ContractRouter {
     /// The outcome of matching a request line against the contract.
-    public enum Match: Sendable, Hashable {
+    package enum Match: Sendable, Hashable {
         /// An operation matched; its path parameters, percent-decoded.
         case operation(APIOperation, pathParameters: [String: String])
         /// The path exists but not for this method; the methods it has.
@@ -35,7 +35,7 @@ public enum ContractRouter {
     }
 
     /// Matches `method` and a still percent-encoded `path` (no query) against `operations`.
-    public static func match(
+    package static func match(
         method: String, path: String, in operations: [APIOperation]
     ) -> Match {
         var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)

@@ -7,7 +7,7 @@ extension Schema {
     ///   - value: the JSON value.
     ///   - path: where the value sits, for messages (`body.items[2].id`).
     /// - Returns: the first problem as (path, reason), or `nil` when the value conforms.
-    public func violation(of value: JSONValue, at path: String) -> (path: String, reason: String)? {
+    package func violation(of value: JSONValue, at path: String) -> (path: String, reason: String)? {
         switch self {
         case .model(_, let schema):
             return schema.violation(of: value, at: path)
@@ -71,7 +71,7 @@ extension Schema {
 
     /// Parses and checks a path, query or header value, which arrive as text.
     /// - Returns: the reason it breaks the schema, or `nil`.
-    public func violation(ofText text: String) -> String? {
+    package func violation(ofText text: String) -> String? {
         switch self {
         case .integer(let minimum, let maximum):
             guard let number = Int64(text) else { return "must be an integer, not \(text.debugDescription)" }
@@ -106,7 +106,7 @@ extension Schema {
 
 extension Schema.StringRules {
     /// The reason `text` breaks these rules, or `nil`.
-    public func violation(of text: String) -> String? {
+    package func violation(of text: String) -> String? {
         let count = text.unicodeScalars.count
         if let minLength, count < minLength { return "must have at least \(minLength) characters" }
         if let maxLength, count > maxLength { return "must have at most \(maxLength) characters" }

@@ -1,8 +1,8 @@
 /// Percent-encoding rules for URLs and forms.
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// RFC 3986 §2.3 unreserved characters: `ALPHA / DIGIT / "-" / "." / "_" / "~"`.
     /// Everything else, including `[`, `]`, `&`, `=`, `+` and `/`, is percent-encoded.
-    public static func rfc3986(_ text: String) -> String {
+    package static func rfc3986(_ text: String) -> String {
         encode(text, keeping: isUnreserved, spaceAsPlus: false)
     }
 
@@ -10,13 +10,13 @@ public enum PercentEncoding {
     /// (https://url.spec.whatwg.org/#urlencoded-serializing): keeps `ALPHA / DIGIT / "*" /
     /// "-" / "." / "_"`, writes a space as `+`, and percent-encodes every other byte of
     /// the UTF-8 text (so `~` becomes `%7E` and `+` becomes `%2B`).
-    public static func form(_ text: String) -> String {
+    package static func form(_ text: String) -> String {
         encode(text, keeping: isFormSafe, spaceAsPlus: true)
     }
 
     /// A path segment: unreserved characters plus RFC 3986 sub-delims, `:` and `@`
     /// (`pchar`) are kept; `/`, `?`, `#`, `%` and the rest are percent-encoded.
-    public static func pathSegment(_ text: String) -> String {
+    package static func pathSegment(_ text: String) -> String {
         encode(text, keeping: isPathCharacter, spaceAsPlus: false)
     }
 

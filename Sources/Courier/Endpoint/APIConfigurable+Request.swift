@@ -45,10 +45,10 @@ extension APIConfigurable {
 }
 
 /// The checks every request goes through before it is sent.
-public enum RequestBuilding {
+package enum RequestBuilding {
     /// Joins `path` onto `base`, refusing malformed paths.
     /// - Throws: `CourierError.Code.invalidURL`.
-    public static func url(path: String, base: URL?) throws -> URL {
+    package static func url(path: String, base: URL?) throws -> URL {
         let bytes = path.utf8
         if bytes.contains(0) {
             let pieces = path.split(separator: PathComponent.invalidMark, omittingEmptySubsequences: false)
@@ -122,7 +122,7 @@ public enum RequestBuilding {
     /// Refuses a method that is not an RFC 9110 token, such as one holding CR or LF, which
     /// would let a second request be smuggled onto the connection.
     /// - Throws: `CourierError.Code.invalidParameters`.
-    public static func validateMethod(_ name: String) throws {
+    package static func validateMethod(_ name: String) throws {
         guard !name.isEmpty, name.utf8.allSatisfy(\.isTokenCharacter) else {
             throw CourierError(.invalidParameters, "HTTP method \(name.debugDescription) is not a token")
         }
@@ -145,7 +145,7 @@ public enum RequestBuilding {
 
     /// Refuses header names that are not RFC 9110 tokens, and values with CR, LF or NUL.
     /// - Throws: `CourierError.Code.invalidHeader`.
-    public static func validateHeader(name: String, value: String) throws {
+    package static func validateHeader(name: String, value: String) throws {
         let nameIsToken = !name.isEmpty && name.utf8.allSatisfy(\.isTokenCharacter)
         guard nameIsToken else {
             throw CourierError(.invalidHeader, "header name \(name.debugDescription) is not a valid token")

@@ -9,16 +9,16 @@ import Foundation
 /// password-like), sensitive query values and user info, and sensitive fields of JSON
 /// and form bodies are replaced with `Redaction.placeholder`. A body that does not parse
 /// as its content type says has its `"name": value` and `name=value` pairs redacted.
-public enum CURLRendering {
+package enum CURLRendering {
     /// The most body bytes written inline; larger bodies are summarised.
-    public static let inlineBodyLimit = 4096
+    package static let inlineBodyLimit = 4096
 
     /// The command for `request`, one option per line.
     /// - Parameters:
     ///   - request: the request.
     ///   - redacting: whether to hide secrets; default `true`. Pass `false` only when the
     ///     user asked to see them.
-    public static func command(for request: HTTPRequest, redacting: Bool = true) -> String {
+    package static func command(for request: HTTPRequest, redacting: Bool = true) -> String {
         let head = request.urlRequest
         let method = head.httpMethod ?? "GET"
         var lines = ["curl"]
@@ -44,7 +44,7 @@ public enum CURLRendering {
     }
 
     /// The command for a plain `URLRequest` (its `httpBody`, if any, as the body).
-    public static func command(for request: URLRequest) -> String {
+    package static func command(for request: URLRequest) -> String {
         command(for: HTTPRequest(urlRequest: request))
     }
 
@@ -102,7 +102,7 @@ public enum CURLRendering {
     }
 
     /// Quotes `text` for a POSIX shell.
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
@@ -110,7 +110,7 @@ public enum CURLRendering {
 extension Redaction {
     /// Whether a body field or query name holds a secret: the sensitive query names, or
     /// any name containing "token", "secret" or "password".
-    public static func isSensitive(field name: String) -> Bool {
+    package static func isSensitive(field name: String) -> Bool {
         let lower = name.lowercased()
         return sensitiveQueryNames.contains(lower) || lower.contains("token") || lower.contains("secret")
             || lower.contains("password")
@@ -119,5 +119,5 @@ extension Redaction {
 
 extension HTTPRequest {
     /// The request as a `curl` command with secrets hidden.
-    public var cURLDescription: String { CURLRendering.command(for: self) }
+    package var cURLDescription: String { CURLRendering.command(for: self) }
 }

@@ -1,31 +1,31 @@
 import Foundation
 
 /// Hides secrets (tokens, passwords, cookies) before anything is logged or rendered.
-public enum Redaction {
+package enum Redaction {
     /// What replaces a secret.
-    public static let placeholder = "<redacted>"
+    package static let placeholder = "<redacted>"
 
     /// Header names whose values are always hidden, lowercased.
-    public static let sensitiveHeaders: Set<String> = [
+    package static let sensitiveHeaders: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
         "x-auth-token", "x-csrf-token",
     ]
 
     /// Query parameter names whose values are always hidden, lowercased.
-    public static let sensitiveQueryNames: Set<String> = [
+    package static let sensitiveQueryNames: Set<String> = [
         "token", "access_token", "refresh_token", "id_token", "password", "api_key", "apikey",
         "key", "secret", "client_secret", "signature", "sig",
     ]
 
     /// Whether a header's value must be hidden.
-    public static func isSensitive(header name: String) -> Bool {
+    package static func isSensitive(header name: String) -> Bool {
         let lower = name.lowercased()
         return sensitiveHeaders.contains(lower) || lower.contains("token")
             || lower.contains("secret") || lower.contains("password")
     }
 
     /// The URL with the password and sensitive query values shown as `<redacted>`.
-    public static func redact(url: URL) -> String {
+    package static func redact(url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return url.absoluteString
         }
@@ -49,7 +49,7 @@ public enum Redaction {
     /// the values of sensitive keys (`isSensitive(field:)`) replaced, at any depth; other
     /// text (or JSON cut short) has `"key": "value"` and `key=value` pairs with sensitive
     /// names replaced.
-    public static func redact(body: Data) -> String {
+    package static func redact(body: Data) -> String {
         if let json = CURLRendering.redactJSON(body) { return json }
         return redactPairs(in: String(decoding: body, as: UTF8.self))
     }

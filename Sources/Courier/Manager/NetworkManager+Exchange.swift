@@ -12,7 +12,7 @@ extension NetworkManager {
     ///   - progress: called as bytes move.
     /// - Returns: the validated response with the raw body as its value.
     /// - Throws: `CourierError`.
-    public func exchange(
+    package func exchange(
         _ request: HTTPRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response<Data> {
         if Task.isCancelled {

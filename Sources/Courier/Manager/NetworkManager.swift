@@ -150,7 +150,7 @@ public final class NetworkManager: Sendable {
     /// Builds the request for `endpoint`, resolving a relative URL against `baseURL` and
     /// adding `defaultHeaders` it does not set.
     /// - Throws: `CourierError` with an invalid-request code.
-    public func makeRequest(_ endpoint: some URLRequestConvertible) throws -> HTTPRequest {
+    package func makeRequest(_ endpoint: some URLRequestConvertible) throws -> HTTPRequest {
         var request: HTTPRequest
         do {
             if let configurable = endpoint as? any APIConfigurable {

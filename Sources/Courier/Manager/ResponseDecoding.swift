@@ -22,7 +22,7 @@ public struct EmptyResponse: Codable, Sendable, Hashable {
 /// - An `Optional` type decodes an empty body as `nil`.
 /// - `Data` is the raw body and `String` the body as UTF-8 text; neither is JSON-decoded.
 /// - Anything else is JSON-decoded; an empty body fails with `.decodingFailed`.
-public enum ResponseDecoding {
+package enum ResponseDecoding {
     /// Decodes `data` as `T`.
     /// - Parameters:
     ///   - type: the expected type.
@@ -30,7 +30,7 @@ public enum ResponseDecoding {
     ///   - decoder: the JSON decoder.
     /// - Throws: `CourierError` with code `.decodingFailed`, a coding path such as
     ///   `posts[3].likes` and the message; the caller adds request, status and body.
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, decoder: JSONDecoder) throws -> T
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data, decoder: JSONDecoder) throws -> T
     {
         if let empty = EmptyResponse() as? T { return empty }
         if data.isEmpty, let nilType = T.self as? any ExpressibleByNilLiteral.Type,
@@ -60,7 +60,7 @@ public enum ResponseDecoding {
     }
 
     /// A coding path as text: `posts[3].likes`.
-    public static func pathString(_ path: [any CodingKey]) -> String {
+    package static func pathString(_ path: [any CodingKey]) -> String {
         var result = ""
         for key in path {
             if let index = key.intValue {

@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 /// Maps Foundation's URL loading errors to Courier codes.
-public enum URLErrorMapping {
+package enum URLErrorMapping {
     /// The Courier code for a `URLError` code.
-    public static func code(for code: URLError.Code) -> CourierError.Code {
+    package static func code(for code: URLError.Code) -> CourierError.Code {
         switch code {
         case .cannotFindHost, .dnsLookupFailed: .cannotResolveHost
         case .cannotConnectToHost, .notConnectedToInternet, .internationalRoamingOff, .callIsActive,
@@ -62,7 +62,7 @@ public enum URLErrorMapping {
     }
 
     /// `error` as a `CourierError` for `request`.
-    public static func courierError(for error: any Error, request: URLRequest?) -> CourierError {
+    package static func courierError(for error: any Error, request: URLRequest?) -> CourierError {
         if let courierError = error as? CourierError { return courierError }
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else {
