@@ -62,6 +62,8 @@ extension API {
     ///   - auth: whether the operation needs a bearer token (401 is then declared too).
     ///   - errors: other error statuses it may answer with (400 is declared for any operation
     ///     with parameters or a body).
+    ///   - function: the declaring function's name (filled in by the compiler), which names the
+    ///     operation.
     ///   - parts: the parameters (`Path`, `Query`, `Header`) and the body (`Body`,
     ///     `FileUpload`, `MultipartFile`), each with this call's value.
     public static func endpoint<Response: Decodable & Sendable>(

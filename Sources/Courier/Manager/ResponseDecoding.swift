@@ -30,7 +30,8 @@ package enum ResponseDecoding {
     ///   - decoder: the JSON decoder.
     /// - Throws: `CourierError` with code `.decodingFailed`, a coding path such as
     ///   `posts[3].likes` and the message; the caller adds request, status and body.
-    package static func decode<T: Decodable>(_ type: T.Type, from data: Data, decoder: JSONDecoder) throws -> T
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data, decoder: JSONDecoder) throws
+        -> T
     {
         if let empty = EmptyResponse() as? T { return empty }
         if data.isEmpty, let nilType = T.self as? any ExpressibleByNilLiteral.Type,

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of Courier, CourierCurl and MockServer with the toolchain's docc, from
+# symbol graphs, warnings as errors. Output: .build/docs/<Module>.doccarchive
+# Usage: scripts/docs.sh   (builds the modules first)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build --target MockServer >/dev/null
+swift build --target CourierCurl >/dev/null
+triple="$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')"
+modules=".build/debug/Modules"
+out=".build/docs"
+rm -rf "$out" && mkdir -p "$out"
+for pair in Courier:Sources/Courier/Courier.docc CourierCurl:Sources/CourierCurl/CourierCurl.docc \
+  MockServer:MockServer/MockServer.docc; do
+  module="${pair%%:*}"
+  catalog="${pair#*:}"
+  graphs="$out/graphs-$module"
+  mkdir -p "$graphs"
+  swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$modules" -output-dir "$graphs" \
+    -I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl \
+    -minimum-access-level public
+  docc convert "$catalog" --additional-symbol-graph-dir "$graphs" --output-path "$out/$module.doccarchive" \
+    --fallback-display-name "$module" --fallback-bundle-identifier "org.courier.$module" --warnings-as-errors
+  echo "docs: $module → $out/$module.doccarchive"
+done
