@@ -104,6 +104,32 @@ public final class StubTransport: Transport {
             }, handler: handler)
     }
 
+    /// Answers a declared operation (its method and path template) with a closure.
+    ///
+    /// ```swift
+    /// stub.on(PostsEndPoint.post(id: "").operation) { request in .json(#"{"id":"p1"}"#) }
+    /// ```
+    public func on(_ operation: APIOperation, handler: @escaping Handler) {
+        let template = operation.pathSegments
+        on(
+            matching: { request in
+                guard request.method == operation.method else { return false }
+                let segments = request.url.path(percentEncoded: true).split(separator: "/").map(String.init)
+                return ContractRouter.bind(template, to: segments) != nil
+            }, handler: handler)
+    }
+
+    /// Answers every operation of a declared API with an example of its response (see
+    /// `Schema.example()`) and its success status, unless a route added earlier answers first.
+    public func serveExamples<A: API>(of api: A.Type) {
+        for operation in A.operations {
+            let body = (try? operation.success.schema?.example().prettyData()) ?? Data()
+            on(operation) { _ in
+                .data(body, status: operation.successStatus, headers: ["Content-Type": "application/json"])
+            }
+        }
+    }
+
     /// Answers requests that `matches` accepts with a closure.
     public func on(matching: @escaping @Sendable (RecordedRequest) -> Bool, handler: @escaping Handler) {
         state.withLock { $0.routes.append(Route(matches: matching, handler: handler)) }

@@ -85,3 +85,24 @@ struct SchemaDerivationTests {
         #expect(CardsV2.operations.first?.id == "cardsV2.card")
     }
 }
+
+/// StubTransport routes by the declarations too.
+struct StubTransportDeclarationTests {
+    @Test func aDeclaredOperationIsRoutedByItsTemplateAndExamplesAnswerTheRest() async throws {
+        let stub = StubTransport()
+        stub.on(SchemaDerivationTests.CardsV2.card(id: "").operation) { request in
+            .json(#"{"id":"\#(request.url.lastPathComponent)","pinned":true}"#)
+        }
+        let manager = NetworkManager(transport: stub, baseURL: URL(string: "https://cards.test"))
+        let card = try await manager.send(SchemaDerivationTests.CardsV2.card(id: "c42")).value
+        #expect(card.id == "c42" && card.pinned)
+
+        let examples = StubTransport()
+        examples.serveExamples(of: SchemaDerivationTests.CardsV1.self)
+        let example = try await NetworkManager(
+            transport: examples, baseURL: URL(string: "https://cards.test")
+        )
+        .send(SchemaDerivationTests.CardsV1.card(id: "any")).value
+        #expect(example.id == "x", "an example that the schema accepts")
+    }
+}
