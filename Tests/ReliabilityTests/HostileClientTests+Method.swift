@@ -10,7 +10,7 @@ import Testing
 /// An endpoint whose method is whatever the test says.
 struct MethodEndpoint: APIConfigurable {
     var method: HTTPMethod
-    var path: String { "/items" }
+    var path: EndpointPath { "/items" }
 }
 
 /// A method holding CR, LF, a space or NUL would put a second request on the wire. Every entry

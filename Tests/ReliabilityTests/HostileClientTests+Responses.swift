@@ -118,7 +118,7 @@ extension HostileClientTests {
             try await transport.with { client in
                 let manager = NetworkManager(
                     transport: client, baseURL: server.baseURL,
-                    transferOptions: TransferOptions(maxResponseBytes: 10_000, totalTimeout: 5),
+                    transferOptions: TransferOptions(maxResponseBytes: 10_000, idleTimeout: 5),
                     interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: 0.01)])
                 return try await withDeadline(seconds: 15) { () -> CourierError? in
                     do {

@@ -17,12 +17,12 @@ enum HostileEndpoint: APIConfigurable {
 
     var method: HTTPMethod { .get }
 
-    var path: String {
+    var path: EndpointPath {
         switch self {
         case .header: "/items"
-        case .rawPath(let value): "/items/\(value)"
+        case .rawPath(let value): EndpointPath("/items/" + value)
         case .segment(let value): "/items/\(segment: value)"
-        case .component(let value): "/items/" + ((try? PathComponent(value).encoded) ?? "\u{0}bad\u{0}")
+        case .component(let value): (try? PathComponent(value)).map { "/items/\($0)" } ?? "/items/\(segment: value)"
         }
     }
 
@@ -98,7 +98,7 @@ struct HostileClientTests {
     /// error (nil when the call succeeded) and how many requests the server saw.
     static func send(
         _ endpoint: any Sendable, over transport: TransportUnderTest, baseURL: URL? = nil,
-        options: TransferOptions = TransferOptions(totalTimeout: 5)
+        options: TransferOptions = TransferOptions(idleTimeout: 5)
     ) async throws -> (CourierError?, Int) {
         let served = Counter()
         let handler = ClosureHandler { _ in

@@ -11,7 +11,7 @@ public struct OperationCall: APIConfigurable {
     /// The operation called.
     public let operation: APIOperation
     public let method: HTTPMethod
-    public let path: String
+    public let path: EndpointPath
     public let parameters: any ParameterConvertible
     public let headers: HTTPHeaders
 
@@ -47,11 +47,12 @@ public struct OperationCall: APIConfigurable {
             throw Self.problem(
                 "\(operation.id) takes no --\(unknown); it takes: \(Self.usage(operation))", operation)
         }
-        path = operation.pathSegments.map { segment -> String in
+        path = EndpointPath(
+            operation.pathSegments.map { segment -> String in
             guard segment.hasPrefix("{"), segment.hasSuffix("}") else { return String(segment) }
-            return segments[String(segment.dropFirst().dropLast())] ?? String(segment)
-        }
-        .reduce("") { $0 + "/" + $1 }
+                return segments[String(segment.dropFirst().dropLast())] ?? String(segment)
+            }
+            .reduce("") { $0 + "/" + $1 })
         parameters = CombinedParameters(parts)
         self.headers = headers
     }

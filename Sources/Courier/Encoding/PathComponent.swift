@@ -5,7 +5,7 @@
 /// (`../admin`), add segments or smuggle line breaks.
 ///
 /// ```swift
-/// var path: String { "/posts/\(segment: id)/comments" }      // in a non-throwing getter
+/// var path: EndpointPath { "/posts/\(segment: id)/comments" }  // a refused segment fails the request
 /// let path = try PathComponent.path("posts", id, "comments") // "/posts/…/comments"
 /// ```
 public struct PathComponent: Sendable, Hashable, CustomStringConvertible {
@@ -47,28 +47,61 @@ public struct PathComponent: Sendable, Hashable, CustomStringConvertible {
             }
         }
     }
-
-    /// Marks an invalid segment inside a path string built by interpolation, where no error
-    /// can be thrown; `RequestBuilding.url(path:base:)` finds the mark and throws.
-    static let invalidMark: Character = "\u{0}"
 }
 
-extension DefaultStringInterpolation {
-    /// Interpolates a checked, percent-encoded path segment: `"/posts/\(segment: id)"`.
-    ///
-    /// An unsafe segment (empty, `.`, `..`, containing `/`) cannot throw here, so it leaves
-    /// a mark that makes building the request fail with `.invalidURL` and a clear message.
-    public mutating func appendInterpolation(segment: String) {
-        if let problem = PathComponent.problem(with: segment) {
-            appendLiteral(
-                String(PathComponent.invalidMark) + problem + String(PathComponent.invalidMark))
-        } else {
-            appendLiteral(PercentEncoding.pathSegment(segment))
-        }
+/// An endpoint's path, written as a string with interpolations: `"/posts/\(segment: id)"`
+/// percent-encodes `id`, and a segment that would walk the path (empty, `.`, `..`, or holding
+/// `/` or a control character) is recorded so that building the request fails with
+/// `.invalidURL` and a clear message. Plain interpolations (`"\(version)"`) are inserted as
+/// they are.
+public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    /// The path as built, with segments percent-encoded.
+    public let text: String
+    /// Why a segment was refused, if one was.
+    public let problem: String?
+
+    /// A path from text taken as it is.
+    public init(_ text: String) {
+        self.text = text
+        problem = nil
     }
 
-    /// Interpolates an integer path segment.
-    public mutating func appendInterpolation(segment: Int) {
-        appendLiteral(String(segment))
+    public init(stringLiteral value: String) { self.init(value) }
+
+    public init(stringInterpolation: StringInterpolation) {
+        text = stringInterpolation.text
+        problem = stringInterpolation.problem
+    }
+
+    public var description: String { text }
+
+    /// Builds an `EndpointPath` from literals and interpolations.
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var text = ""
+        var problem: String?
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            text.reserveCapacity(literalCapacity + 16 * interpolationCount)
+        }
+
+        public mutating func appendLiteral(_ literal: String) { text += literal }
+
+        /// A checked, percent-encoded path segment.
+        public mutating func appendInterpolation(segment: String) {
+            if let refused = PathComponent.problem(with: segment) {
+                problem = problem ?? refused
+            } else {
+                text += PercentEncoding.pathSegment(segment)
+            }
+        }
+
+        /// An integer path segment.
+        public mutating func appendInterpolation(segment: Int) { text += String(segment) }
+
+        /// A checked segment, already encoded.
+        public mutating func appendInterpolation(_ component: PathComponent) { text += component.encoded }
+
+        /// Any other value, inserted as its description.
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) { text += value.description }
     }
 }

@@ -26,7 +26,8 @@ extension APIConfigurable {
     /// The default request building: method, path against the base URL, timeout,
     /// parameters, headers.
     func buildHTTPRequest(baseURL base: URL?) throws -> HTTPRequest {
-        let url = try RequestBuilding.url(path: path, base: baseURL ?? base)
+        if let problem = path.problem { throw CourierError(.invalidURL, problem) }
+        let url = try RequestBuilding.url(path: path.text, base: baseURL ?? base)
         var urlRequest = URLRequest(url: url)
         // A new URLRequest is a GET already; each setter copies Foundation's underlying request.
         if method != .get {
@@ -50,12 +51,6 @@ package enum RequestBuilding {
     /// - Throws: `CourierError.Code.invalidURL`.
     package static func url(path: String, base: URL?) throws -> URL {
         let bytes = path.utf8
-        if bytes.contains(0) {
-            let pieces = path.split(separator: PathComponent.invalidMark, omittingEmptySubsequences: false)
-            if pieces.count >= 3 {
-                throw CourierError(.invalidURL, String(pieces[1]))
-            }
-        }
         let absolute =
             startsWithScheme(path) ? URL(string: path).flatMap { $0.scheme == nil ? nil : $0 } : nil
         if absolute == nil, let dotSegment = dotSegment(in: path) {

@@ -13,7 +13,7 @@ import Foundation
 ///     case login(email: String, password: String)
 ///
 ///     var method: HTTPMethod { .post }
-///     var path: String { "/auth/login" }
+///     var path: EndpointPath { "/auth/login" }
 ///     var parameters: any ParameterConvertible {
 ///         switch self {
 ///         case .login(let email, let password):
@@ -32,7 +32,7 @@ public protocol APIConfigurable: URLRequestConvertible {
     /// The path, relative to the base URL, such as `/posts/42`. Put user input in with
     /// `"/posts/\(segment: id)"` (or `PathComponent`) so that it is percent-encoded and
     /// `..`, `.`, empty segments and `/` are refused with `.invalidURL`.
-    var path: String { get }
+    var path: EndpointPath { get }
     /// The parameters. Default: none.
     var parameters: any ParameterConvertible { get }
     /// Extra header fields. Default: none.

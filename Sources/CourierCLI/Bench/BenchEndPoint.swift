@@ -14,9 +14,9 @@ enum BenchEndPoint: APIConfigurable {
         return .get
     }
 
-    var path: String {
+    var path: EndpointPath {
         switch self {
-        case .small(let path), .posts(let path), .download(let path), .upload(let path, _): path
+        case .small(let path), .posts(let path), .download(let path), .upload(let path, _): EndpointPath(path)
         }
     }
 

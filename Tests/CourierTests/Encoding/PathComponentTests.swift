@@ -13,7 +13,7 @@ struct PathComponentTests {
     ])
     func encodesSegments(raw: String, encoded: String) throws {
         #expect(try PathComponent(raw).encoded == encoded)
-        #expect("/posts/\(segment: raw)" == "/posts/" + encoded)
+        #expect(("/posts/\(segment: raw)" as EndpointPath).text == "/posts/" + encoded)
     }
 
     @Test(arguments: ["", ".", "..", "a/b", "/", "a\r\nX-Injected: 1", "a\u{0}b", "tab\there"])
@@ -26,7 +26,7 @@ struct PathComponentTests {
     struct Endpoint: APIConfigurable {
         let id: String
         var method: HTTPMethod { .get }
-        var path: String { "/posts/\(segment: id)/comments" }
+        var path: EndpointPath { "/posts/\(segment: id)/comments" }
     }
 
     @Test(arguments: ["..", "", "a/b", "x\r\ny", "nul\u{0}"])

@@ -67,7 +67,7 @@ struct CURLRenderingTests {
         stub.on(.get, "/feed", .status(503))
         struct Secret: APIConfigurable {
             var method: HTTPMethod { .get }
-            var path: String { "/feed" }
+            var path: EndpointPath { "/feed" }
             var parameters: any ParameterConvertible { URLQuery(["api_key": "SECRET", "page": 1]) }
             var headers: HTTPHeaders { ["Authorization": "Bearer SECRET"] }
         }

@@ -30,7 +30,7 @@ enum TestEndpoint: APIConfigurable {
         }
     }
 
-    var path: String {
+    var path: EndpointPath {
         switch self {
         case .post(let id), .delete(let id): "/posts/\(segment: id)"
         case .feed: "/feed"
@@ -76,7 +76,7 @@ struct NetworkManagerTests {
     @Test func endpointHeadersWinOverDefaults() throws {
         struct WithAccept: APIConfigurable {
             var method: HTTPMethod { .get }
-            var path: String { "/x" }
+            var path: EndpointPath { "/x" }
             var headers: HTTPHeaders { ["Accept": "text/plain"] }
         }
         let request = try makeManager(StubTransport()).makeRequest(WithAccept())

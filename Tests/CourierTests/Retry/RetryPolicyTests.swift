@@ -88,7 +88,7 @@ struct RetryPolicyTests {
 
     struct KeyedCreate: APIConfigurable {
         var method: HTTPMethod { .post }
-        var path: String { "/posts" }
+        var path: EndpointPath { "/posts" }
         var headers: HTTPHeaders { ["Idempotency-Key": "abc"] }
         var parameters: any ParameterConvertible { JSONBody(Post(id: "1", likes: 0)) }
     }
@@ -110,7 +110,7 @@ struct RetryPolicyTests {
             }
         }
         var method: HTTPMethod { .put }
-        var path: String { "/feed" }
+        var path: EndpointPath { "/feed" }
         var parameters: any ParameterConvertible { Once() }
     }
 
