@@ -22,7 +22,8 @@ enum HostileEndpoint: APIConfigurable {
         case .header: "/items"
         case .rawPath(let value): EndpointPath("/items/" + value)
         case .segment(let value): "/items/\(segment: value)"
-        case .component(let value): (try? PathComponent(value)).map { "/items/\($0)" } ?? "/items/\(segment: value)"
+        case .component(let value):
+            (try? PathComponent(value)).map { "/items/\($0)" } ?? "/items/\(segment: value)"
         }
     }
 

@@ -49,7 +49,7 @@ public struct OperationCall: APIConfigurable {
         }
         path = EndpointPath(
             operation.pathSegments.map { segment -> String in
-            guard segment.hasPrefix("{"), segment.hasSuffix("}") else { return String(segment) }
+                guard segment.hasPrefix("{"), segment.hasSuffix("}") else { return String(segment) }
                 return segments[String(segment.dropFirst().dropLast())] ?? String(segment)
             }
             .reduce("") { $0 + "/" + $1 })

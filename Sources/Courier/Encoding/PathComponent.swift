@@ -102,6 +102,8 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
         public mutating func appendInterpolation(_ component: PathComponent) { text += component.encoded }
 
         /// Any other value, inserted as its description.
-        public mutating func appendInterpolation(_ value: some CustomStringConvertible) { text += value.description }
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+            text += value.description
+        }
     }
 }
