@@ -12,7 +12,9 @@ let package = Package(
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
-        .target(name: "Courier", path: "Sources/Courier"),
+        // Small shared pieces (a lock box, a JSON value) that Courier and MockServer both import.
+        .target(name: "CourierPrimitives", path: "Sources/CourierPrimitives"),
+        .target(name: "Courier", dependencies: ["CourierPrimitives"], path: "Sources/Courier"),
         .systemLibrary(
             name: "CCurl",
             path: "Sources/CCurl",
@@ -22,7 +24,9 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         .target(name: "CourierCurl", dependencies: ["Courier", "CCurlShim"], path: "Sources/CourierCurl"),
         .target(name: "Endpoints", dependencies: ["Courier"], path: "Endpoints"),
-        .target(name: "MockServer", dependencies: ["Courier", "Endpoints"], path: "MockServer"),
+        .target(
+            name: "MockServer", dependencies: ["CourierPrimitives", "Courier", "Endpoints"],
+            path: "MockServer"),
         .executableTarget(
             name: "CourierCLI",
             dependencies: ["Courier", "CourierCurl", "Endpoints", "MockServer"],

@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Foundation
 
 /// A group of the social API's endpoints: errors answer with an `APIErrorBody`.

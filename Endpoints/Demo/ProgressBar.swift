@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 
 /// Draws an upload progress bar as text lines, at most once per 5 %.
 public final class ProgressBar: Sendable {

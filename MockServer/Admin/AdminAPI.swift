@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// The WireMock-compatible admin API under `/__admin`.

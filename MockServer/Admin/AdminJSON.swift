@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// The WireMock JSON shapes of journal entries.

@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// A bounded log of received requests (admin routes excluded); the oldest are dropped and counted.

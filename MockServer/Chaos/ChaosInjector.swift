@@ -1,3 +1,5 @@
+import CourierPrimitives
+
 /// Injects failures into a share of requests, reproducibly from a seed: 5xx, 429 with `Retry-After`,
 /// connection faults, and truncated bodies of otherwise normal responses. Never used for admin routes.
 final class ChaosInjector: Sendable {

@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Foundation
 
 /// A contract test for any declared API: sends one sample of every operation through a
@@ -43,7 +44,7 @@ public enum ContractCheck {
                             problem: "status \(response.status), declared \(operation.successStatus)"))
                 }
                 guard let schema = operation.success.schema else { continue }
-                let json = try Courier.JSONValue.parse(response.value)
+                let json = try JSONValue.parse(response.value)
                 if let (path, reason) = schema.violation(of: json, at: "response") {
                     failures.append(Failure(operation: operation.id, problem: "\(path) \(reason)"))
                 }

@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Foundation
 
 /// Serves any declared API: routes its operations, refuses a request that breaks its
@@ -23,7 +24,7 @@ public struct ContractHandler: HTTPHandler {
         /// The parameters that arrived, as text, by name.
         public var values: [String: String]
         /// The JSON body, when the operation takes one.
-        public var json: Courier.JSONValue?
+        public var json: JSONValue?
         /// The request as received.
         public var request: ServerRequest
     }
@@ -109,17 +110,17 @@ public struct ContractHandler: HTTPHandler {
     }
 
     private static func refusal(_ violation: ContractViolation) -> ServerResponse {
-        var body: [String: Courier.JSONValue] = [
+        var body: [String: JSONValue] = [
             "error": .string("bad_request"), "message": .string(violation.description),
         ]
         if let parameter = violation.parameter { body["parameter"] = .string(parameter) }
         return ServerResponse(
             status: violation.status, headers: ["Content-Type": "application/json"],
-            body: .data((try? Courier.JSONValue.object(body).prettyData()) ?? Data()))
+            body: .data((try? JSONValue.object(body).prettyData()) ?? Data()))
     }
 
     private static func error(_ status: Int, _ code: String, _ message: String) -> ServerResponse {
-        let body: Courier.JSONValue = .object(["error": .string(code), "message": .string(message)])
+        let body: JSONValue = .object(["error": .string(code), "message": .string(message)])
         return ServerResponse(
             status: status, headers: ["Content-Type": "application/json"],
             body: .data((try? body.prettyData()) ?? Data()))

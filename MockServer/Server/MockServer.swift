@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// An in-process HTTP/1.1 mock server: admin API, WireMock-style stubs, chaos, then your handlers.

@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Dispatch
 
 #if canImport(Glibc)

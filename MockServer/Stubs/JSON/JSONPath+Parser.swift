@@ -1,3 +1,5 @@
+import CourierPrimitives
+
 extension JSONPath {
     /// A recursive-descent parser over the expression's scalars.
     struct Parser {

@@ -1,3 +1,5 @@
+import CourierPrimitives
+
 /// A compiled JSONPath expression (the common subset WireMock users write).
 ///
 /// Supported: `$`, `.name`, `['name']`, `.*`, `[*]`, `..name`, `..*`, `[n]` (negative from the end),

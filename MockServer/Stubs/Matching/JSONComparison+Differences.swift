@@ -1,3 +1,5 @@
+import CourierPrimitives
+
 /// Where a JSON document differs from an `equalToJson` expectation, for the 404 that names the closest stub.
 extension JSONComparison {
     /// The differing members, each as `$.path: expected X but was Y`, at most `limit` of them.

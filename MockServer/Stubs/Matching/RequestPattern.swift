@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// The `request` half of a mapping (also the criteria of `/__admin/requests/count` and `find`).

@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// One of WireMock's value matchers (`equalTo`, `contains`, `matches`, `equalToJson`, ...).

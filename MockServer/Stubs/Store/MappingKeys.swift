@@ -1,3 +1,5 @@
+import CourierPrimitives
+
 /// The keys each object of a mapping may hold. Any other key is refused with where it is: a key the server
 /// does not implement must never be silently ignored (a stub that looks templated but is served raw).
 enum MappingKeys {

@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// Loads WireMock mapping files from a folder.

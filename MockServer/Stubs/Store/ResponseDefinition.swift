@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// The `response` half of a mapping.

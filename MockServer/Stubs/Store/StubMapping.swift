@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// One WireMock stub mapping: a request pattern, a response, a priority and optional scenario.

@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// Every stub and scenario state, behind one lock so matching and scenario transitions are atomic.

@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// A request that passed its operation's checks, with its parameters ready to read.

@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// Writes operations as an OpenAPI 3.1 document, for any API.

@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// A call of a declared operation built from text arguments, as a command line gives them:

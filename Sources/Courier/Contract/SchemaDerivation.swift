@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// Refines the schema derived from a model's `Codable` conformance: bounds, formats and

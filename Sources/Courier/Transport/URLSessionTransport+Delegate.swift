@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 #if canImport(FoundationNetworking)

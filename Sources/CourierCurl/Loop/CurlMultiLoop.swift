@@ -1,5 +1,6 @@
 import CCurlShim
 import Courier
+import CourierPrimitives
 import Foundation
 
 /// A moment in a transfer's life that a test can hold open to make a race happen on

@@ -1,5 +1,6 @@
 import CCurlShim
 import Courier
+import CourierPrimitives
 
 /// Easy handles kept for reuse after their transfer ends, so that a request does not pay for
 /// `curl_easy_init`, its buffers and `curl_easy_cleanup` every time.

@@ -8,16 +8,16 @@
 
 /// A value that is only read or written while holding a pthread mutex.
 ///
-/// The mock server uses this instead of `Synchronization.Mutex`; it is a copy of Courier's `Locked`
-/// because the mock server may not import Courier. On Linux, `Mutex` locks with a raw futex inside the
-/// standard library, which ThreadSanitizer cannot see, so every access it guards is reported as a race. `pthread_mutex_lock` is intercepted by the sanitizers, so the suite runs under
+/// Courier and the mock server use this instead of `Synchronization.Mutex`. On Linux, `Mutex` locks with a raw futex
+/// inside the standard library, which ThreadSanitizer cannot see, so every access it guards is reported
+/// as a race. `pthread_mutex_lock` is intercepted by the sanitizers, so the suite runs under
 /// `--sanitize=thread` with no suppressions. The API mirrors `Mutex.withLock`.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     // @unchecked Sendable: `value` is only touched between `pthread_mutex_lock` and `_unlock` below.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -31,8 +31,8 @@ final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value. Do not call back into the same lock from `body`.
-    @inline(__always)
-    func withLock<Result, Failure: Error>(
+    @inlinable
+    package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         lock()
@@ -40,9 +40,9 @@ final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 
-    @inline(__always)
-    private func lock() { pthread_mutex_lock(mutex) }
+    @inlinable
+    func lock() { pthread_mutex_lock(mutex) }
 
-    @inline(__always)
-    private func unlock() { pthread_mutex_unlock(mutex) }
+    @inlinable
+    func unlock() { pthread_mutex_unlock(mutex) }
 }

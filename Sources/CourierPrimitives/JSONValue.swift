@@ -1,6 +1,7 @@
 import Foundation
 
-/// A JSON document as a value: what the contract validator checks and the OpenAPI writer writes.
+/// A JSON document as a value: what the contract validator checks, the OpenAPI writer writes, and
+/// mock-server mappings are made of. One type, shared by Courier and MockServer.
 public enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
@@ -66,5 +67,54 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .array: "array"
         case .object: "object"
         }
+    }
+
+    /// The JSON text of the value (keys sorted, so output is stable).
+    public func serialized(pretty: Bool = false) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting =
+            pretty
+            ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)) ?? Data("null".utf8)
+    }
+
+    /// The JSON text as a string.
+    public var text: String { String(decoding: serialized(), as: UTF8.self) }
+
+    /// The member `key` of an object.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    /// The string, when this is a string.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The number as a Double, when this is a number.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+
+    /// The number as an Int, when this is an integral number (or a numeric string).
+    public var intValue: Int? {
+        switch self {
+        case .int(let value): Int(value)
+        case .double(let value): value.rounded() == value ? Int(value) : nil
+        case .string(let value): Int(value)
+        default: nil
+        }
+    }
+
+    /// The Boolean, when this is one.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
     }
 }
