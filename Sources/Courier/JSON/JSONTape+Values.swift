@@ -213,6 +213,28 @@ struct JSONNumberText {
         guard index == count else { throw JSONSyntaxError(offset: offset + index) }
     }
 
+    /// Whether a number that parsed as zero is written as zero, by Foundation's test: bytes in
+    /// blocks of four from the start, then the last one to three bytes from the end; a digit 1-9
+    /// means no, an exponent sign means yes. ("0e5" is not a true zero by this test.)
+    private var isTrueZero: Bool {
+        @inline(__always) func check(_ byte: UInt8) -> Bool? {
+            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return false }
+            if byte | 0x20 == UInt8(ascii: "e") { return true }
+            return nil
+        }
+        var index = 0
+        while text.count - index >= 4 {
+            for offset in 0..<4 {
+                if let result = check(text[index + offset]) { return result }
+            }
+            index += 4
+        }
+        for offset in stride(from: text.count - index - 1, through: 0, by: -1) {
+            if let result = check(text[index + offset]) { return result }
+        }
+        return true
+    }
+
     /// The magnitude of an integer's digits, or `nil` when it does not fit in a `UInt64`.
     private var integerMagnitude: UInt64? {
         var value: UInt64 = 0
@@ -256,6 +278,7 @@ struct JSONNumberText {
         var exponent = 0
         var index = isNegative ? 1 : 0
         var inFraction = false
+        var pendingZeros = 0
         while index < text.count {
             let byte = text[index]
             if byte == UInt8(ascii: ".") {
@@ -264,9 +287,18 @@ struct JSONNumberText {
                 break
             } else {
                 let digit = UInt64(byte &- UInt8(ascii: "0"))
-                if digits > 0 || digit != 0 {
-                    digits += 1
+                if digit == 0 && digits > 0 {
+                    // Held back: zeros only count if a non-zero digit follows.
+                    pendingZeros += 1
+                } else if digit != 0 {
+                    digits += pendingZeros + 1
                     guard digits <= 38 else { return nil }
+                    for _ in 0..<pendingZeros {
+                        let (times, overflow) = mantissa.multipliedReportingOverflow(by: 10)
+                        if overflow { return nil }
+                        mantissa = times
+                    }
+                    pendingZeros = 0
                     let (times, overflow1) = mantissa.multipliedReportingOverflow(by: 10)
                     let (sum, overflow2) = times.addingReportingOverflow(digit)
                     if overflow1 || overflow2 { return nil }
@@ -280,6 +312,8 @@ struct JSONNumberText {
             guard let written = Int(String(decoding: text[(index + 1)...], as: UTF8.self)) else { return nil }
             exponent += written
         }
+        // Decimal keeps its mantissa compact: trailing zeros count in the exponent instead.
+        exponent += pendingZeros
         if exponent < 0 {
             for _ in 0 ..< -exponent where mantissa != 0 { mantissa /= 10 }
         } else {
@@ -307,12 +341,7 @@ struct JSONNumberText {
         guard let value = T(String(decoding: text, as: UTF8.self)), value.isFinite else {
             throw JSONSyntaxError(offset: offset)
         }
-        if value == 0 {
-            for byte in text {
-                if byte | 0x20 == UInt8(ascii: "e") { break }
-                if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { throw JSONSyntaxError(offset: offset) }
-            }
-        }
+        if value == 0 && !isTrueZero { throw JSONSyntaxError(offset: offset) }
         return value
     }
 }

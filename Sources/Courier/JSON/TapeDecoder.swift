@@ -298,9 +298,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         while member < end {
             let name = try unwrapString(member, path, nil)
             let value = member + 1
-            if result[name] == nil {
-                result[name] = try unwrapAny(value, as: elementType, parent: path, key: JSONStringKey(name))
-            }
+            // Every value is decoded, a later duplicate too; the first one is kept.
+            let element = try unwrapAny(value, as: elementType, parent: path, key: JSONStringKey(name))
+            if result[name] == nil { result[name] = element }
             member = Int(view.tape[value].next)
         }
         return result
