@@ -115,7 +115,8 @@ public struct CourierJSONDecoder: Sendable {
         case (0xFF, 0xFE, _, _): (encoding, bom) = (.utf16LittleEndian, 2)
         case (0xEF, 0xBB, 0xBF, _): (encoding, bom) = (.utf8, 3)
         case (0, 0, 0, .some(let nz)) where nz != 0: (encoding, bom) = (.utf32BigEndian, 0)
-        case (0, .some(let nz1), 0, .some(let nz2)) where nz1 != 0 && nz2 != 0: (encoding, bom) = (.utf16BigEndian, 0)
+        case (0, .some(let nz1), 0, .some(let nz2)) where nz1 != 0 && nz2 != 0:
+            (encoding, bom) = (.utf16BigEndian, 0)
         case (.some(let nz), 0, 0, 0) where nz != 0: (encoding, bom) = (.utf32LittleEndian, 0)
         case (.some(let nz1), 0, .some(let nz2), 0) where nz1 != 0 && nz2 != 0:
             (encoding, bom) = (.utf16LittleEndian, 0)

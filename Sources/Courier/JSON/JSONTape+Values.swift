@@ -46,7 +46,9 @@ struct TapeView {
     @inline(__always)
     func integer<T: FixedWidthInteger>(_ index: Int, _ type: T.Type) throws -> T {
         let entry = tape[index]
-        guard entry.kind == .number else { throw entry.kind == .null ? ScalarFailure.null : .mismatch(entry.kind) }
+        guard entry.kind == .number else {
+            throw entry.kind == .null ? ScalarFailure.null : .mismatch(entry.kind)
+        }
         let start = Int(entry.start)
         do {
             return try JSONNumberText(text(of: index), offset: start).integer(T.self, offset: start)
@@ -60,7 +62,9 @@ struct TapeView {
         throws -> T
     {
         let entry = tape[index]
-        guard entry.kind == .number else { throw entry.kind == .null ? ScalarFailure.null : .mismatch(entry.kind) }
+        guard entry.kind == .number else {
+            throw entry.kind == .null ? ScalarFailure.null : .mismatch(entry.kind)
+        }
         let start = Int(entry.start)
         do {
             return try JSONNumberText(text(of: index), offset: start).floatingPoint(T.self, offset: start)
@@ -93,7 +97,9 @@ struct TapeView {
         var index = 0
         func appendChunk(upTo end: Int) throws(JSONSyntaxError) {
             guard end > chunkStart else { return }
-            guard let chunk = String(validating: UnsafeBufferPointer(rebasing: text[chunkStart..<end]), as: UTF8.self)
+            guard
+                let chunk = String(
+                    validating: UnsafeBufferPointer(rebasing: text[chunkStart..<end]), as: UTF8.self)
             else { throw JSONSyntaxError(offset: offset + chunkStart) }
             output += chunk
         }
@@ -120,11 +126,15 @@ struct TapeView {
                             text[index + 2] == UInt8(ascii: "u")
                         else { throw JSONSyntaxError(offset: offset + index) }
                         let trail = try hexQuad(text, at: index + 3, offset: offset)
-                        guard UTF16.isTrailSurrogate(trail) else { throw JSONSyntaxError(offset: offset + index) }
+                        guard UTF16.isTrailSurrogate(trail) else {
+                            throw JSONSyntaxError(offset: offset + index)
+                        }
                         output.unicodeScalars.append(UTF16.decode(UTF16.EncodedScalar([lead, trail])))
                         index += 6
                     } else {
-                        guard let scalar = Unicode.Scalar(lead) else { throw JSONSyntaxError(offset: offset + index) }
+                        guard let scalar = Unicode.Scalar(lead) else {
+                            throw JSONSyntaxError(offset: offset + index)
+                        }
                         output.unicodeScalars.append(scalar)
                     }
                 default:
@@ -142,7 +152,8 @@ struct TapeView {
         return output
     }
 
-    private func hexQuad(_ text: UnsafeBufferPointer<UInt8>, at start: Int, offset: Int) throws(JSONSyntaxError)
+    private func hexQuad(_ text: UnsafeBufferPointer<UInt8>, at start: Int, offset: Int)
+        throws(JSONSyntaxError)
         -> UInt16
     {
         guard start + 4 <= text.count else { throw JSONSyntaxError(offset: offset + start) }
@@ -206,7 +217,9 @@ struct JSONNumberText {
         if index < count, text[index] | 0x20 == UInt8(ascii: "e") {
             isInteger = false
             index += 1
-            if index < count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") { index += 1 }
+            if index < count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard isDigit(index) else { throw JSONSyntaxError(offset: offset + index) }
             while isDigit(index) { index += 1 }
         }

@@ -76,6 +76,8 @@ final class JSONDocument {
     @exclusivity(unchecked) private(set) var tape: UnsafeMutablePointer<TapeEntry>
     @exclusivity(unchecked) private(set) var tapeCount: Int
     @exclusivity(unchecked) private var tapeCapacity: Int
+    /// How many objects the document holds.
+    private(set) var objectCount = 0
 
     /// The deepest nesting of arrays and objects accepted, as in Foundation.
     static let maximumDepth = 512
@@ -89,38 +91,27 @@ final class JSONDocument {
             bytes.baseAddress!.update(from: base.assumingMemoryBound(to: UInt8.self), count: input.count)
         }
         bytes[input.count] = 0
-        // About one entry for every 12 bytes of typical API JSON; grown if needed.
-        tapeCapacity = max(16, input.count / 10)
+        // Dense JSON has about one entry for every 6 bytes; grown if needed.
+        tapeCapacity = input.count / 6 + 16
         tape = .allocate(capacity: tapeCapacity)
         tape[0] = TapeEntry(kind: .null, flags: 0, start: 0, length: 0, next: 1, cursor: 0)
         tapeCount = 1
         guard input.count < Int(UInt32.max) else { throw JSONSyntaxError(offset: 0) }
-        var scanner = JSONScanner(document: self)
+        var scanner = JSONScanner(
+            base: UnsafePointer(bytes.baseAddress!), end: count, tape: tape, count: 1, capacity: tapeCapacity)
+        // The scanner may have moved the tape to grow it; take it back whether or not it threw.
+        defer {
+            tape = scanner.tape
+            tapeCount = scanner.count
+            tapeCapacity = scanner.capacity
+            objectCount = scanner.objects
+        }
         try scanner.scanDocument()
     }
 
     deinit {
         bytes.deallocate()
-        tape.deinitialize(count: tapeCount)
         tape.deallocate()
-    }
-
-    /// Appends an entry and returns its index.
-    @inline(__always)
-    func append(_ entry: TapeEntry) -> Int {
-        if tapeCount == tapeCapacity { grow() }
-        (tape + tapeCount).initialize(to: entry)
-        tapeCount += 1
-        return tapeCount - 1
-    }
-
-    private func grow() {
-        let capacity = tapeCapacity * 2
-        let newTape = UnsafeMutablePointer<TapeEntry>.allocate(capacity: capacity)
-        newTape.moveInitialize(from: tape, count: tapeCount)
-        tape.deallocate()
-        tape = newTape
-        tapeCapacity = capacity
     }
 
     /// Pointers into the finished document, for reading without reference counting. Valid
@@ -132,16 +123,41 @@ final class JSONDocument {
 /// the structure, literals, the shape of escapes and the nesting depth. Foundation accepts a
 /// trailing comma in arrays and objects, and so does this.
 struct JSONScanner {
-    let document: JSONDocument
     let base: UnsafePointer<UInt8>
     let end: Int
     var position = 0
     var depth = 0
+    /// The tape being written (`TapeEntry` is trivial: entries are stored, never deinitialized).
+    var tape: UnsafeMutablePointer<TapeEntry>
+    var count: Int
+    var capacity: Int
+    var objects = 0
 
-    init(document: JSONDocument) {
-        self.document = document
-        base = UnsafePointer(document.bytes.baseAddress!)
-        end = document.count
+    init(
+        base: UnsafePointer<UInt8>, end: Int, tape: UnsafeMutablePointer<TapeEntry>, count: Int, capacity: Int
+    ) {
+        self.base = base
+        self.end = end
+        self.tape = tape
+        self.count = count
+        self.capacity = capacity
+    }
+
+    /// Appends an entry and returns its index.
+    @inline(__always)
+    private mutating func append(_ entry: TapeEntry) -> Int {
+        if count == capacity { grow() }
+        tape[count] = entry
+        count += 1
+        return count - 1
+    }
+
+    private mutating func grow() {
+        let newTape = UnsafeMutablePointer<TapeEntry>.allocate(capacity: capacity * 2)
+        newTape.update(from: tape, count: count)
+        tape.deallocate()
+        tape = newTape
+        capacity *= 2
     }
 
     mutating func scanDocument() throws {
@@ -197,10 +213,11 @@ struct JSONScanner {
         for offset in 1..<length where base[position + offset] != expected[offset] {
             throw JSONSyntaxError(offset: position + offset)
         }
-        let index = document.tapeCount
-        _ = document.append(
+        let index = count
+        _ = append(
             TapeEntry(
-                kind: kind, flags: 0, start: UInt32(position), length: UInt32(length), next: UInt32(index + 1),
+                kind: kind, flags: 0, start: UInt32(position), length: UInt32(length),
+                next: UInt32(index + 1),
                 cursor: 0))
         position += length
     }
@@ -220,8 +237,8 @@ struct JSONScanner {
                 break
             }
         }
-        let index = document.tapeCount
-        _ = document.append(
+        let index = count
+        _ = append(
             TapeEntry(
                 kind: .number, flags: 0, start: UInt32(start), length: UInt32(position - start),
                 next: UInt32(index + 1), cursor: 0))
@@ -233,20 +250,24 @@ struct JSONScanner {
         position += 1
         let start = position
         var flags: UInt8 = 0
-        var nonASCII: UInt8 = 0
-        let underscores: UInt64 = isKey ? 0x5F5F_5F5F_5F5F_5F5F : 0
+        var nonASCII = false
         while true {
-            // Eight plain bytes at a time: no quote, backslash, control byte, non-ASCII byte or
-            // (in keys) underscore.
-            while end - position >= 8 {
+            if end - position >= 8 {
+                // Eight bytes at a time up to the first that needs a look: a quote, a backslash,
+                // a control byte, and (until one was seen) a non-ASCII byte or, in keys, `_`.
                 let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-                if Self.hasSpecialByte(word, underscores: underscores) { break }
-                position += 8
+                let found = Self.specialBytes(
+                    word, nonASCII: !nonASCII, underscores: isKey && flags & TapeEntry.Flags.underscore == 0)
+                if found == 0 {
+                    position += 8
+                    continue
+                }
+                position += found.trailingZeroBitCount >> 3
+            } else if position >= end {
+                throw JSONSyntaxError(offset: position)
             }
-            guard position < end else { throw JSONSyntaxError(offset: position) }
             let byte = base[position]
             if byte == UInt8(ascii: "\"") { break }
-            nonASCII |= byte
             if byte == UInt8(ascii: "\\") {
                 flags |= TapeEntry.Flags.escaped
                 position += 1
@@ -261,14 +282,16 @@ struct JSONScanner {
                 }
             } else if byte < 0x20 {
                 flags |= TapeEntry.Flags.escaped
-            } else if isKey, byte == UInt8(ascii: "_") {
+            } else if byte >= 0x80 {
+                nonASCII = true
+            } else if isKey && byte == UInt8(ascii: "_") {
                 flags |= TapeEntry.Flags.underscore
             }
             position += 1
         }
-        if nonASCII >= 0x80 { flags |= TapeEntry.Flags.nonASCII }
-        let index = document.tapeCount
-        _ = document.append(
+        if nonASCII { flags |= TapeEntry.Flags.nonASCII }
+        let index = count
+        _ = append(
             TapeEntry(
                 kind: .string, flags: flags, start: UInt32(start), length: UInt32(position - start),
                 next: UInt32(index + 1), cursor: 0))
@@ -276,19 +299,20 @@ struct JSONScanner {
         return flags
     }
 
-    /// Whether any byte of `word` is a quote, a backslash, below 0x20, at or above 0x80, or
-    /// (when `underscores` is set) an underscore.
+    /// A mask with the high bit set in (at least) the lowest byte of `word` that is a quote, a
+    /// backslash or below 0x20, or (when asked) at or above 0x80 or an underscore; zero when there
+    /// is none. Bytes above the lowest match may be marked falsely, so only the lowest counts.
     @inline(__always)
-    static func hasSpecialByte(_ word: UInt64, underscores: UInt64) -> Bool {
+    static func specialBytes(_ word: UInt64, nonASCII: Bool, underscores: Bool) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & high }
-        var found = word & high
-        found |= (word &- 0x2020_2020_2020_2020) & ~word & high
+        var found = (word &- 0x2020_2020_2020_2020) & ~word & high
         found |= hasZero(word ^ 0x2222_2222_2222_2222)
         found |= hasZero(word ^ 0x5C5C_5C5C_5C5C_5C5C)
-        if underscores != 0 { found |= hasZero(word ^ underscores) }
-        return found != 0
+        if nonASCII { found |= word & high }
+        if underscores { found |= hasZero(word ^ 0x5F5F_5F5F_5F5F_5F5F) }
+        return found
     }
 
     private mutating func scanArray() throws {
@@ -297,15 +321,15 @@ struct JSONScanner {
         defer { depth -= 1 }
         let arrayStart = position
         position += 1
-        let index = document.append(
+        let index = append(
             TapeEntry(kind: .array, flags: 0, start: UInt32(arrayStart), length: 0, next: 0, cursor: 0))
-        var count: UInt32 = 0
+        var members: UInt32 = 0
         if try nextNonWhitespace() == UInt8(ascii: "]") {
             position += 1
         } else {
             elements: while true {
                 try scanValue()
-                count += 1
+                members += 1
                 switch try nextNonWhitespace() {
                 case UInt8(ascii: "]"):
                     position += 1
@@ -321,25 +345,26 @@ struct JSONScanner {
                 }
             }
         }
-        document.tape[index].length = count
-        document.tape[index].next = UInt32(document.tapeCount)
+        tape[index].length = members
+        tape[index].next = UInt32(self.count)
     }
 
     private mutating func scanObject() throws {
         guard depth < JSONDocument.maximumDepth else { throw JSONSyntaxError(offset: position) }
         depth += 1
+        objects += 1
         defer { depth -= 1 }
         let objectStart = position
         position += 1
-        let index = document.append(
+        let index = append(
             TapeEntry(kind: .object, flags: 0, start: UInt32(objectStart), length: 0, next: 0, cursor: 0))
-        var count: UInt32 = 0
+        var members: UInt32 = 0
         var flags: UInt8 = 0
         var seen: UInt64 = 0
         if try nextNonWhitespace() == UInt8(ascii: "}") {
             position += 1
         } else {
-            members: while true {
+            memberLoop: while true {
                 guard base[position] == UInt8(ascii: "\"") else { throw JSONSyntaxError(offset: position) }
                 let keyStart = position + 1
                 let keyFlags = try scanString(isKey: true)
@@ -357,27 +382,29 @@ struct JSONScanner {
                 let bit: UInt64 = 1 << ((hash ^ (hash >> 17)) & 63)
                 if seen & bit != 0 { flags |= TapeEntry.Flags.maybeDuplicates }
                 seen |= bit
-                guard try nextNonWhitespace() == UInt8(ascii: ":") else { throw JSONSyntaxError(offset: position) }
+                guard try nextNonWhitespace() == UInt8(ascii: ":") else {
+                    throw JSONSyntaxError(offset: position)
+                }
                 position += 1
                 try scanValue()
-                count += 1
+                members += 1
                 switch try nextNonWhitespace() {
                 case UInt8(ascii: "}"):
                     position += 1
-                    break members
+                    break memberLoop
                 case UInt8(ascii: ","):
                     position += 1
                     if try nextNonWhitespace() == UInt8(ascii: "}") {
                         position += 1
-                        break members
+                        break memberLoop
                     }
                 default:
                     throw JSONSyntaxError(offset: position)
                 }
             }
         }
-        document.tape[index].length = count
-        document.tape[index].flags = flags
-        document.tape[index].next = UInt32(document.tapeCount)
+        tape[index].length = members
+        tape[index].flags = flags
+        tape[index].next = UInt32(self.count)
     }
 }

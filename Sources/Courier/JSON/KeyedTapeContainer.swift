@@ -8,13 +8,14 @@ import Foundation
 /// compared as `String`s, a key strategy that changes them) get their keys converted once into
 /// a list. Either way the first of duplicate keys wins, as in Foundation.
 ///
-/// A class, so that the copies `KeyedDecodingContainer` makes for every call cost one retain.
-final class KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// `KeyedDecodingContainer` copies its container for every call, so this one holds a single
+/// reference; its coding path lives in the decoder (`slot`).
+struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeDecoder
-    /// This object's coding path: `pathParent` + `pathKey`, made into a node when first needed.
-    let pathParent: CodingPathNode?
-    let pathKey: (any CodingKey)?
-    private(set) lazy var node: CodingPathNode? = CodingPathNode.appending(pathParent, pathKey)
+    /// Where the decoder keeps this object's coding path.
+    let slot: Int
+    /// This object's coding path as a node, made when first needed.
+    var node: CodingPathNode? { decoder.node(ofSlot: slot) }
     /// The decoder's view of the tape, copied here so lookups touch no reference counts.
     let view: TapeView
     let object: Int
@@ -25,8 +26,7 @@ final class KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.decoder = decoder
         self.view = decoder.view
         self.object = object
-        self.pathParent = parent
-        self.pathKey = key
+        self.slot = decoder.makeSlot(parent: parent, key: key)
         let flags = view.tape[object].flags
         let needsConversion: Bool
         switch decoder.options.keys {
@@ -35,7 +35,10 @@ final class KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             needsConversion = flags & (TapeEntry.Flags.complexKeys | TapeEntry.Flags.underscoreKeys) != 0
         case .custom: needsConversion = true
         }
-        convertedKeys = needsConversion ? try Self.convertKeys(decoder: decoder, object: object, path: CodingPathNode.path(parent, appending: key)) : nil
+        convertedKeys =
+            needsConversion
+            ? try Self.convertKeys(
+                decoder: decoder, object: object, path: CodingPathNode.path(parent, appending: key)) : nil
     }
 
     private static func convertKeys(decoder: TapeDecoder, object: Int, path: [any CodingKey]) throws
@@ -46,7 +49,7 @@ final class KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         keys.reserveCapacity(Int(view.tape[object].length))
         var member = object + 1
         let end = Int(view.tape[object].next)
-                while member < end {
+        while member < end {
             let raw: String
             do {
                 raw = try view.string(at: member)
@@ -71,7 +74,7 @@ final class KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return keys
     }
 
-    var codingPath: [any CodingKey] { CodingPathNode.path(pathParent, appending: pathKey) }
+    var codingPath: [any CodingKey] { decoder.path(ofSlot: slot) }
 
     var allKeys: [Key] {
         var seen = Set<String>()
@@ -146,7 +149,8 @@ final class KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             throw DecodingError.keyNotFound(
                 key,
                 DecodingError.Context(
-                    codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."
+                    codingPath: codingPath,
+                    debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."
                 ))
         }
         return index
@@ -230,12 +234,24 @@ final class KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try decoder.unwrapFloat(index, as: type, node, key)
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integerIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try integerIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try integerIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try integerIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try integerIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try integerIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try integerIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try integerIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try integerIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try integerIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try integerIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try integerIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try integerIfPresent(type, key)
+    }
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
         try integerIfPresent(type, key)
     }

@@ -14,11 +14,41 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// The coding path of the value being decoded: `parent` + `key`.
     @exclusivity(unchecked) var parent: CodingPathNode?
     @exclusivity(unchecked) var key: (any CodingKey)?
+    /// The coding paths of the keyed containers made so far, by slot number.
+    @exclusivity(unchecked) private var slots: [PathSlot] = []
+
+    private struct PathSlot {
+        let parent: CodingPathNode?
+        let key: (any CodingKey)?
+        var node: CodingPathNode?
+        var made = false
+    }
+
+    /// Keeps the path `parent` + `key` of a new container; returns its slot number.
+    func makeSlot(parent: CodingPathNode?, key: (any CodingKey)?) -> Int {
+        slots.append(PathSlot(parent: parent, key: key))
+        return slots.count - 1
+    }
+
+    /// The path of a slot as a node (made once).
+    func node(ofSlot slot: Int) -> CodingPathNode? {
+        if !slots[slot].made {
+            slots[slot].node = CodingPathNode.appending(slots[slot].parent, slots[slot].key)
+            slots[slot].made = true
+        }
+        return slots[slot].node
+    }
+
+    func path(ofSlot slot: Int) -> [any CodingKey] {
+        CodingPathNode.path(slots[slot].parent, appending: slots[slot].key)
+    }
+
     /// Converted snake_case keys, by raw key.
     @exclusivity(unchecked) var snakeCaseCache: [String: String] = [:]
 
     init(
-        document: JSONDocument, options: CourierJSONDecoder.Options, index: Int = 1, parent: CodingPathNode? = nil,
+        document: JSONDocument, options: CourierJSONDecoder.Options, index: Int = 1,
+        parent: CodingPathNode? = nil,
         key: (any CodingKey)? = nil
     ) {
         self.document = document
@@ -27,6 +57,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         self.index = index
         self.parent = parent
         self.key = key
+        slots.reserveCapacity(document.objectCount)
     }
 
     var codingPath: [any CodingKey] { CodingPathNode.path(parent, appending: key) }
@@ -40,7 +71,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         switch kind(index) {
         case .object:
-            return KeyedDecodingContainer(try KeyedTapeContainer<Key>(decoder: self, object: index, parent: parent, key: key))
+            return KeyedDecodingContainer(
+                try KeyedTapeContainer<Key>(decoder: self, object: index, parent: parent, key: key))
         case .null:
             throw DecodingError.valueNotFound(
                 [String: Any].self,
@@ -55,7 +87,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         switch kind(index) {
         case .array:
-            return UnkeyedTapeContainer(decoder: self, array: index, node: CodingPathNode.appending(parent, key))
+            return UnkeyedTapeContainer(
+                decoder: self, array: index, node: CodingPathNode.appending(parent, key))
         case .null:
             throw DecodingError.valueNotFound(
                 [Any].self,
@@ -75,12 +108,15 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         .typeMismatch(
             type,
             DecodingError.Context(
-                codingPath: path, debugDescription: "Expected to decode \(type) but found \(found.description) instead."
+                codingPath: path,
+                debugDescription: "Expected to decode \(type) but found \(found.description) instead."
             ))
     }
 
     @inline(__always)
-    func checkNotNull(_ index: Int, _ type: Any.Type, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws {
+    func checkNotNull(_ index: Int, _ type: Any.Type, _ parent: CodingPathNode?, _ key: (any CodingKey)?)
+        throws
+    {
         if kind(index) == .null {
             throw DecodingError.valueNotFound(
                 type,
@@ -146,14 +182,18 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         do {
             return try view.float(index, T.self)
         } catch {
-            if case .mismatch(.string) = error as? ScalarFailure, let value = nonConforming(index, as: T.self) { return value }
+            if case .mismatch(.string) = error as? ScalarFailure, let value = nonConforming(index, as: T.self)
+            {
+                return value
+            }
             throw Self.error(error as? ScalarFailure ?? .syntax, T.self, parent, key)
         }
     }
 
     /// The value of a `convertFromString` infinity or NaN string at `index`, if it is one.
     func nonConforming<T: BinaryFloatingPoint>(_ index: Int, as type: T.Type) -> T? {
-        guard let strings = options.nonConforming, view.tape[index].flags & TapeEntry.Flags.escaped == 0 else {
+        guard let strings = options.nonConforming, view.tape[index].flags & TapeEntry.Flags.escaped == 0
+        else {
             return nil
         }
         let text = view.text(of: index)
@@ -166,9 +206,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     // MARK: Any Decodable
 
     /// Decodes the value at `index` as `T`, at the path `parent` + `key`.
-    func unwrap<T: Decodable>(_ index: Int, as type: T.Type, parent: CodingPathNode?, key: (any CodingKey)?)
-        throws -> T
-    {
+    func unwrap<T: Decodable>(
+        _ index: Int, as type: T.Type, parent: CodingPathNode?, key: consuming (any CodingKey)?
+    ) throws -> T {
         if T.self == String.self { return try unwrapString(index, parent, key) as! T }
         if T.self == Int.self { return try unwrapInteger(index, as: Int.self, parent, key) as! T }
         if T.self == Double.self { return try unwrapFloat(index, as: Double.self, parent, key) as! T }
@@ -180,7 +220,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             guard let url = URL(string: try unwrapString(index, parent, key)) else {
                 throw DecodingError.dataCorrupted(
                     DecodingError.Context(
-                        codingPath: CodingPathNode.path(parent, appending: key), debugDescription: "Invalid URL string."))
+                        codingPath: CodingPathNode.path(parent, appending: key),
+                        debugDescription: "Invalid URL string."))
             }
             return url as! T
         }
@@ -191,21 +232,21 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         return try nested(index, parent, key) { try T(from: self) }
     }
 
-    /// Runs `body` with this decoder moved to `index` at the path `parent` + `key`.
+    /// Runs `body` with this decoder moved to `index` at the path `parent` + `key`. The path is
+    /// swapped in and out rather than copied: the key is an existential, and copying one costs.
     @inline(__always)
-    func nested<T>(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?, _ body: () throws -> T)
-        rethrows -> T
-    {
+    func nested<T>(
+        _ index: Int, _ parent: consuming CodingPathNode?, _ key: consuming (any CodingKey)?,
+        _ body: () throws -> T
+    ) rethrows -> T {
         let savedIndex = self.index
-        let savedParent = self.parent
-        let savedKey = self.key
         self.index = index
-        self.parent = parent
-        self.key = key
+        swap(&self.parent, &parent)
+        swap(&self.key, &key)
         defer {
             self.index = savedIndex
-            self.parent = savedParent
-            self.key = savedKey
+            swap(&self.parent, &parent)
+            swap(&self.key, &key)
         }
         return try body()
     }
@@ -221,7 +262,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             return Date(timeIntervalSince1970: try unwrapFloat(index, as: Double.self, parent, key) / 1000)
         case .iso8601:
             let entry = view.tape[index]
-            if entry.kind == .string, entry.flags == 0, let date = ISO8601Timestamp.parse(view.text(of: index)) {
+            if entry.kind == .string, entry.flags == 0,
+                let date = ISO8601Timestamp.parse(view.text(of: index))
+            {
                 return date
             }
             let string = try unwrapString(index, parent, key)
@@ -229,7 +272,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
                 // Foundation reports the path of the value being decoded, without the key.
                 throw DecodingError.dataCorrupted(
                     DecodingError.Context(
-                        codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted."))
+                        codingPath: codingPath,
+                        debugDescription: "Expected date string to be ISO8601-formatted."))
             }
             return date
         case .formatted(let formatter):
@@ -267,12 +311,15 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
     }
 
-    private func unwrapDecimal(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Decimal {
+    private func unwrapDecimal(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws
+        -> Decimal
+    {
         try checkNotNull(index, Decimal.self, parent, key)
         guard kind(index) == .number else {
             throw DecodingError.typeMismatch(
                 Decimal.self,
-                DecodingError.Context(codingPath: CodingPathNode.path(parent, appending: key), debugDescription: ""))
+                DecodingError.Context(
+                    codingPath: CodingPathNode.path(parent, appending: key), debugDescription: ""))
         }
         let start = Int(view.tape[index].start)
         do {
@@ -306,7 +353,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         return result
     }
 
-    private func unwrapAny(_ index: Int, as type: any Decodable.Type, parent: CodingPathNode?, key: any CodingKey)
+    private func unwrapAny(
+        _ index: Int, as type: any Decodable.Type, parent: CodingPathNode?, key: any CodingKey
+    )
         throws -> Any
     {
         try unwrap(index, as: type, parent: parent, key: key)

@@ -94,7 +94,9 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
     }
 
     @inline(__always)
-    private mutating func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type) throws -> T {
+    private mutating func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type) throws
+        -> T
+    {
         let value = try decoder.unwrapFloat(try next(type), as: type, node, indexKey)
         advance()
         return value
@@ -139,7 +141,8 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
     }
 
     @inline(__always)
-    private mutating func floatIfPresent<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type) throws
+    private mutating func floatIfPresent<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type)
+        throws
         -> T?
     {
         let value = try nextIfPresent().map { try decoder.unwrapFloat($0, as: type, node, indexKey) }

@@ -57,15 +57,20 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
     }
 
     static let edgeCases: [String] = [
-        "", " ", "{", "[", "]", "{}", "[]", "[1,]", "[1,,2]", #"{"a":1,}"#, #"{,}"#, "[,]", "nul", "tru", "falsey",
-        "1 2", "[1] x", "\u{FEFF}[1]", "[01]", "[-]", "[1.]", "[.5]", "[1e5]", "[1E+5]", "[1e-5]", "[-0]", "[-0.0]",
-        "[1e400]", "[1e-400]", "[0e400]", "[0e5]", "[0.0e5]", "[00e5]", "[0.000e1]", "[-0e-0]", "[128]", "[-129]", "[255]", "[256]", "[18446744073709551615]",
+        "", " ", "{", "[", "]", "{}", "[]", "[1,]", "[1,,2]", #"{"a":1,}"#, #"{,}"#, "[,]", "nul", "tru",
+        "falsey",
+        "1 2", "[1] x", "\u{FEFF}[1]", "[01]", "[-]", "[1.]", "[.5]", "[1e5]", "[1E+5]", "[1e-5]", "[-0]",
+        "[-0.0]",
+        "[1e400]", "[1e-400]", "[0e400]", "[0e5]", "[0.0e5]", "[00e5]", "[0.000e1]", "[-0e-0]", "[128]",
+        "[-129]", "[255]", "[256]", "[18446744073709551615]",
         "[18446744073709551616]", "[9223372036854775807]", "[9223372036854775808]", "[-9223372036854775808]",
-        "[9007199254740993.0]", "[12345678901234567.5]", "[1.5]", "[2.0]", "[1e2]", "[100000000000000000000.0e-3]",
+        "[9007199254740993.0]", "[12345678901234567.5]", "[1.5]", "[2.0]", "[1e2]",
+        "[100000000000000000000.0e-3]",
         #"["\ud800"]"#, #"["\ud800\u0041"]"#, #"["\udc00"]"#, #"["\u00zz"]"#, #"["\x"]"#, "[\"a\u{01}b\"]",
         #"["\u0000"]"#, #"{"id":"1","id":"2"}"#, #"{"ID":"1","id":"2"}"#, #"{"\u0069d":"x","likes":1}"#,
         #"{"i\u0064":"x"}"#, #"{"created_at":1,"createdAt":2}"#, #"{"_id_":1}"#, #"{"a":[1,2,{"b":null}]}"#,
-        #"{"tags":[1,null,"x",2.5]}"#, #"{"tags":null}"#, #"{"author":null}"#, #"{"author":[]}"#, #"{"likes":"x"}"#,
+        #"{"tags":[1,null,"x",2.5]}"#, #"{"tags":null}"#, #"{"author":null}"#, #"{"author":[]}"#,
+        #"{"likes":"x"}"#,
         #"{"posts":[{"id":"a","likes":1,"score":1,"tags":[],"kind":"video","createdAt":1},{"id":"b"}],"total":1}"#,
         #"{"posts":[{"id":"a","likes":1,"score":1,"tags":[],"kind":"film","createdAt":1}],"total":1}"#,
         #"{"posts":[{"id":"a","likes":1,"score":1,"tags":[],"kind":"video","created_at":"2023-11-14T22:13:20Z"}],"total":1}"#,
@@ -108,7 +113,9 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
             #expect(mismatch == nil, "depth \(depth): \(mismatch ?? "")")
         }
         let deep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
-        #expect(throws: DecodingError.self) { try CourierJSONDecoder().decode(DiffTree.self, from: Data(deep.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try CourierJSONDecoder().decode(DiffTree.self, from: Data(deep.utf8))
+        }
     }
 
     @Test func doublesRoundExactlyAsFoundation() throws {
@@ -119,7 +126,9 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
             switch random.next() % 4 {
             case 0: texts.append("\(value)")
             case 1: texts.append(String(format: "%.17g", value))
-            case 2: texts.append(String(format: "%.\(random.next() % 25)e", Double.random(in: 0..<1000, using: &random)))
+            case 2:
+                texts.append(
+                    String(format: "%.\(random.next() % 25)e", Double.random(in: 0..<1000, using: &random)))
             default:
                 let digits = (0..<(1 + random.next() % 30)).map { _ in String(random.next() % 10) }.joined()
                 texts.append("\(random.next() % 1000).\(digits)e\(Int(random.next() % 40) - 20)")
@@ -130,7 +139,8 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
         let actual = try CourierJSONDecoder().decode([Double].self, from: data).map(\.bitPattern)
         let firstDifference = zip(expected, actual).enumerated().first { $0.element.0 != $0.element.1 }
         #expect(expected == actual, "first difference: \(firstDifference.map { texts[$0.offset] } ?? "none")")
-        let floats = try CourierJSONDecoder().decode([Float].self, from: Data("[29.58,0.1,16777217,3.4028234e38]".utf8))
+        let floats = try CourierJSONDecoder().decode(
+            [Float].self, from: Data("[29.58,0.1,16777217,3.4028234e38]".utf8))
         let foundationFloats = try JSONDecoder().decode(
             [Float].self, from: Data("[29.58,0.1,16777217,3.4028234e38]".utf8))
         #expect(floats.map(\.bitPattern) == foundationFloats.map(\.bitPattern))
@@ -170,7 +180,9 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
         let data = Data(#"{"posts":[{"id":"a","likes":1},{"id":"b","likes":"many"}]}"#.utf8)
         struct Small: Decodable { var id: String; var likes: Int }
         struct Page: Decodable { var posts: [Small] }
-        let error = #expect(throws: DecodingError.self) { try CourierJSONDecoder().decode(Page.self, from: data) }
+        let error = #expect(throws: DecodingError.self) {
+            try CourierJSONDecoder().decode(Page.self, from: data)
+        }
         guard case .typeMismatch(let type, let context) = error else {
             Issue.record("expected typeMismatch, got \(String(describing: error))")
             return
@@ -198,7 +210,9 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
             Issue.record("expected dataCorrupted, got \(String(describing: error))")
         }
         decoder.dateDecodingStrategy = .millisecondsSince1970
-        #expect(try decoder.decode(Stamp.self, from: Data(#"{"at":1700000000500}"#.utf8)).at.timeIntervalSince1970 == 1_700_000_000.5)
+        #expect(
+            try decoder.decode(Stamp.self, from: Data(#"{"at":1700000000500}"#.utf8)).at.timeIntervalSince1970
+                == 1_700_000_000.5)
     }
 
     @Test func userInfoReachesDecodableTypes() throws {
@@ -227,8 +241,9 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
         var posts: [String] = []
         for index in 0..<2_000 {
             posts.append(
-                #"{"id":"p\#(index)","likes":\#(index * 7),"score":\#(Double(index) / 7),"tags":["a","b"],"kind":"video","# +
-                #""createdAt":"2023-11-14T22:\#(10 + index % 50):20Z","author":{"name":"n","followers":\#(index)}}"#)
+                #"{"id":"p\#(index)","likes":\#(index * 7),"score":\#(Double(index) / 7),"tags":["a","b"],"kind":"video","#
+                    + #""createdAt":"2023-11-14T22:\#(10 + index % 50):20Z","author":{"name":"n","followers":\#(index)}}"#
+            )
         }
         let data = Data(("[" + posts.joined(separator: ",") + "]").utf8)
         var foundation = DiffConfiguration.all[1]
@@ -242,10 +257,14 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
         stub.on(.get, "/feed", .json(#"{"posts":[{"id":"a","likes":1}]}"#))
         let manager = NetworkManager(transport: stub, baseURL: URL(string: "https://api.test"))
         #expect(manager.decoder is CourierJSONDecoder)
-        #expect(try await manager.send(TestEndpoint.feed, as: Feed.self).value.posts == [Post(id: "a", likes: 1)])
+        #expect(
+            try await manager.send(TestEndpoint.feed, as: Feed.self).value.posts == [Post(id: "a", likes: 1)])
         let foundation = NetworkManager(
             transport: stub, baseURL: URL(string: "https://api.test"), decoder: JSONDecoder.courier)
         #expect(foundation.decoder is JSONDecoder)
-        #expect(try await foundation.send(TestEndpoint.feed, as: Feed.self).value.posts == [Post(id: "a", likes: 1)])
+        #expect(
+            try await foundation.send(TestEndpoint.feed, as: Feed.self).value.posts == [
+                Post(id: "a", likes: 1)
+            ])
     }
 }

@@ -143,7 +143,8 @@ struct DiffConfiguration: Sendable {
         let text = try container.decode(String.self)
         guard let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "not a date (\(decoder.userInfo[infoKey] as? String ?? "-"))")
+                in: container, debugDescription: "not a date (\(decoder.userInfo[infoKey] as? String ?? "-"))"
+            )
         }
         return date
     }
@@ -212,7 +213,8 @@ func describeOutcome<T: Codable>(_ body: () throws -> T) -> String {
 
 func describeDecodingError(_ error: DecodingError) -> String {
     func path(_ keys: [any CodingKey]) -> String {
-        keys.map { key in key.intValue.map { "[\($0)|\(key.stringValue)]" } ?? ".\(key.stringValue)" }.joined()
+        keys.map { key in key.intValue.map { "[\($0)|\(key.stringValue)]" } ?? ".\(key.stringValue)" }
+            .joined()
     }
     switch error {
     case .typeMismatch(let type, let context):

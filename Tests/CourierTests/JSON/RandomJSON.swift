@@ -47,10 +47,12 @@ struct RandomJSON {
 
     static let strings = [
         "", "a", "video", "photo", "text", "hello world", "caf\u{E9}", "\u{1F600}", "line\nbreak",
-        "2023-11-14T22:13:20Z", "2023-11-14T22:13:20.123Z", "2023-11-14T22:13:20+01:00", "1601-01-01T00:00:00Z",
+        "2023-11-14T22:13:20Z", "2023-11-14T22:13:20.123Z", "2023-11-14T22:13:20+01:00",
+        "1601-01-01T00:00:00Z",
         "2024-02-29T23:59:59Z", "2023-02-29T00:00:00Z", "2023-13-01T00:00:00Z", "1969-12-31T23:59:59Z",
         "9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "2023-11-14T24:00:00Z", "2023-11-14 22:13:20Z",
-        "aGVsbG8=", "aGVsbG8", "not base64!", "http://example.com/a?b=c", "http://a b", "", "inf", "-inf", "nan",
+        "aGVsbG8=", "aGVsbG8", "not base64!", "http://example.com/a?b=c", "http://a b", "", "inf", "-inf",
+        "nan",
         "Infinity", "K", "\u{212A}", "e\u{301}", "\u{E9}",
     ]
 
@@ -60,7 +62,8 @@ struct RandomJSON {
     ]
 
     static let keys = [
-        "id", "likes", "score", "ratio", "tags", "author", "kind", "level", "createdAt", "created_at", "flags",
+        "id", "likes", "score", "ratio", "tags", "author", "kind", "level", "createdAt", "created_at",
+        "flags",
         "small", "tiny", "big", "wide", "avatar", "blob", "extra", "name", "handleName", "handle_name",
         "followers", "posts", "nextPage", "next_page", "total", "super", "_id_", "ID", "i\u{64}", "unknown",
     ]
@@ -71,9 +74,11 @@ struct RandomJSON {
         case 0: return String(Int.random(in: -1_000_000...1_000_000, using: &random))
         case 1:
             let value = Double.random(in: -1e6...1e6, using: &random)
-            return chance(50) ? "\(value)" : String(format: "%.\(Int.random(in: 0...20, using: &random))g", value)
+            return chance(50)
+                ? "\(value)" : String(format: "%.\(Int.random(in: 0...20, using: &random))g", value)
         case 2: return String(format: "%.17g", Double(bitPattern: random.next()))
-        default: return "\(Int.random(in: 1...9, using: &random))e\(Int.random(in: -330...330, using: &random))"
+        default:
+            return "\(Int.random(in: 1...9, using: &random))e\(Int.random(in: -330...330, using: &random))"
         }
     }
 
@@ -138,37 +143,63 @@ struct RandomJSON {
         if !chance(5) || clean {
             add("id", valid(85) ? "\"post-\(Int.random(in: 0...999, using: &random))\"" : value(depth: 3))
         }
-        if !chance(5) || clean { add("likes", valid(80) ? String(Int.random(in: 0...5000, using: &random)) : number()) }
+        if !chance(5) || clean {
+            add("likes", valid(80) ? String(Int.random(in: 0...5000, using: &random)) : number())
+        }
         if !chance(5) || clean { add("score", valid(70) ? safeNumber() : value(depth: 3)) }
         if chance(60) {
-            add("ratio", valid(70) ? safeNumber() : pick(["\"inf\"", "\"nan\"", "\"-inf\"", "null", number()]))
+            add(
+                "ratio",
+                valid(70) ? safeNumber() : pick(["\"inf\"", "\"nan\"", "\"-inf\"", "null", number()]))
         }
         if !chance(5) || clean {
-            let tags = (0..<Int.random(in: 0...3, using: &random)).map { _ in pick(["\"a\"", "\"caf\u{E9}\"", #""\u00e9\n""#]) }
+            let tags = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                pick(["\"a\"", "\"caf\u{E9}\"", #""\u00e9\n""#])
+            }
             add("tags", valid(80) ? "[" + tags.joined(separator: ",") + "]" : value(depth: 3))
         }
         if chance(60) {
             let handle = snakeCase ? "handle_name" : "handleName"
             let followers = valid(85) ? "12" : number()
-            add("author", valid(85) ? "{\"name\":\"n\",\"\(handle)\":\(chance(80) ? string() : "null"),\"followers\":\(followers)}" : value(depth: 3))
+            add(
+                "author",
+                valid(85)
+                    ? "{\"name\":\"n\",\"\(handle)\":\(chance(80) ? string() : "null"),\"followers\":\(followers)}"
+                    : value(depth: 3))
         }
-        if !chance(5) || clean { add("kind", valid(80) ? pick(["\"video\"", "\"photo\"", "\"text\""]) : value(depth: 3)) }
+        if !chance(5) || clean {
+            add("kind", valid(80) ? pick(["\"video\"", "\"photo\"", "\"text\""]) : value(depth: 3))
+        }
         if chance(60) { add("level", valid(80) ? pick(["1", "2", "null"]) : value(depth: 3)) }
         if !chance(5) || clean {
-            let date = chance(50) ? safeNumber() : pick(["\"2023-11-14T22:13:20Z\"", "\"2024-02-29T23:59:59.250Z\""])
+            let date =
+                chance(50)
+                ? safeNumber() : pick(["\"2023-11-14T22:13:20Z\"", "\"2024-02-29T23:59:59.250Z\""])
             add(snakeCase ? "created_at" : "createdAt", valid(70) ? date : string())
         }
         if chance(50) { add("flags", valid(80) ? "[true,false,null]" : value(depth: 3)) }
         if chance(40) { add("small", valid(70) ? pick(["-128", "127", "0"]) : number()) }
         if chance(40) { add("tiny", valid(70) ? pick(["255", "0", "2.0"]) : number()) }
         if chance(40) { add("big", valid(70) ? pick(["18446744073709551615", "0"]) : number()) }
-        if chance(40) { add("wide", valid(70) ? pick(["-9223372036854775808", "9007199254740993"]) : number()) }
         if chance(40) {
-            add("avatar", valid(70) ? "\"http://example.com/v/\(Int.random(in: 0...9, using: &random)).mp4\"" : string())
+            add("wide", valid(70) ? pick(["-9223372036854775808", "9007199254740993"]) : number())
         }
-        if chance(40) { add("blob", valid(60) ? pick(["\"aGVsbG8=\"", "[1,2,255]"]) : pick(["[256]", "\"@@\"", number()])) }
+        if chance(40) {
+            add(
+                "avatar",
+                valid(70) ? "\"http://example.com/v/\(Int.random(in: 0...9, using: &random)).mp4\"" : string()
+            )
+        }
+        if chance(40) {
+            add(
+                "blob",
+                valid(60) ? pick(["\"aGVsbG8=\"", "[1,2,255]"]) : pick(["[256]", "\"@@\"", number()]))
+        }
         // At most one bad value in a dictionary: which of several fails first is not defined.
-        if chance(40) { add("extra", valid(70) ? "{\"a_b\":1,\"cD\":2}" : pick(["{\"a\":\"x\"}", "[]", "null", number()])) }
+        if chance(40) {
+            add(
+                "extra", valid(70) ? "{\"a_b\":1,\"cD\":2}" : pick(["{\"a\":\"x\"}", "[]", "null", number()]))
+        }
         if !clean && chance(10) { members.append(key() + ":" + value(depth: 3)) }
         if !clean && chance(5), let first = members.first { members.append(first) }
         members.shuffle(using: &random)
@@ -185,10 +216,18 @@ struct RandomJSON {
         case 0...2:
             let posts = (0..<Int.random(in: 0...3, using: &random)).map { _ in post(snakeCase: snakeCase) }
             let next = snakeCase ? "next_page" : "nextPage"
-            text = "{\"posts\":[\(posts.joined(separator: ","))],\"\(next)\":\(chance(70) ? "2" : "null"),\"total\":\(chance(80) ? "3" : number())}"
-        case 3...4: text = "[" + (0..<Int.random(in: 0...3, using: &random)).map { _ in post(snakeCase: snakeCase) }.joined(separator: ",") + "]"
+            text =
+                "{\"posts\":[\(posts.joined(separator: ","))],\"\(next)\":\(chance(70) ? "2" : "null"),\"total\":\(chance(80) ? "3" : number())}"
+        case 3...4:
+            text =
+                "["
+                + (0..<Int.random(in: 0...3, using: &random)).map { _ in post(snakeCase: snakeCase) }.joined(
+                    separator: ",") + "]"
         case 5: text = post(snakeCase: snakeCase)
-        case 6: text = "[" + (0..<Int.random(in: 0...6, using: &random)).map { _ in number() }.joined(separator: ",") + "]"
+        case 6:
+            text =
+                "[" + (0..<Int.random(in: 0...6, using: &random)).map { _ in number() }.joined(separator: ",")
+                + "]"
         case 7: text = array(depth: 3)
         case 8: text = object(depth: 2)
         default: text = value(depth: 4)
@@ -199,8 +238,12 @@ struct RandomJSON {
             // Damage: truncate, flip a byte, or insert an invalid UTF-8 byte.
             switch Int.random(in: 0..<3, using: &random) {
             case 0: bytes.removeLast(Int.random(in: 1...bytes.count, using: &random))
-            case 1: bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
-            default: bytes.insert(pick([0xFF, 0xC3, 0x80, 0xED]), at: Int.random(in: 0...bytes.count, using: &random))
+            case 1:
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(
+                    in: 0...255, using: &random)
+            default:
+                bytes.insert(
+                    pick([0xFF, 0xC3, 0x80, 0xED]), at: Int.random(in: 0...bytes.count, using: &random))
             }
         }
         return Data(bytes)
