@@ -294,11 +294,14 @@ def ratio_chart(decoder_rows, rows):
             bars.append(("decoder vs Foundation", f"CourierJSONDecoder, {payload}", statistics.median(values),
                          min(values), max(values), 3.0))
     for (title, server, client), results in rows.items():
-        if server != "nginx" or client in ("C libcurl multi", "curl CLI"):
+        against_c = (title, server, "C libcurl multi") in rows
+        baseline = "C libcurl multi" if against_c else "NetworkManager + CurlTransport"
+        if client in (baseline, "curl CLI") or (against_c and server != "nginx"):
             continue
         values = round_ratios(rows, (title, server, client))
         if values:
-            bars.append((f"{title} vs C libcurl", client.replace("NetworkManager + ", ""), statistics.median(values),
+            group = f"{title} ({server}) vs " + ("C libcurl" if against_c else "CurlTransport")
+            bars.append((group, client.replace("NetworkManager + ", ""), statistics.median(values),
                          min(values), max(values), None))
     width, left, right, row_height, top = 760, 330, 30, 22, 30
     height = top + row_height * (len(bars) + len({b[0] for b in bars})) + 30
