@@ -6,7 +6,9 @@ import Foundation
 /// starting where the last lookup matched, so a type that reads its keys in the order the JSON
 /// has them finds each in one comparison. Objects whose keys need more (escapes, non-ASCII text
 /// compared as `String`s, a key strategy that changes them) get their keys converted once into
-/// a list. Either way the first of duplicate keys wins, as in Foundation.
+/// a list. Objects with more than `indexedMemberCount` members get a hash index instead, so that
+/// no access order makes lookups quadratic. Either way the first of duplicate keys wins, as in
+/// Foundation.
 ///
 /// `KeyedDecodingContainer` copies its container for every call, so this one holds a single
 /// reference; its coding path lives in the decoder (`slot`).
@@ -21,6 +23,11 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: Int
     /// Converted keys and their value indices, when byte comparison cannot be used.
     let convertedKeys: [(name: String, value: Int)]?
+    /// The value index of each key (the first of duplicates), for large objects.
+    let index: [String: Int]?
+
+    /// Objects with more members than this are looked up through `index`.
+    static var indexedMemberCount: Int { 32 }
 
     init(decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: (any CodingKey)?) throws {
         self.decoder = decoder
@@ -35,10 +42,20 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             needsConversion = flags & (TapeEntry.Flags.complexKeys | TapeEntry.Flags.underscoreKeys) != 0
         case .custom: needsConversion = true
         }
-        convertedKeys =
-            needsConversion
+        let large = view.tape[object].length > Self.indexedMemberCount
+        let keys =
+            needsConversion || large
             ? try Self.convertKeys(
                 decoder: decoder, object: object, path: CodingPathNode.path(parent, appending: key)) : nil
+        convertedKeys = keys
+        if large, let keys {
+            var index: [String: Int] = [:]
+            index.reserveCapacity(keys.count)
+            for (name, value) in keys where index[name] == nil { index[name] = value }
+            self.index = index
+        } else {
+            index = nil
+        }
     }
 
     private static func convertKeys(decoder: TapeDecoder, object: Int, path: [any CodingKey]) throws
@@ -102,6 +119,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     private func lookup(_ key: some CodingKey) -> Int? {
         var name = key.stringValue
+        if let index { return index[name] }
         if let convertedKeys {
             return convertedKeys.first(where: { $0.name == name })?.value
         }

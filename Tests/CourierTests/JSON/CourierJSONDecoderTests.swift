@@ -82,6 +82,9 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
         #"["2023-11-14T22:13:20Z","2023-11-14T22:13:20.5Z","2024-02-29T12:00:00-08:00"]"#,
         #"["1601-01-01T00:00:00Z","9999-12-31T23:59:59Z","2023-02-29T00:00:00Z","2023-11-14T22:13:60Z"]"#,
         #"["1600-12-31T23:59:59Z","0001-01-01T00:00:00Z","2023-11-14T22:13:20z","2023-11-14t22:13:20Z"]"#,
+        // Large enough for the hash index, with duplicates, snake_case twins and an escaped key.
+        "{" + (0..<40).map { "\"k_\($0)\":\($0)" }.joined(separator: ",")
+            + #","id":"x","id":"y","likes":1,"created_at":2,"createdAt":3,"tags":[],"kind":"text","score":1,"\u006b_1":5}"#,
     ]
 
     @Test(arguments: edgeCases)
@@ -235,6 +238,36 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
             DynamicKey(stringValue: path.last!.stringValue.lowercased())
         }
         #expect(try decoder.decode(Upper.self, from: Data(#"{"NAME":"x"}"#.utf8)).name == "x")
+    }
+
+    /// Reads every key of a large object in reverse order: one lookup per key must not scan the
+    /// object, or this takes minutes instead of well under a second.
+    struct ReverseReader: Decodable {
+        var sum = 0
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicKey.self)
+            let count = decoder.userInfo[CodingUserInfoKey(rawValue: "count")!] as? Int ?? 0
+            for index in (0..<count).reversed() {
+                sum += try container.decode(Int.self, forKey: DynamicKey(stringValue: "key\(index)"))
+            }
+        }
+    }
+
+    @Test func largeObjectsAreLookedUpWithoutScanning() throws {
+        let count = 40_000
+        // A duplicate of the first key at the end: the first one must still win.
+        let members = (0..<count).map { "\"key\($0)\":\($0)" } + ["\"key0\":-1"]
+        let data = Data(("{" + members.joined(separator: ",") + "}").utf8)
+        var decoder = CourierJSONDecoder()
+        decoder.userInfo[CodingUserInfoKey(rawValue: "count")!] = count
+        let clock = ContinuousClock()
+        let started = clock.now
+        let reader = try decoder.decode(ReverseReader.self, from: data)
+        let dictionary = try decoder.decode([String: Int].self, from: data)
+        let elapsed = clock.now - started
+        #expect(reader.sum == count * (count - 1) / 2)
+        #expect(dictionary == (try JSONDecoder().decode([String: Int].self, from: data)))
+        #expect(elapsed < .seconds(20), "took \(elapsed)")
     }
 
     @Test func largePageDecodesLikeFoundation() throws {
