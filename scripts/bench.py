@@ -12,6 +12,11 @@ Clients:
   curl-raw     the same without decoding (small workloads only), to separate the JSON decoder's cost
   session-nm   NetworkManager + URLSessionTransport (same path)
   curl-cli     the curl command-line tool, many URLs on one connection (outside reference)
+
+Before the HTTP workloads, `courier bench decode` measures the JSON decoders alone: Foundation's
+JSONDecoder against CourierJSONDecoder on the 500-post page and the 1 KiB body, alternating inside
+each round. The ratios of both parts are drawn in BENCHMARKS-ratios.svg, which BENCHMARKS.md shows.
+`--only decoder` runs just that part and prints it (BENCHMARKS.md is left alone).
 """
 import argparse, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
 
@@ -145,7 +150,16 @@ def main():
     parser.add_argument("--requests", type=int, default=3000)
     parser.add_argument("--big-mib", type=int, default=1024, help="size of the upload/download file")
     parser.add_argument("--output", default=os.path.join(ROOT, "BENCHMARKS.md"))
+    parser.add_argument("--decoder-rounds", type=int, default=9, help="rounds of the decoder micro-benchmark")
+    parser.add_argument("--only", choices=["all", "decoder"], default="all")
     args = parser.parse_args()
+    started = time.monotonic()
+
+    log(f"decoder micro-benchmark, {args.decoder_rounds} rounds")
+    decoder_rows = decoder_bench(args.decoder_rounds)
+    if args.only == "decoder":
+        print("\n".join(decoder_report(decoder_rows, "BENCHMARKS-ratios.svg", include_chart=False)))
+        return
 
     workdir = tempfile.mkdtemp(prefix="courier-bench-")
     os.chmod(workdir, 0o755)  # nginx's workers run as an unprivileged user and must read the files
@@ -199,7 +213,15 @@ def main():
     finally:
         servers.stop()
 
+    svg_name = os.path.splitext(os.path.basename(args.output))[0] + "-ratios.svg"
     lines = report(rows, args)
+    lines[3:3] = [""] + decoder_report(decoder_rows, svg_name)
+    raw_end = len(lines) - 1  # the closing ``` of the raw results
+    lines[raw_end:raw_end] = [json.dumps(r) for results in decoder_rows.values() for r in results]
+    lines.append("")
+    lines.append(f"Whole run: {time.monotonic() - started:.0f} s.")
+    with open(os.path.join(os.path.dirname(os.path.abspath(args.output)), svg_name), "w") as f:
+        f.write(ratio_chart(decoder_rows, rows))
     text = "\n".join(lines) + "\n"
     print(text)
     # Keep the server section that `make bench-server` (scripts/wrk-bench.sh) maintains.
@@ -212,6 +234,113 @@ def main():
     with open(args.output, "w") as f:
         f.write(text)
     shutil.rmtree(workdir, ignore_errors=True)
+
+
+def decoder_bench(rounds):
+    """Runs `courier bench decode`; returns {(payload, decoder): [result per round]}."""
+    out, _, _ = run_measured([os.path.join(BIN, "courier"), "bench", "decode", "--rounds", str(rounds)])
+    rows = {}
+    for line in out.splitlines():
+        if line.startswith("{"):
+            result = json.loads(line)
+            rows.setdefault((result["payload"], result["decoder"]), []).append(result)
+    return rows
+
+
+def spread(values, digits=1):
+    """"median (min–max)" of values."""
+    if not values:
+        return "–"
+    return f"{fmt(statistics.median(values), digits)} ({fmt(min(values), digits)}–{fmt(max(values), digits)})"
+
+
+def decoder_ratios(rows, payload):
+    """Courier's MB/s over Foundation's, round by round (both measured in the same round)."""
+    foundation = {r["round"]: r["mb_per_s"] for r in rows.get((payload, "Foundation JSONDecoder"), [])}
+    courier = {r["round"]: r["mb_per_s"] for r in rows.get((payload, "CourierJSONDecoder"), [])}
+    return [courier[k] / foundation[k] for k in sorted(foundation) if k in courier and foundation[k]]
+
+
+def decoder_payloads(rows):
+    return list(dict.fromkeys(payload for payload, _ in rows))
+
+
+def decoder_report(rows, svg_name, include_chart=True):
+    rounds = max((len(v) for v in rows.values()), default=0)
+    lines = ["## JSON decoder", "",
+             f"`courier bench decode` ({rounds} rounds, the two decoders alternating inside each round, in one "
+             "release-built process; both configured as Courier configures them, ISO 8601 dates; the payloads are "
+             "the bench's own `posts.json` and `small.json`). MB/s as median (min–max) over rounds; the ratio is "
+             "CourierJSONDecoder over Foundation's JSONDecoder within each round.", "",
+             "| payload | bytes | Foundation JSONDecoder MB/s | CourierJSONDecoder MB/s | ratio |",
+             "| --- | ---: | ---: | ---: | ---: |"]
+    for payload in decoder_payloads(rows):
+        foundation = [r["mb_per_s"] for r in rows.get((payload, "Foundation JSONDecoder"), [])]
+        courier = [r["mb_per_s"] for r in rows.get((payload, "CourierJSONDecoder"), [])]
+        size = rows[(payload, "CourierJSONDecoder")][0]["bytes"]
+        lines.append(f"| {payload} | {size:,} | {spread(foundation)} | {spread(courier)} | "
+                     f"{spread(decoder_ratios(rows, payload), 2)}× |")
+    if include_chart:
+        lines += ["", f"![Ratios: decoders, and each client against plain C on libcurl]({svg_name})"]
+    return lines
+
+
+def ratio_chart(decoder_rows, rows):
+    """A small SVG of the ratios: median bars with min–max whiskers."""
+    bars = []  # (group, label, median, low, high, target)
+    for payload in decoder_payloads(decoder_rows):
+        values = decoder_ratios(decoder_rows, payload)
+        if values:
+            bars.append(("decoder vs Foundation", f"CourierJSONDecoder, {payload}", statistics.median(values),
+                         min(values), max(values), 3.0))
+    for (title, server, client), results in rows.items():
+        against_c = (title, server, "C libcurl multi") in rows
+        baseline = "C libcurl multi" if against_c else "NetworkManager + CurlTransport"
+        if client in (baseline, "curl CLI") or (against_c and server != "nginx"):
+            continue
+        values = round_ratios(rows, (title, server, client))
+        if values:
+            group = f"{title} ({server}) vs " + ("C libcurl" if against_c else "CurlTransport")
+            bars.append((group, client.replace("NetworkManager + ", ""), statistics.median(values),
+                         min(values), max(values), None))
+    width, left, right, row_height, top = 760, 330, 30, 22, 30
+    height = top + row_height * (len(bars) + len({b[0] for b in bars})) + 30
+    scale_max = max([1.0] + [b[4] for b in bars] + [b[5] or 0 for b in bars]) * 1.05
+    x = lambda value: left + (width - left - right) * value / scale_max
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="10" y="18" font-weight="bold">Ratios (median bar, min–max whisker); 1.0 = the baseline</text>']
+    y = top
+    group = None
+    for name, label, med, low, high, target in bars:
+        if name != group:
+            group = name
+            out.append(f'<text x="10" y="{y + 15}" font-style="italic">{name}</text>')
+            y += row_height
+        out.append(f'<text x="{left - 8}" y="{y + 15}" text-anchor="end">{label}</text>')
+        out.append(f'<rect x="{left}" y="{y + 4}" width="{x(med) - left:.1f}" height="{row_height - 8}" '
+                   f'fill="#4a7fb5"/>')
+        out.append(f'<line x1="{x(low):.1f}" x2="{x(high):.1f}" y1="{y + 11}" y2="{y + 11}" stroke="black"/>')
+        out.append(f'<text x="{x(high) + 4:.1f}" y="{y + 15}">{med:.2f}×</text>')
+        if target:
+            out.append(f'<line x1="{x(target):.1f}" x2="{x(target):.1f}" y1="{y + 2}" y2="{y + row_height - 2}" '
+                       f'stroke="#c0392b" stroke-dasharray="3,2"/>')
+        y += row_height
+    out.append(f'<line x1="{x(1.0):.1f}" x2="{x(1.0):.1f}" y1="{top}" y2="{y}" stroke="#888" stroke-dasharray="4,3"/>')
+    out.append(f'<text x="{x(1.0):.1f}" y="{y + 15}" text-anchor="middle">1.0</text>')
+    out.append(f'<text x="{width - right}" y="{y + 15}" text-anchor="end" fill="#c0392b">red dashes: the 3× target</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def round_ratios(rows, key):
+    """The row's req/s over its baseline's, round by round."""
+    title, server, _ = key
+    baseline_key = (title, server, "C libcurl multi")
+    if baseline_key not in rows:
+        baseline_key = (title, server, "NetworkManager + CurlTransport")
+    return [r["rps"] / b["rps"] for r, b in zip(rows[key], rows[baseline_key]) if r.get("rps") and b.get("rps")]
 
 
 def median(results, key):
@@ -229,20 +358,18 @@ def report(rows, args):
              f"run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {os.cpu_count()} cores. "
              "Medians over rounds; ratio is against the plain-C libcurl program on the same server and workload "
              "(for the big transfers, against CurlTransport). Peak RSS is the client process's, from /usr/bin/time -v.",
+             "", "## Clients", "",
+             "req/s and ratio as median (min–max) over rounds; the ratio is taken round by round.",
              "", "| workload | server | client | req/s | MiB/s | p50 ms | p99 ms | ratio | peak RSS MiB | errors |",
              "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for (title, server, client), results in rows.items():
-        baseline_key = (title, server, "C libcurl multi")
-        if baseline_key not in rows:
-            baseline_key = (title, server, "NetworkManager + CurlTransport")
-        base_rps = median(rows[baseline_key], "rps")
-        rps = median(results, "rps")
-        ratio = rps / base_rps if rps and base_rps else None
         mibps = median(results, "mib_per_s")
         rss = median(results, "rss_kib")
         errors = sum(r.get("errors", 0) or 0 for r in results)
-        lines.append(f"| {title} | {server} | {client} | {fmt(rps)} | {fmt(mibps)} | {fmt(median(results, 'p50_ms'), 3)} "
-                     f"| {fmt(median(results, 'p99_ms'), 3)} | {fmt(ratio, 2)} | {fmt(rss / 1024 if rss else None)} | {errors} |")
+        rps_text = spread([r["rps"] for r in results if r.get("rps")])
+        ratio_text = spread(round_ratios(rows, (title, server, client)), 2)
+        lines.append(f"| {title} | {server} | {client} | {rps_text} | {fmt(mibps)} | {fmt(median(results, 'p50_ms'), 3)} "
+                     f"| {fmt(median(results, 'p99_ms'), 3)} | {ratio_text} | {fmt(rss / 1024 if rss else None)} | {errors} |")
     lines += ["", "Raw results (one JSON per client run):", "", "```"]
     for key, results in rows.items():
         for r in results:

@@ -38,8 +38,8 @@ public final class NetworkManager: Sendable {
     /// `DispatchQueue.main` never runs in a command-line program on Linux that has no
     /// run loop. Apps pass `.main` to update UI from the handler.
     public let callbackQueue: DispatchQueue
-    /// The JSON decoder for response bodies.
-    public let decoder: JSONDecoder
+    /// The decoder for response bodies: `CourierJSONDecoder` unless another was given.
+    public let decoder: any ResponseBodyDecoder
 
     /// Creates a manager.
     ///
@@ -52,7 +52,8 @@ public final class NetworkManager: Sendable {
     ///   - defaultHeaders: added to every request that does not set them.
     ///   - eventMonitors: receive events for logging and metrics.
     ///   - callbackQueue: where completion handlers run; default a global queue.
-    ///   - decoder: the JSON decoder; default `JSONDecoder.courier`.
+    ///   - decoder: the response body decoder; default `CourierJSONDecoder.courier` (ISO 8601
+    ///     dates). Pass `JSONDecoder.courier` to decode with Foundation's decoder instead.
     public init(
         transport: any Transport,
         baseURL: URL? = nil,
@@ -62,7 +63,7 @@ public final class NetworkManager: Sendable {
         defaultHeaders: HTTPHeaders = HTTPHeaders(),
         eventMonitors: [any EventMonitor] = [],
         callbackQueue: DispatchQueue = .global(),
-        decoder: JSONDecoder = .courier
+        decoder: any ResponseBodyDecoder = CourierJSONDecoder.courier
     ) {
         self.transport = transport
         self.baseURL = baseURL

@@ -27,11 +27,13 @@ package enum ResponseDecoding {
     /// - Parameters:
     ///   - type: the expected type.
     ///   - data: the body.
-    ///   - decoder: the JSON decoder.
+    ///   - decoder: the JSON decoder (`CourierJSONDecoder` or Foundation's `JSONDecoder`).
     /// - Throws: `CourierError` with code `.decodingFailed`, a coding path such as
     ///   `posts[3].likes` and the message; the caller adds request, status and body.
-    package static func decode<T: Decodable>(_ type: T.Type, from data: Data, decoder: JSONDecoder) throws
-        -> T
+    package static func decode<T: Decodable>(
+        _ type: T.Type, from data: Data, decoder: any ResponseBodyDecoder
+    )
+        throws -> T
     {
         if let empty = EmptyResponse() as? T { return empty }
         if data.isEmpty, let nilType = T.self as? any ExpressibleByNilLiteral.Type,

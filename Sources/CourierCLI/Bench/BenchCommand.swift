@@ -5,7 +5,8 @@ import Foundation
 /// `courier bench`: the Swift side of the benchmark harness (`make bench` drives it).
 ///
 /// `courier bench fixtures DIR` writes the files both servers serve; `courier bench run`
-/// drives one workload through one transport and prints one JSON line of results.
+/// drives one workload through one transport and prints one JSON line of results; `courier bench
+/// decode` measures the JSON decoders alone.
 enum BenchCommand: Command {
     static let name = "bench"
     static let summary = "benchmark client and fixtures used by 'make bench' (see BENCHMARKS.md)"
@@ -47,12 +48,12 @@ enum BenchCommand: Command {
         positionals: ["DIR"]
     )
 
-    static var specs: [ArgumentSpec] { [runSpec, fixturesSpec] }
+    static var specs: [ArgumentSpec] { [runSpec, fixturesSpec, DecoderBench.spec] }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let sub = arguments.first, sub == "run" || sub == "fixtures" else {
+        guard let sub = arguments.first, sub == "run" || sub == "fixtures" || sub == "decode" else {
             print(
-                "\(runSpec.helpText)\n\n\(fixturesSpec.helpText)"
+                "\(runSpec.helpText)\n\n\(fixturesSpec.helpText)\n\n\(DecoderBench.spec.helpText)"
             )
             return arguments.contains("--help") || arguments.contains("-h")
                 ? ExitStatus.success : ExitStatus.usage
@@ -65,6 +66,11 @@ enum BenchCommand: Command {
             }
             try BenchFixtures.write(
                 to: URL(fileURLWithPath: directory), bigMiB: try parsed.int(FixturesOptions.bigMib) ?? 1024)
+            return ExitStatus.success
+        }
+        if sub == "decode" {
+            guard let parsed = try DecoderBench.spec.parseUnlessHelp(rest) else { return ExitStatus.success }
+            try DecoderBench.run(parsed)
             return ExitStatus.success
         }
         guard let parsed = try runSpec.parseUnlessHelp(rest) else { return ExitStatus.success }

@@ -9,20 +9,8 @@ enum BenchFixtures {
         guard bigMiB > 0 else { throw UsageError("--big-mib must be positive") }
         let files = directory.appendingPathComponent("mappings/__files")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        let encoder = JSONEncoder.courier
-
-        try encoder.encode(SmallPayload.sample).write(to: files.appendingPathComponent("small.json"))
-        let epoch = Date(timeIntervalSince1970: 1_700_000_000)
-        let posts = (0..<500).map { index in
-            Post(
-                id: "post-\(index)", authorId: "user-\(index % 37)", authorName: "Author \(index % 37)",
-                video: "video_\(index).mp4",
-                videoURL: URL(string: "http://127.0.0.1/storage/Videos/video_\(index).mp4"),
-                description: "Benchmark post \(index) with a caption long enough to look real.",
-                likes: index * 3, comments: index % 11, pageNumber: index / 5 + 1,
-                createdAt: epoch.addingTimeInterval(Double(index) * 60))
-        }
-        try encoder.encode(posts).write(to: files.appendingPathComponent("posts.json"))
+        try smallBody().write(to: files.appendingPathComponent("small.json"))
+        try postsPage().write(to: files.appendingPathComponent("posts.json"))
 
         // A sparse file: the benchmark measures transfer and memory, not disk reads.
         let big = files.appendingPathComponent("big.bin")
@@ -42,6 +30,24 @@ enum BenchFixtures {
             let data = try JSONSerialization.data(withJSONObject: mapping, options: [.sortedKeys])
             try data.write(to: directory.appendingPathComponent("mappings/\(index)-bench.json"))
         }
+    }
+
+    /// The ~1 KiB JSON body of the small-request workloads.
+    static func smallBody() throws -> Data { try JSONEncoder.courier.encode(SmallPayload.sample) }
+
+    /// The page of 500 posts of the decode workload.
+    static func postsPage() throws -> Data {
+        let epoch = Date(timeIntervalSince1970: 1_700_000_000)
+        let posts = (0..<500).map { index in
+            Post(
+                id: "post-\(index)", authorId: "user-\(index % 37)", authorName: "Author \(index % 37)",
+                video: "video_\(index).mp4",
+                videoURL: URL(string: "http://127.0.0.1/storage/Videos/video_\(index).mp4"),
+                description: "Benchmark post \(index) with a caption long enough to look real.",
+                likes: index * 3, comments: index % 11, pageNumber: index / 5 + 1,
+                createdAt: epoch.addingTimeInterval(Double(index) * 60))
+        }
+        return try JSONEncoder.courier.encode(posts)
     }
 
     private static func stub(path: String, file: String) -> [String: Any] {

@@ -1,0 +1,390 @@
+import Foundation
+
+/// The `Decoder` over a scanned document. One instance serves a whole decode: nested values
+/// move `index` and the path and put them back, as Foundation's decoder does. The path is kept
+/// as a parent node and a last key, so that decoding a leaf object allocates no path node.
+final class TapeDecoder: Decoder, SingleValueDecodingContainer {
+    /// Owns the bytes and tape that `view` points into.
+    let document: JSONDocument
+    let view: TapeView
+    let options: CourierJSONDecoder.Options
+    /// The tape index of the value being decoded.
+    @exclusivity(unchecked) var index: Int
+    /// The coding path of the value being decoded.
+    /// The coding path of the value being decoded: `parent` + `key`.
+    @exclusivity(unchecked) var parent: CodingPathNode?
+    @exclusivity(unchecked) var key: (any CodingKey)?
+    /// The coding paths of the keyed containers made so far, by slot number.
+    @exclusivity(unchecked) private var slots: [PathSlot] = []
+
+    private struct PathSlot {
+        let parent: CodingPathNode?
+        let key: (any CodingKey)?
+        var node: CodingPathNode?
+        var made = false
+    }
+
+    /// Keeps the path `parent` + `key` of a new container; returns its slot number.
+    func makeSlot(parent: CodingPathNode?, key: (any CodingKey)?) -> Int {
+        slots.append(PathSlot(parent: parent, key: key))
+        return slots.count - 1
+    }
+
+    /// The path of a slot as a node (made once).
+    func node(ofSlot slot: Int) -> CodingPathNode? {
+        if !slots[slot].made {
+            slots[slot].node = CodingPathNode.appending(slots[slot].parent, slots[slot].key)
+            slots[slot].made = true
+        }
+        return slots[slot].node
+    }
+
+    func path(ofSlot slot: Int) -> [any CodingKey] {
+        CodingPathNode.path(slots[slot].parent, appending: slots[slot].key)
+    }
+
+    /// Converted snake_case keys, by raw key.
+    @exclusivity(unchecked) var snakeCaseCache: [String: String] = [:]
+
+    init(
+        document: JSONDocument, options: CourierJSONDecoder.Options, index: Int = 1,
+        parent: CodingPathNode? = nil,
+        key: (any CodingKey)? = nil
+    ) {
+        self.document = document
+        self.view = document.view
+        self.options = options
+        self.index = index
+        self.parent = parent
+        self.key = key
+        slots.reserveCapacity(document.objectCount)
+    }
+
+    var codingPath: [any CodingKey] { CodingPathNode.path(parent, appending: key) }
+    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+
+    @inline(__always)
+    func kind(_ index: Int) -> JSONKind { view.tape[index].kind }
+
+    // MARK: Containers
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        switch kind(index) {
+        case .object:
+            return KeyedDecodingContainer(
+                try KeyedTapeContainer<Key>(decoder: self, object: index, parent: parent, key: key))
+        case .null:
+            throw DecodingError.valueNotFound(
+                [String: Any].self,
+                DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "Cannot get keyed decoding container -- found null value instead"))
+        case let other:
+            throw Self.mismatch([String: Any].self, codingPath, other)
+        }
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        switch kind(index) {
+        case .array:
+            return UnkeyedTapeContainer(
+                decoder: self, array: index, node: CodingPathNode.appending(parent, key))
+        case .null:
+            throw DecodingError.valueNotFound(
+                [Any].self,
+                DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
+        case let other:
+            throw Self.mismatch([Any].self, codingPath, other)
+        }
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    // MARK: Errors
+
+    static func mismatch(_ type: Any.Type, _ path: [any CodingKey], _ found: JSONKind) -> DecodingError {
+        .typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: path,
+                debugDescription: "Expected to decode \(type) but found \(found.description) instead."
+            ))
+    }
+
+    @inline(__always)
+    func checkNotNull(_ index: Int, _ type: Any.Type, _ parent: CodingPathNode?, _ key: (any CodingKey)?)
+        throws
+    {
+        if kind(index) == .null {
+            throw DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: CodingPathNode.path(parent, appending: key),
+                    debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+        }
+    }
+
+    // MARK: Scalars
+
+    /// The `DecodingError` Foundation throws for `failure` reading a `type` at `parent` + `key`.
+    static func error(
+        _ failure: ScalarFailure, _ type: Any.Type, _ parent: CodingPathNode?, _ key: (any CodingKey)?
+    ) -> DecodingError {
+        switch failure {
+        case .null:
+            // Foundation reports null as a type mismatch for Bool only.
+            if type == Bool.self {
+                return mismatch(type, CodingPathNode.path(parent, appending: key), .null)
+            }
+            return .valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: CodingPathNode.path(parent, appending: key),
+                    debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+        case .mismatch(let found):
+            return mismatch(type, CodingPathNode.path(parent, appending: key), found)
+        case .syntax:
+            return JSONSyntaxError(offset: 0).decodingError
+        }
+    }
+
+    func unwrapBool(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Bool {
+        do {
+            return try view.bool(index)
+        } catch {
+            throw Self.error(error as? ScalarFailure ?? .syntax, Bool.self, parent, key)
+        }
+    }
+
+    func unwrapString(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> String {
+        do {
+            return try view.stringValue(index)
+        } catch {
+            throw Self.error(error as? ScalarFailure ?? .syntax, String.self, parent, key)
+        }
+    }
+
+    func unwrapInteger<T: FixedWidthInteger>(
+        _ index: Int, as type: T.Type, _ parent: CodingPathNode?, _ key: (any CodingKey)?
+    ) throws -> T {
+        do {
+            return try view.integer(index, T.self)
+        } catch {
+            throw Self.error(error as? ScalarFailure ?? .syntax, T.self, parent, key)
+        }
+    }
+
+    func unwrapFloat<T: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ index: Int, as type: T.Type, _ parent: CodingPathNode?, _ key: (any CodingKey)?
+    ) throws -> T {
+        do {
+            return try view.float(index, T.self)
+        } catch {
+            if case .mismatch(.string) = error as? ScalarFailure, let value = nonConforming(index, as: T.self)
+            {
+                return value
+            }
+            throw Self.error(error as? ScalarFailure ?? .syntax, T.self, parent, key)
+        }
+    }
+
+    /// The value of a `convertFromString` infinity or NaN string at `index`, if it is one.
+    func nonConforming<T: BinaryFloatingPoint>(_ index: Int, as type: T.Type) -> T? {
+        guard let strings = options.nonConforming, view.tape[index].flags & TapeEntry.Flags.escaped == 0
+        else {
+            return nil
+        }
+        let text = view.text(of: index)
+        if text.elementsEqual(strings.positive) { return T.infinity }
+        if text.elementsEqual(strings.negative) { return -T.infinity }
+        if text.elementsEqual(strings.nan) { return T.nan }
+        return nil
+    }
+
+    // MARK: Any Decodable
+
+    /// Decodes the value at `index` as `T`, at the path `parent` + `key`.
+    func unwrap<T: Decodable>(
+        _ index: Int, as type: T.Type, parent: CodingPathNode?, key: consuming (any CodingKey)?
+    ) throws -> T {
+        if T.self == String.self { return try unwrapString(index, parent, key) as! T }
+        if T.self == Int.self { return try unwrapInteger(index, as: Int.self, parent, key) as! T }
+        if T.self == Double.self { return try unwrapFloat(index, as: Double.self, parent, key) as! T }
+        if T.self == Bool.self { return try unwrapBool(index, parent, key) as! T }
+        if T.self == Date.self { return try unwrapDate(index, parent, key) as! T }
+        if T.self == Data.self { return try unwrapData(index, parent, key) as! T }
+        if T.self == URL.self {
+            try checkNotNull(index, URL.self, parent, key)
+            guard let url = URL(string: try unwrapString(index, parent, key)) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: CodingPathNode.path(parent, appending: key),
+                        debugDescription: "Invalid URL string."))
+            }
+            return url as! T
+        }
+        if T.self == Decimal.self { return try unwrapDecimal(index, parent, key) as! T }
+        if !options.isPlainKeys, let dictionary = T.self as? any StringKeyedDictionary.Type {
+            return try unwrapDictionary(index, elementType: dictionary.elementType, parent, key) as! T
+        }
+        return try nested(index, parent, key) { try T(from: self) }
+    }
+
+    /// Runs `body` with this decoder moved to `index` at the path `parent` + `key`. The path is
+    /// swapped in and out rather than copied: the key is an existential, and copying one costs.
+    @inline(__always)
+    func nested<T>(
+        _ index: Int, _ parent: consuming CodingPathNode?, _ key: consuming (any CodingKey)?,
+        _ body: () throws -> T
+    ) rethrows -> T {
+        let savedIndex = self.index
+        self.index = index
+        swap(&self.parent, &parent)
+        swap(&self.key, &key)
+        defer {
+            self.index = savedIndex
+            swap(&self.parent, &parent)
+            swap(&self.key, &key)
+        }
+        return try body()
+    }
+
+    private func unwrapDate(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Date {
+        try checkNotNull(index, Date.self, parent, key)
+        switch options.dates {
+        case .deferredToDate:
+            return try nested(index, parent, key) { try Date(from: self) }
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try unwrapFloat(index, as: Double.self, parent, key))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try unwrapFloat(index, as: Double.self, parent, key) / 1000)
+        case .iso8601:
+            let entry = view.tape[index]
+            if entry.kind == .string, entry.flags == 0,
+                let date = ISO8601Timestamp.parse(view.text(of: index))
+            {
+                return date
+            }
+            let string = try unwrapString(index, parent, key)
+            guard let date = try? Date.ISO8601FormatStyle().parse(string) else {
+                // Foundation reports the path of the value being decoded, without the key.
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: codingPath,
+                        debugDescription: "Expected date string to be ISO8601-formatted."))
+            }
+            return date
+        case .formatted(let formatter):
+            let string = try unwrapString(index, parent, key)
+            guard let date = formatter.date(from: string) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: CodingPathNode.path(parent, appending: key),
+                        debugDescription: "Date string does not match format expected by formatter."))
+            }
+            return date
+        case .custom(let function):
+            return try nested(index, parent, key) { try function(self) }
+        }
+    }
+
+    private func unwrapData(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Data {
+        try checkNotNull(index, Data.self, parent, key)
+        switch options.data {
+        case .deferredToData:
+            return try nested(index, parent, key) { try Data(from: self) }
+        case .base64:
+            guard kind(index) == .string else {
+                throw Self.mismatch(String.self, CodingPathNode.path(parent, appending: key), kind(index))
+            }
+            guard let data = Data(base64Encoded: try unwrapString(index, parent, key)) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: CodingPathNode.path(parent, appending: key),
+                        debugDescription: "Encountered Data is not valid Base64."))
+            }
+            return data
+        case .custom(let function):
+            return try nested(index, parent, key) { try function(self) }
+        }
+    }
+
+    private func unwrapDecimal(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws
+        -> Decimal
+    {
+        try checkNotNull(index, Decimal.self, parent, key)
+        guard kind(index) == .number else {
+            throw DecodingError.typeMismatch(
+                Decimal.self,
+                DecodingError.Context(
+                    codingPath: CodingPathNode.path(parent, appending: key), debugDescription: ""))
+        }
+        let start = Int(view.tape[index].start)
+        do {
+            let number = try JSONNumberText(view.text(of: index), offset: start)
+            if let decimal = Decimal(string: String(decoding: number.text, as: UTF8.self)) { return decimal }
+        } catch {
+            throw error.decodingError
+        }
+        throw JSONSyntaxError(offset: start).decodingError
+    }
+
+    private func unwrapDictionary(
+        _ index: Int, elementType: any Decodable.Type, _ parent: CodingPathNode?, _ key: (any CodingKey)?
+    ) throws -> [String: Any] {
+        try checkNotNull(index, [String: Any].self, parent, key)
+        guard kind(index) == .object else {
+            throw Self.mismatch([String: Any].self, CodingPathNode.path(parent, appending: key), kind(index))
+        }
+        let path = CodingPathNode.appending(parent, key)
+        var result: [String: Any] = [:]
+        var member = index + 1
+        let end = Int(view.tape[index].next)
+        while member < end {
+            let name = try unwrapString(member, path, nil)
+            let value = member + 1
+            // Every value is decoded, a later duplicate too; the first one is kept.
+            let element = try unwrapAny(value, as: elementType, parent: path, key: JSONStringKey(name))
+            if result[name] == nil { result[name] = element }
+            member = Int(view.tape[value].next)
+        }
+        return result
+    }
+
+    private func unwrapAny(
+        _ index: Int, as type: any Decodable.Type, parent: CodingPathNode?, key: any CodingKey
+    )
+        throws -> Any
+    {
+        try unwrap(index, as: type, parent: parent, key: key)
+    }
+
+    // MARK: SingleValueDecodingContainer
+
+    func decodeNil() -> Bool { kind(index) == .null }
+    func decode(_ type: Bool.Type) throws -> Bool { try unwrapBool(index, parent, key) }
+    func decode(_ type: String.Type) throws -> String { try unwrapString(index, parent, key) }
+    func decode(_ type: Double.Type) throws -> Double { try unwrapFloat(index, as: type, parent, key) }
+    func decode(_ type: Float.Type) throws -> Float { try unwrapFloat(index, as: type, parent, key) }
+    func decode(_ type: Int.Type) throws -> Int { try unwrapInteger(index, as: type, parent, key) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try unwrapInteger(index, as: type, parent, key) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try unwrapInteger(index, as: type, parent, key) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try unwrapInteger(index, as: type, parent, key) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try unwrapInteger(index, as: type, parent, key) }
+    func decode(_ type: UInt.Type) throws -> UInt { try unwrapInteger(index, as: type, parent, key) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try unwrapInteger(index, as: type, parent, key) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 {
+        try unwrapInteger(index, as: type, parent, key)
+    }
+    func decode(_ type: UInt32.Type) throws -> UInt32 {
+        try unwrapInteger(index, as: type, parent, key)
+    }
+    func decode(_ type: UInt64.Type) throws -> UInt64 {
+        try unwrapInteger(index, as: type, parent, key)
+    }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try unwrap(index, as: type, parent: parent, key: key)
+    }
+}
