@@ -46,7 +46,7 @@ struct AdminAPI: Sendable {
                 json = .object(members)
             }
             do {
-                return .success(try StubMapping(json: json))
+                return .success(try StubMapping(json: json, globalTemplating: store.globalTemplating))
             } catch {
                 return .failure(AdminJSON.error("\(error)", status: 422))
             }
@@ -86,7 +86,8 @@ struct AdminAPI: Sendable {
             case .failure(let response): return response
             case .success(let json):
                 do {
-                    let stubs = try MappingLoader.mappings(in: json, location: "import")
+                    let stubs = try MappingLoader.mappings(
+                        in: json, location: "import", globalTemplating: store.globalTemplating)
                     let options = json["importOptions"]
                     store.importStubs(
                         stubs, ignoreExisting: options?["duplicatePolicy"]?.stringValue == "IGNORE",

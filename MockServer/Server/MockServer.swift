@@ -18,7 +18,8 @@ public final class MockServer: Sendable {
     public init(configuration: MockServerConfiguration = .init(), handlers: [any HTTPHandler] = []) {
         self.configuration = configuration
         let store = StubStore(
-            filesDirectory: configuration.mappingsDirectory.map { MappingLoader.layout(of: $0).files })
+            filesDirectory: configuration.mappingsDirectory.map { MappingLoader.layout(of: $0).files },
+            globalTemplating: configuration.globalResponseTemplating)
         let router = RequestRouter(configuration: configuration, store: store, handlers: handlers)
         self.store = store
         self.router = router
@@ -37,7 +38,9 @@ public final class MockServer: Sendable {
     public func start() throws {
         if let directory = configuration.mappingsDirectory {
             do {
-                store.installDefaults(try MappingLoader.load(from: directory))
+                store.installDefaults(
+                    try MappingLoader.load(
+                        from: directory, globalTemplating: configuration.globalResponseTemplating))
             } catch {
                 throw MockServerError(message: "cannot load mappings from \(directory.path): \(error)")
             }
@@ -65,7 +68,8 @@ public final class MockServer: Sendable {
     @discardableResult
     public func addStubs(json: Data) throws -> [String] {
         do {
-            let stubs = try MappingLoader.mappings(in: try JSONValue.parse(json), location: "mapping")
+            let stubs = try MappingLoader.mappings(
+                in: try JSONValue.parse(json), location: "mapping", globalTemplating: store.globalTemplating)
             for stub in stubs { store.add(stub) }
             return stubs.map(\.id)
         } catch let error as ValuePattern.InvalidMapping {

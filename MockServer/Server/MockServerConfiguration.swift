@@ -37,6 +37,8 @@ public struct MockServerConfiguration: Sendable {
     public var mappingsDirectory: URL?
     /// How many requests the journal keeps; older ones are dropped and counted.
     public var journalLimit: Int
+    /// Renders every stub's response as a template, as if each had `transformers: ["response-template"]`.
+    public var globalResponseTemplating = false
     /// The share of non-admin requests (0–1) that chaos answers with a fault or a 5xx/429.
     public var chaosRate: Double
     /// The seed of chaos's random generator, for reproducible runs.

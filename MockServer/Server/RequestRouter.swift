@@ -30,7 +30,12 @@ final class RequestRouter: Sendable {
         var response: ServerResponse
         if case .matched(let stub) = store.match(view) {
             stubID = stub.id
-            response = stub.response.makeResponse(filesDirectory: store.filesDirectory)
+            if let templated = stub.response.templated {
+                response = TemplatedResponse.response(
+                    for: stub, templated, view: view, filesDirectory: store.filesDirectory)
+            } else {
+                response = stub.response.makeResponse(filesDirectory: store.filesDirectory)
+            }
         } else if let injected = chaos?.apply(next: { runHandlers(request) ?? notFound(view) }) {
             response = injected
         } else if let handled = runHandlers(request) {

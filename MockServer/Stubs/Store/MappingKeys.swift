@@ -15,6 +15,7 @@ enum MappingKeys {
     static let response: Set<String> = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
         "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "fault", "transformers",
+        "transformerParameters",
     ]
     static let multipart: Set<String> = ["name", "matchingType", "headers", "bodyPatterns"]
     static let basicAuth: Set<String> = ["username", "password"]
@@ -22,7 +23,6 @@ enum MappingKeys {
 
     /// WireMock features that are recognised but not implemented, and what to say about them.
     static let unimplemented: [String: String] = [
-        "transformerParameters": "response templating is not implemented",
         "proxyBaseUrl": "proxying is not implemented",
         "additionalProxyRequestHeaders": "proxying is not implemented",
         "removeProxyRequestHeaders": "proxying is not implemented",
@@ -53,18 +53,19 @@ enum MappingKeys {
         }
     }
 
-    /// Accepts only an empty `transformers` list: no transformer is implemented.
-    static func checkTransformers(_ value: JSONValue?, at location: String) throws {
-        guard let value else { return }
+    /// Accepts a `transformers` list naming only `response-template`; returns whether it names it.
+    static func checkTransformers(_ value: JSONValue?, at location: String) throws -> Bool {
+        guard let value else { return false }
         guard case .array(let names) = value else {
             throw ValuePattern.InvalidMapping(
                 description: "\(location).transformers must be an array of names")
         }
-        if let first = names.first {
+        for (index, name) in names.enumerated() where name.stringValue != TemplatedResponse.transformerName {
             throw ValuePattern.InvalidMapping(
                 description:
-                    "\(location).transformers: transformer \"\(first.matchText)\" is not supported (response templating is not implemented)"
+                    "\(location).transformers[\(index)]: transformer \"\(name.matchText)\" is not supported (only \"\(TemplatedResponse.transformerName)\" is)"
             )
         }
+        return !names.isEmpty
     }
 }

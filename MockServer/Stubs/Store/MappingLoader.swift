@@ -14,7 +14,7 @@ enum MappingLoader {
 
     /// Every mapping in the `.json` files under `directory` (a file holds one mapping or `{"mappings": [...]}`).
     /// - Throws: ``ValuePattern/InvalidMapping`` naming the file and the problem.
-    static func load(from directory: URL) throws -> [StubMapping] {
+    static func load(from directory: URL, globalTemplating: Bool = false) throws -> [StubMapping] {
         let root = layout(of: directory).mappings
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         else {
@@ -34,18 +34,24 @@ enum MappingLoader {
                 throw ValuePattern.InvalidMapping(
                     description: "\(file.lastPathComponent): not valid JSON (\(error))")
             }
-            stubs.append(contentsOf: try mappings(in: json, location: file.lastPathComponent))
+            stubs.append(
+                contentsOf: try mappings(
+                    in: json, location: file.lastPathComponent, globalTemplating: globalTemplating))
         }
         return stubs
     }
 
     /// The mappings in a document: a single mapping or `{"mappings": [...]}`.
-    static func mappings(in json: JSONValue, location: String) throws -> [StubMapping] {
+    static func mappings(in json: JSONValue, location: String, globalTemplating: Bool = false) throws
+        -> [StubMapping]
+    {
         if case .array(let list)? = json["mappings"] {
             return try list.enumerated().map {
-                try StubMapping(json: $0.element, location: "\(location) mappings[\($0.offset)]")
+                try StubMapping(
+                    json: $0.element, location: "\(location) mappings[\($0.offset)]",
+                    globalTemplating: globalTemplating)
             }
         }
-        return [try StubMapping(json: json, location: location)]
+        return [try StubMapping(json: json, location: location, globalTemplating: globalTemplating)]
     }
 }

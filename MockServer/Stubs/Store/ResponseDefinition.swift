@@ -24,19 +24,37 @@ struct ResponseDefinition: Sendable {
     var fault: ServerFault?
     /// The body file's location, resolved once when the stub is installed.
     var resolvedFile: URL?
+    /// The compiled templates, when the response is templated.
+    var templated: TemplatedResponse?
 
-    static func parse(_ json: JSONValue, at location: String) throws -> ResponseDefinition {
+    /// Reads a `response` object.
+    /// - Parameters:
+    ///   - json: the object.
+    ///   - location: its path, for messages.
+    ///   - globalTemplating: whether every response is a template, without `transformers`.
+    /// - Throws: ``ValuePattern/InvalidMapping`` naming the first problem (an invalid template included).
+    static func parse(_ json: JSONValue, at location: String, globalTemplating: Bool = false) throws
+        -> ResponseDefinition
+    {
         guard case .object(let members) = json else {
             throw ValuePattern.InvalidMapping(description: "\(location) must be an object")
         }
         try MappingKeys.check(members, allowed: MappingKeys.response, at: location)
-        try MappingKeys.checkTransformers(members["transformers"], at: location)
+        let isTemplated =
+            try MappingKeys.checkTransformers(members["transformers"], at: location) || globalTemplating
         var definition = ResponseDefinition()
         if let status = members["status"] {
-            guard let code = status.intValue, (100...999).contains(code) else {
-                throw ValuePattern.InvalidMapping(description: "\(location).status must be a status code")
+            if let code = status.intValue, (100...999).contains(code) {
+                definition.status = code
+            } else if isTemplated, let text = status.stringValue, Template.mayContainTags(text) {
+                // Compiled with the other templates below; rendered per request.
+            } else {
+                throw ValuePattern.InvalidMapping(
+                    description:
+                        "\(location).status must be a status code"
+                        + (isTemplated
+                            ? " or a template" : " (a template needs transformers: [\"response-template\"])"))
             }
-            definition.status = code
         }
         definition.statusMessage = members["statusMessage"]?.stringValue
         if case .object(let headers)? = members["headers"] {
@@ -110,7 +128,58 @@ struct ResponseDefinition: Sendable {
             }
             definition.fault = value
         }
+        if let parameters = members["transformerParameters"], !isTemplated {
+            _ = parameters
+            throw ValuePattern.InvalidMapping(
+                description:
+                    "\(location).transformerParameters: only templates read them; add transformers: [\"response-template\"]"
+            )
+        }
+        if isTemplated { definition.templated = try compileTemplates(members, at: location) }
         return definition
+    }
+
+    /// Compiles every templated part of a response.
+    private static func compileTemplates(_ members: [String: JSONValue], at location: String) throws
+        -> TemplatedResponse
+    {
+        var templated = TemplatedResponse()
+        if let status = members["status"]?.stringValue, Template.mayContainTags(status) {
+            templated.status = try TemplatedResponse.compile(status, at: "\(location).status")
+        }
+        if case .object(let headers)? = members["headers"] {
+            for name in headers.keys.sorted() {
+                let values: [JSONValue]
+                switch headers[name] {
+                case .array(let list)?: values = list
+                case let value?: values = [value]
+                case nil: values = []
+                }
+                for value in values {
+                    templated.headers.append(
+                        (
+                            name,
+                            try TemplatedResponse.compile(value.matchText, at: "\(location).headers.\(name)")
+                        ))
+                }
+            }
+        }
+        if let body = members["body"] {
+            templated.body = try TemplatedResponse.compile(body.matchText, at: "\(location).body")
+        } else if let json = members["jsonBody"] {
+            templated.jsonBody = try TemplatedResponse.compileJSON(json, at: "\(location).jsonBody")
+        } else if let name = members["bodyFileName"]?.stringValue {
+            templated.bodyFileName = try TemplatedResponse.compile(name, at: "\(location).bodyFileName")
+        }
+        if let parameters = members["transformerParameters"] {
+            guard case .object = parameters else {
+                throw ValuePattern.InvalidMapping(
+                    description: "\(location).transformerParameters must be an object")
+            }
+            templated.parameters = parameters
+            templated.rendersBodyFile = parameters["disableBodyFileTemplating"]?.boolValue != true
+        }
+        return templated
     }
 
     private static func parseDistribution(_ json: JSONValue, _ location: String) throws -> DelayDistribution {

@@ -16,10 +16,13 @@ final class StubStore: Sendable {
     }
 
     let filesDirectory: URL?
+    /// Whether every response is a template (mappings are read with this).
+    let globalTemplating: Bool
     private let state = Locked(State())
 
-    init(filesDirectory: URL?, defaults: [StubMapping] = []) {
+    init(filesDirectory: URL?, defaults: [StubMapping] = [], globalTemplating: Bool = false) {
         self.filesDirectory = filesDirectory
+        self.globalTemplating = globalTemplating
         installDefaults(defaults)
     }
 

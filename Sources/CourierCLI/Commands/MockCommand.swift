@@ -30,6 +30,11 @@ enum MockCommand: Command {
             "--max-body", placeholder: "BYTES", help: "largest request body accepted, in bytes")
         static let noBackend = Option.flag(
             "--no-backend", help: "serve stubs only, without the social backend")
+        static let globalTemplating = Option.flag(
+            "--global-response-templating",
+            help:
+                "render every stub's response as a template, not only those with the response-template transformer"
+        )
     }
 
     static let spec = ArgumentSpec(
@@ -38,7 +43,7 @@ enum MockCommand: Command {
             "Runs Courier's mock server in the foreground. The first line printed is 'listening on http://HOST:PORT'.",
         options: [
             Options.host, Options.port, Options.mappings, Options.seedData, Options.chaos, Options.chaosSeed,
-            Options.maxBody, Options.noBackend,
+            Options.maxBody, Options.noBackend, Options.globalTemplating,
         ]
     )
 
@@ -68,6 +73,7 @@ enum MockCommand: Command {
             guard maxBody > 0 else { throw UsageError("--max-body must be positive") }
             configuration.maxBodyBytes = Int64(maxBody)
         }
+        configuration.globalResponseTemplating = parsed.has(Options.globalTemplating)
         let seedCount = try parsed.int(Options.seedData) ?? 0
         guard seedCount >= 0 else { throw UsageError("--seed-data must not be negative") }
 
