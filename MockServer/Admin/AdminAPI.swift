@@ -23,12 +23,14 @@ struct AdminAPI: Sendable {
             return requests(request, Array(parts.dropFirst()))
         case (_, "scenarios"):
             return scenarios(request, Array(parts.dropFirst()))
+        case (_, "near-misses"):
+            return nearMisses(request, Array(parts.dropFirst()))
         default:
             return AdminJSON.error("no admin route \(method) \(request.path)", status: 404)
         }
     }
 
-    private func parseBody(_ request: ServerRequest) -> AdminResult<JSONValue> {
+    func parseBody(_ request: ServerRequest) -> AdminResult<JSONValue> {
         guard let data = try? request.bodyData(), let json = try? JSONValue.parse(data) else {
             return .failure(AdminJSON.error("the request body is not valid JSON", status: 400))
         }
@@ -168,6 +170,8 @@ struct AdminAPI: Sendable {
                     "requestJournalDisabled": .bool(journal.isDisabled),
                     "droppedRequests": .int(Int64(dropped)),
                 ]))
+        case ("GET", "unmatched"?) where rest.count == 2 && rest[1] == "near-misses":
+            return unmatchedNearMisses()
         case ("GET", "unmatched"?):
             let unmatched = entries.filter { !$0.wasMatched }
             return AdminJSON.response(

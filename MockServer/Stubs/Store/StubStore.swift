@@ -68,13 +68,28 @@ final class StubStore: Sendable {
         }
     }
 
+    /// One stub that did not match a request, how far it was (0 to 1) and what differed.
+    struct NearMiss {
+        var stub: StubMapping
+        var differences: [RequestPattern.Mismatch]
+        var distance: Double
+    }
+
     /// The stub closest to matching the request (smallest weighted difference) and what differed.
     func closestMatch(_ view: RequestView) -> MatchResult {
+        guard let best = nearMisses(view, limit: 1).first else {
+            return .unmatched(closest: nil, differences: [])
+        }
+        return .unmatched(closest: best.stub, differences: best.differences)
+    }
+
+    /// The `limit` stubs nearest to matching the request, nearest first (stubs that match are left out).
+    func nearMisses(_ view: RequestView, limit: Int) -> [NearMiss] {
         state.withLock { state in
             // The URL weighs most, then the method, then each other field; a scenario state least: a stub
             // that fits the request but waits for another state is the better explanation.
-            var best: (stub: StubMapping, differences: [RequestPattern.Mismatch], score: Int)?
-            for stub in state.stubs {
+            var found: [(miss: NearMiss, score: Int, order: Int)] = []
+            for (order, stub) in state.stubs.enumerated() {
                 var differences = stub.request.mismatches(view)
                 if let scenario = stub.scenarioName, let required = stub.requiredScenarioState {
                     let current = state.scenarios[scenario, default: StubMapping.startedState]
@@ -85,10 +100,14 @@ final class StubStore: Sendable {
                                 detail: "requires state \(required) but is \(current)", weight: 1))
                     }
                 }
+                guard !differences.isEmpty else { continue }
                 let score = differences.reduce(0) { $0 + $1.weight }
-                if score < (best?.score ?? Int.max) { best = (stub, differences, score) }
+                let distance = min(1, Double(score) / Double(stub.request.totalWeight + 1))
+                found.append(
+                    (NearMiss(stub: stub, differences: differences, distance: distance), score, order))
             }
-            return .unmatched(closest: best?.stub, differences: best?.differences ?? [])
+            found.sort { ($0.score, $0.order) < ($1.score, $1.order) }
+            return found.prefix(limit).map(\.miss)
         }
     }
 
