@@ -4,6 +4,10 @@ import Foundation
 struct AdminAPI: Sendable {
     let store: StubStore
     let journal: RequestJournal
+    /// Where `/__admin/mappings/save` writes; nil when the server has no mappings folder.
+    var mappingsRoot: URL?
+    /// Stops the server after the current response (`POST /__admin/shutdown`).
+    var requestShutdown: @Sendable () -> Void = {}
 
     static let prefix = "/__admin"
 
@@ -23,6 +27,11 @@ struct AdminAPI: Sendable {
             return requests(request, Array(parts.dropFirst()))
         case (_, "scenarios"):
             return scenarios(request, Array(parts.dropFirst()))
+        case (_, "settings") where parts.count == 1:
+            return settings(request)
+        case ("POST", "shutdown") where parts.count == 1:
+            requestShutdown()
+            return AdminJSON.response(.object([:]))
         case (_, "near-misses"):
             return nearMisses(request, Array(parts.dropFirst()))
         default:
@@ -83,6 +92,10 @@ struct AdminAPI: Sendable {
         case ("POST", 1) where rest[0] == "reset":
             store.resetToDefaults()
             return AdminJSON.response(.object([:]))
+        case ("POST", 1) where rest[0] == "save":
+            return saveMappings()
+        case ("POST", 1) where rest[0] == "find-by-metadata" || rest[0] == "remove-by-metadata":
+            return byMetadata(request, remove: rest[0] == "remove-by-metadata")
         case ("POST", 1) where rest[0] == "import":
             switch parseBody(request) {
             case .failure(let response): return response

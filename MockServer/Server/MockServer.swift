@@ -10,6 +10,8 @@ public final class MockServer: Sendable {
     private let router: RequestRouter
     private let store: StubStore
     private let http: HTTPServer
+    /// Whether the server has stopped, and who waits for it.
+    private let stopped = Locked<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// Creates a server; nothing is bound until ``start()``.
     /// - Parameters:
@@ -26,6 +28,15 @@ public final class MockServer: Sendable {
         self.http = HTTPServer(
             context: HTTPServerContext(configuration: configuration) { request in router.respond(to: request)
             })
+        router.shutdownHook.withLock { hook in
+            hook = { [weak self] in
+                guard let server = self else { return }
+                // Off the loop thread that is answering: shutting down waits for the loops.
+                let thread = Thread { server.shutdown() }
+                thread.name = "courier-mock-admin-shutdown"
+                thread.start()
+            }
+        }
     }
 
     deinit {
@@ -101,12 +112,35 @@ public final class MockServer: Sendable {
     /// Do not call it from a handler.
     public func shutdown() {
         http.shutdown()
+        markStopped()
+    }
+
+    /// Returns once the server has stopped: after ``shutdown()``, ``stop()`` or `POST /__admin/shutdown`.
+    public func waitUntilStopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = stopped.withLock { state in
+                if state.done { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }  // otherwise markStopped resumes it, once
+        }
+    }
+
+    private func markStopped() {
+        let waiters = stopped.withLock { state in
+            state.done = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Shuts the server down as ``shutdown()`` does, waiting on a thread of its own rather than blocking
     /// the caller's: other tasks keep running meanwhile. Idempotent. Do not call it from a handler.
     public func stop() async {
         await http.shutdownOffThePool()
+        markStopped()
     }
 }
 

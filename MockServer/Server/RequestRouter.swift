@@ -7,11 +7,17 @@ final class RequestRouter: Sendable {
     let admin: AdminAPI
     let chaos: ChaosInjector?
     let handlers: [any HTTPHandler]
+    /// What `POST /__admin/shutdown` calls; set by the server once it exists.
+    let shutdownHook = Locked<(@Sendable () -> Void)?>(nil)
 
     init(configuration: MockServerConfiguration, store: StubStore, handlers: [any HTTPHandler]) {
         self.store = store
         self.journal = RequestJournal(limit: configuration.journalLimit)
-        self.admin = AdminAPI(store: store, journal: journal)
+        var admin = AdminAPI(store: store, journal: journal)
+        admin.mappingsRoot = configuration.mappingsDirectory
+        let hook = shutdownHook
+        admin.requestShutdown = { hook.withLock { $0 }?() }
+        self.admin = admin
         self.chaos =
             configuration.chaosRate > 0
             ? ChaosInjector(rate: configuration.chaosRate, seed: configuration.chaosSeed) : nil
@@ -36,6 +42,7 @@ final class RequestRouter: Sendable {
             } else {
                 response = stub.response.makeResponse(filesDirectory: store.filesDirectory)
             }
+            applyGlobalDelay(to: &response, stub: stub)
         } else if let injected = chaos?.apply(next: { runHandlers(request) ?? notFound(view) }) {
             response = injected
         } else if let handled = runHandlers(request) {
@@ -46,6 +53,19 @@ final class RequestRouter: Sendable {
         }
         journal.record(request, wasMatched: wasMatched, stubID: stubID, status: response.status)
         return response
+    }
+
+    /// The `/__admin/settings` delays: the fixed one for stubs without their own, the distribution always.
+    private func applyGlobalDelay(to response: inout ServerResponse, stub: StubMapping) {
+        let settings = store.settings
+        var extra: Double = 0
+        if let fixed = settings.fixedDelay, stub.response.fixedDelayMilliseconds == 0 { extra += fixed }
+        if let distribution = settings.delayDistribution {
+            var generator = SystemRandomNumberGenerator()
+            extra += ResponseDefinition.sample(distribution, using: &generator)
+        }
+        guard extra > 0 else { return }
+        response.delay = (response.delay ?? .zero) + .milliseconds(extra)
     }
 
     private func runHandlers(_ request: ServerRequest) -> ServerResponse? {

@@ -35,10 +35,33 @@ enum MappingLoader {
                     description: "\(file.lastPathComponent): not valid JSON (\(error))")
             }
             stubs.append(
-                contentsOf: try mappings(
+                contentsOf: try persisted(
                     in: json, location: file.lastPathComponent, globalTemplating: globalTemplating))
         }
         return stubs
+    }
+
+    private static func persisted(in json: JSONValue, location: String, globalTemplating: Bool) throws
+        -> [StubMapping]
+    {
+        try mappings(in: json, location: location, globalTemplating: globalTemplating).map {
+            var stub = $0
+            stub.isPersisted = true
+            return stub
+        }
+    }
+
+    /// Writes each stub to `<id>.json` in the folder the loader reads mappings from.
+    /// - Throws: the file system's error.
+    static func save(_ stubs: [StubMapping], to directory: URL) throws {
+        let folder = layout(of: directory).mappings
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for stub in stubs {
+            let name = stub.id.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+            try stub.source.serialized(pretty: true).write(
+                to: folder.appendingPathComponent("\(name.isEmpty ? UUID().uuidString : name).json"),
+                options: .atomic)
+        }
     }
 
     /// The mappings in a document: a single mapping or `{"mappings": [...]}`.

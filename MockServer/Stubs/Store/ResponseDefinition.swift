@@ -182,7 +182,7 @@ struct ResponseDefinition: Sendable {
         return templated
     }
 
-    private static func parseDistribution(_ json: JSONValue, _ location: String) throws -> DelayDistribution {
+    static func parseDistribution(_ json: JSONValue, _ location: String) throws -> DelayDistribution {
         if case .object(let members) = json {
             let keys: Set<String> =
                 switch json["type"]?.stringValue {

@@ -17,6 +17,8 @@ struct StubMapping: Sendable {
     var source: JSONValue
     /// Insertion order: newer stubs win priority ties.
     var sequence = 0
+    /// Whether the stub is in a file of the mappings folder (loaded from one, or saved to one).
+    var isPersisted = false
 
     /// Reads a mapping; assigns an id when it has none.
     /// - Parameters:

@@ -7,6 +7,22 @@ final class StubStore: Sendable {
         var defaults: [StubMapping] = []
         var scenarios: [String: String] = [:]
         var nextSequence = 0
+        var settings = Settings()
+    }
+
+    /// `/__admin/settings`: a delay added to every stubbed response.
+    struct Settings: Sendable {
+        /// Applied to stubs that have no `fixedDelayMilliseconds` of their own.
+        var fixedDelay: Double?
+        /// Sampled for every stubbed response, on top of the fixed delay.
+        var delayDistribution: ResponseDefinition.DelayDistribution?
+        /// The settings as last posted.
+        var json: JSONValue = .object([:])
+    }
+
+    var settings: Settings {
+        get { state.withLock { $0.settings } }
+        set { state.withLock { $0.settings = newValue } }
     }
 
     /// The outcome of matching a request against the stubs.
@@ -144,6 +160,25 @@ final class StubStore: Sendable {
             let before = state.stubs.count
             state.stubs.removeAll { $0.id == id }
             return state.stubs.count != before
+        }
+    }
+
+    /// Removes every stub for which `shouldRemove` is true; returns how many.
+    @discardableResult
+    func removeAll(where shouldRemove: (StubMapping) -> Bool) -> Int {
+        state.withLock { state in
+            let before = state.stubs.count
+            state.stubs.removeAll(where: shouldRemove)
+            return before - state.stubs.count
+        }
+    }
+
+    /// Marks the stubs with these ids as saved to the mappings folder.
+    func markPersisted(_ ids: Set<String>) {
+        state.withLock { state in
+            for index in state.stubs.indices where ids.contains(state.stubs[index].id) {
+                state.stubs[index].isPersisted = true
+            }
         }
     }
 

@@ -84,7 +84,13 @@ enum MockCommand: Command {
         // Written unbuffered: scripts read this line to learn the port.
         FileHandle.standardOutput.write(
             Data("listening on http://\(configuration.host):\(server.port)\n".utf8))
-        await waitForTerminationSignal()
+        // Until SIGINT/SIGTERM or `POST /__admin/shutdown`.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await waitForTerminationSignal() }
+            group.addTask { await server.waitUntilStopped() }
+            await group.next()
+            group.cancelAll()
+        }
         server.shutdown()
         backend?.removeStorage()  // uploaded videos live in a temporary folder of the backend's
         FileHandle.standardError.write(Data("courier mock: stopped\n".utf8))
