@@ -7,6 +7,7 @@ final class RequestRouter: Sendable {
     let admin: AdminAPI
     let chaos: ChaosInjector?
     let handlers: [any HTTPHandler]
+    let proxy: ProxyForwarder
     /// What `POST /__admin/shutdown` calls; set by the server once it exists.
     let shutdownHook = Locked<(@Sendable () -> Void)?>(nil)
 
@@ -22,6 +23,8 @@ final class RequestRouter: Sendable {
             configuration.chaosRate > 0
             ? ChaosInjector(rate: configuration.chaosRate, seed: configuration.chaosSeed) : nil
         self.handlers = handlers
+        self.proxy = ProxyForwarder(
+            client: configuration.proxyClient ?? DefaultProxyClient(), timeout: configuration.proxyTimeout)
     }
 
     static func isAdmin(_ path: String) -> Bool {
@@ -36,6 +39,12 @@ final class RequestRouter: Sendable {
         var response: ServerResponse
         if case .matched(let stub) = store.match(view) {
             stubID = stub.id
+            if let settings = stub.response.proxy {
+                let journal = journal
+                return proxy.forward(request, settings) { response, _, _ in
+                    journal.record(request, wasMatched: true, stubID: stub.id, status: response.status)
+                }
+            }
             if let templated = stub.response.templated {
                 response = TemplatedResponse.response(
                     for: stub, templated, view: view, filesDirectory: store.filesDirectory)

@@ -15,7 +15,8 @@ enum MappingKeys {
     static let response: Set<String> = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
         "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "fault", "transformers",
-        "transformerParameters",
+        "transformerParameters", "proxyBaseUrl", "additionalProxyRequestHeaders", "removeProxyRequestHeaders",
+        "proxyUrlPrefixToRemove",
     ]
     static let multipart: Set<String> = ["name", "matchingType", "headers", "bodyPatterns"]
     static let basicAuth: Set<String> = ["username", "password"]
@@ -23,10 +24,6 @@ enum MappingKeys {
 
     /// WireMock features that are recognised but not implemented, and what to say about them.
     static let unimplemented: [String: String] = [
-        "proxyBaseUrl": "proxying is not implemented",
-        "additionalProxyRequestHeaders": "proxying is not implemented",
-        "removeProxyRequestHeaders": "proxying is not implemented",
-        "proxyUrlPrefixToRemove": "proxying is not implemented",
         "postServeActions": "post-serve actions (webhooks) are not implemented",
         "serveEventListeners": "serve event listeners are not implemented",
         "customMatcher": "custom matchers are not implemented",

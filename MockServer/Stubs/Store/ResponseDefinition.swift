@@ -26,6 +26,8 @@ struct ResponseDefinition: Sendable {
     var resolvedFile: URL?
     /// The compiled templates, when the response is templated.
     var templated: TemplatedResponse?
+    /// Where to forward the request, when the stub proxies.
+    var proxy: ProxySettings?
 
     /// Reads a `response` object.
     /// - Parameters:
@@ -135,6 +137,7 @@ struct ResponseDefinition: Sendable {
                     "\(location).transformerParameters: only templates read them; add transformers: [\"response-template\"]"
             )
         }
+        definition.proxy = try ProxySettings.parse(members, at: location)
         if isTemplated { definition.templated = try compileTemplates(members, at: location) }
         return definition
     }

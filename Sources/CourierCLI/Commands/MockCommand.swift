@@ -1,5 +1,11 @@
+import Courier
+import CourierCurl
 import Foundation
 import MockServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -74,6 +80,9 @@ enum MockCommand: Command {
             configuration.maxBodyBytes = Int64(maxBody)
         }
         configuration.globalResponseTemplating = parsed.has(Options.globalTemplating)
+        // Proxied and recorded requests go out through libcurl (HTTPS upstreams with libcurl's trust store).
+        let curl = CurlTransport()
+        configuration.proxyClient = TransportProxyClient(transport: curl)
         let seedCount = try parsed.int(Options.seedData) ?? 0
         guard seedCount >= 0 else { throw UsageError("--seed-data must not be negative") }
 
@@ -92,6 +101,7 @@ enum MockCommand: Command {
             group.cancelAll()
         }
         server.shutdown()
+        await curl.shutdown()
         backend?.removeStorage()  // uploaded videos live in a temporary folder of the backend's
         FileHandle.standardError.write(Data("courier mock: stopped\n".utf8))
         return ExitStatus.success
@@ -111,4 +121,25 @@ func waitForTerminationSignal() async {
     }
     for await _ in stream { break }
     sources.forEach { $0.cancel() }
+}
+
+/// The mock server's outgoing requests (proxying, recording) through a Courier transport.
+struct TransportProxyClient: ProxyClient {
+    let transport: any Transport
+
+    func send(_ request: ProxyRequest) async throws -> ProxyResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        for (name, value) in request.headers { urlRequest.addValue(value, forHTTPHeaderField: name) }
+        let seconds =
+            Double(request.timeout.components.seconds) + Double(request.timeout.components.attoseconds) / 1e18
+        let options = TransferOptions(totalTimeout: seconds, maxRedirects: 0)
+        let response = try await transport.send(
+            TransportRequest(
+                urlRequest: urlRequest, body: request.body.isEmpty ? .empty : .data(request.body),
+                options: options))
+        return ProxyResponse(
+            status: response.status, headers: response.headers.map { ($0.name, $0.value) },
+            body: response.body.data)
+    }
 }
