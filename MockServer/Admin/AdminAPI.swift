@@ -4,6 +4,7 @@ import Foundation
 struct AdminAPI: Sendable {
     let store: StubStore
     let journal: RequestJournal
+    let recorder: Recorder
     /// Where `/__admin/mappings/save` writes; nil when the server has no mappings folder.
     var mappingsRoot: URL?
     /// Stops the server after the current response (`POST /__admin/shutdown`).
@@ -32,6 +33,8 @@ struct AdminAPI: Sendable {
         case ("POST", "shutdown") where parts.count == 1:
             requestShutdown()
             return AdminJSON.response(.object([:]))
+        case (_, "recordings"):
+            return recordings(request, Array(parts.dropFirst()))
         case (_, "near-misses"):
             return nearMisses(request, Array(parts.dropFirst()))
         default:

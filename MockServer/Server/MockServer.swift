@@ -11,7 +11,8 @@ public final class MockServer: Sendable {
     private let store: StubStore
     private let http: HTTPServer
     /// Whether the server has stopped, and who waits for it.
-    private let stopped = Locked<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let stopped = Locked<(done: Bool, next: Int, waiters: [Int: CheckedContinuation<Void, Never>])>(
+        (false, 0, [:]))
 
     /// Creates a server; nothing is bound until ``start()``.
     /// - Parameters:
@@ -102,6 +103,39 @@ public final class MockServer: Sendable {
         router.journal.clear()
     }
 
+    /// Starts recording: every request is forwarded to `targetBaseURL` until ``stopRecording()``, as
+    /// `POST /__admin/recordings/start` does.
+    /// - Parameter targetBaseURL: the upstream, e.g. `https://api.example.com`.
+    /// - Throws: ``MockServerError`` when the URL is not http(s) or a recording is already running.
+    public func startRecording(targetBaseURL: URL) throws {
+        let spec: RecordSpec
+        do {
+            spec = try RecordSpec.parse(
+                .object(["targetBaseUrl": .string(targetBaseURL.absoluteString)]), requireTarget: true)
+        } catch {
+            throw MockServerError(message: "\(error)")
+        }
+        guard router.recorder.start(spec) else {
+            throw MockServerError(message: "a recording is already running")
+        }
+    }
+
+    /// Stops recording: the recorded requests become stubs, saved with their bodies to the mappings folder
+    /// when the server has one, as `POST /__admin/recordings/stop` does.
+    /// - Returns: the ids of the new stubs.
+    /// - Throws: ``MockServerError`` when no recording is running or the stubs cannot be saved.
+    @discardableResult
+    public func stopRecording() throws -> [String] {
+        guard let (spec, exchanges) = router.recorder.stop() else {
+            throw MockServerError(message: "no recording is running")
+        }
+        do {
+            return try router.admin.installRecorded(exchanges, spec).map(\.id)
+        } catch {
+            throw MockServerError(message: "cannot keep the recorded stubs: \(error)")
+        }
+    }
+
     /// How many stubs are installed.
     public var stubCount: Int { store.all.count }
 
@@ -115,23 +149,33 @@ public final class MockServer: Sendable {
         markStopped()
     }
 
-    /// Returns once the server has stopped: after ``shutdown()``, ``stop()`` or `POST /__admin/shutdown`.
+    /// Returns once the server has stopped (after ``shutdown()``, ``stop()`` or `POST /__admin/shutdown`), or
+    /// when the calling task is cancelled.
     public func waitUntilStopped() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = stopped.withLock { state in
-                if state.done { return true }
-                state.waiters.append(continuation)
-                return false
+        let ticket = stopped.withLock { state in
+            state.next += 1
+            return state.next
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = stopped.withLock { state in
+                    if state.done || Task.isCancelled { return true }
+                    state.waiters[ticket] = continuation
+                    return false
+                }
+                // Otherwise markStopped or the cancellation handler resumes it: whichever removes it first.
+                if resumeNow { continuation.resume() }
             }
-            if resumeNow { continuation.resume() }  // otherwise markStopped resumes it, once
+        } onCancel: {
+            stopped.withLock { $0.waiters.removeValue(forKey: ticket) }?.resume()
         }
     }
 
     private func markStopped() {
         let waiters = stopped.withLock { state in
             state.done = true
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return state.waiters.values
         }
         for waiter in waiters { waiter.resume() }
     }

@@ -4,6 +4,7 @@ import Foundation
 final class RequestRouter: Sendable {
     let store: StubStore
     let journal: RequestJournal
+    let recorder: Recorder
     let admin: AdminAPI
     let chaos: ChaosInjector?
     let handlers: [any HTTPHandler]
@@ -14,7 +15,9 @@ final class RequestRouter: Sendable {
     init(configuration: MockServerConfiguration, store: StubStore, handlers: [any HTTPHandler]) {
         self.store = store
         self.journal = RequestJournal(limit: configuration.journalLimit)
-        var admin = AdminAPI(store: store, journal: journal)
+        let recorder = Recorder(limit: configuration.journalLimit)
+        self.recorder = recorder
+        var admin = AdminAPI(store: store, journal: journal, recorder: recorder)
         admin.mappingsRoot = configuration.mappingsDirectory
         let hook = shutdownHook
         admin.requestShutdown = { hook.withLock { $0 }?() }
@@ -33,6 +36,9 @@ final class RequestRouter: Sendable {
 
     func respond(to request: ServerRequest) -> ServerResponse {
         if Self.isAdmin(request.path) { return admin.handle(request) }
+        if let target = recorder.target {
+            return forward(request, ProxySettings(baseURL: target), stubID: nil, recorded: true)
+        }
         let view = RequestView(request)
         var wasMatched = true
         var stubID: String?
@@ -40,10 +46,7 @@ final class RequestRouter: Sendable {
         if case .matched(let stub) = store.match(view) {
             stubID = stub.id
             if let settings = stub.response.proxy {
-                let journal = journal
-                return proxy.forward(request, settings) { response, _, _ in
-                    journal.record(request, wasMatched: true, stubID: stub.id, status: response.status)
-                }
+                return forward(request, settings, stubID: stub.id, recorded: false)
             }
             if let templated = stub.response.templated {
                 response = TemplatedResponse.response(
@@ -62,6 +65,24 @@ final class RequestRouter: Sendable {
         }
         journal.record(request, wasMatched: wasMatched, stubID: stubID, status: response.status)
         return response
+    }
+
+    /// Proxies `request`; the journal and the recorder see the exchange once the upstream has answered.
+    private func forward(_ request: ServerRequest, _ settings: ProxySettings, stubID: String?, recorded: Bool)
+        -> ServerResponse
+    {
+        let journal = journal
+        let recorder = recorder
+        return proxy.forward(request, settings) { response, sent, answer in
+            // A spilled body file is gone by now; the body as sent upstream was read before it went.
+            var request = request
+            request.body = sent.body
+            request.bodyFile = nil
+            journal.record(request, wasMatched: true, stubID: stubID, status: response.status)
+            if let answer {
+                recorder.capture(Recorder.Exchange(request: request, response: answer), recorded: recorded)
+            }
+        }
     }
 
     /// The `/__admin/settings` delays: the fixed one for stubs without their own, the distribution always.

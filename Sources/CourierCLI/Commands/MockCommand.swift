@@ -41,6 +41,14 @@ enum MockCommand: Command {
             help:
                 "render every stub's response as a template, not only those with the response-template transformer"
         )
+        static let proxyAll = Option.value(
+            "--proxy-all", placeholder: "URL",
+            help: "forward requests no stub matches to this http(s) base URL")
+        static let record = Option.flag(
+            "--record",
+            help:
+                "with --proxy-all: forward every request and, on exit, save what came back as stubs to --mappings (or ./mappings)"
+        )
     }
 
     static let spec = ArgumentSpec(
@@ -49,7 +57,7 @@ enum MockCommand: Command {
             "Runs Courier's mock server in the foreground. The first line printed is 'listening on http://HOST:PORT'.",
         options: [
             Options.host, Options.port, Options.mappings, Options.seedData, Options.chaos, Options.chaosSeed,
-            Options.maxBody, Options.noBackend, Options.globalTemplating,
+            Options.maxBody, Options.noBackend, Options.globalTemplating, Options.proxyAll, Options.record,
         ]
     )
 
@@ -80,6 +88,25 @@ enum MockCommand: Command {
             configuration.maxBodyBytes = Int64(maxBody)
         }
         configuration.globalResponseTemplating = parsed.has(Options.globalTemplating)
+        var proxyTarget: URL?
+        if let text = parsed.value(Options.proxyAll) {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else {
+                throw UsageError("--proxy-all takes an http or https URL, such as https://api.example.com")
+            }
+            proxyTarget = url
+        }
+        let record = parsed.has(Options.record)
+        if record {
+            guard proxyTarget != nil else { throw UsageError("--record needs --proxy-all URL") }
+            if configuration.mappingsDirectory == nil {
+                let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                try FileManager.default.createDirectory(
+                    at: here.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+                configuration.mappingsDirectory = here
+            }
+        }
         // Proxied and recorded requests go out through libcurl (HTTPS upstreams with libcurl's trust store).
         let curl = CurlTransport()
         configuration.proxyClient = TransportProxyClient(transport: curl)
@@ -90,6 +117,18 @@ enum MockCommand: Command {
         let handlers: [any HTTPHandler] = backend.map { [$0] } ?? []
         let server = MockServer(configuration: configuration, handlers: handlers)
         try server.start()
+        if let proxyTarget {
+            if record {
+                try server.startRecording(targetBaseURL: proxyTarget)
+            } else {
+                // The lowest priority: every stub wins over it.
+                let catchAll: [String: Any] = [
+                    "priority": 1_000_000, "request": ["method": "ANY"],
+                    "response": ["proxyBaseUrl": proxyTarget.absoluteString],
+                ]
+                try server.addStubs(json: try JSONSerialization.data(withJSONObject: catchAll))
+            }
+        }
         // Written unbuffered: scripts read this line to learn the port.
         FileHandle.standardOutput.write(
             Data("listening on http://\(configuration.host):\(server.port)\n".utf8))
@@ -99,6 +138,12 @@ enum MockCommand: Command {
             group.addTask { await server.waitUntilStopped() }
             await group.next()
             group.cancelAll()
+        }
+        if record {
+            let ids = try server.stopRecording()
+            let folder = configuration.mappingsDirectory?.path ?? "."
+            FileHandle.standardError.write(
+                Data("courier mock: recorded \(ids.count) stubs to \(folder)\n".utf8))
         }
         server.shutdown()
         await curl.shutdown()
