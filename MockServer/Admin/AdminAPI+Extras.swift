@@ -75,8 +75,12 @@ extension AdminAPI {
         try MappingKeys.check(members, allowed: ["fixedDelay", "delayDistribution"], at: "settings")
         var settings = StubStore.Settings(json: .object(members.filter { $0.value != .null }))
         if let delay = members["fixedDelay"], delay != .null {
-            guard let value = delay.doubleValue, value >= 0 else {
-                throw ValuePattern.InvalidMapping(description: "settings.fixedDelay must be a number ≥ 0")
+            guard let value = delay.doubleValue, value >= 0, value <= ResponseDefinition.maxDelayMilliseconds
+            else {
+                throw ValuePattern.InvalidMapping(
+                    description:
+                        "settings.fixedDelay must be a number from 0 to \(Int(ResponseDefinition.maxDelayMilliseconds))"
+                )
             }
             settings.fixedDelay = value
         }

@@ -95,7 +95,8 @@ final class RequestRouter: Sendable {
             extra += ResponseDefinition.sample(distribution, using: &generator)
         }
         guard extra > 0 else { return }
-        response.delay = (response.delay ?? .zero) + .milliseconds(extra)
+        response.delay =
+            (response.delay ?? .zero) + .milliseconds(min(extra, 2 * ResponseDefinition.maxDelayMilliseconds))
     }
 
     private func runHandlers(_ request: ServerRequest) -> ServerResponse? {

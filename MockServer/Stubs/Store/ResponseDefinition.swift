@@ -14,6 +14,9 @@ struct ResponseDefinition: Sendable {
         case fixed(Double)
     }
 
+    /// The longest delay a mapping or setting may ask for: a day.
+    static let maxDelayMilliseconds: Double = 86_400_000
+
     var status = 200
     var statusMessage: String?
     var headers = ServerHeaders()
@@ -97,9 +100,11 @@ struct ResponseDefinition: Sendable {
             definition.body = .file(name)
         }
         if let delay = members["fixedDelayMilliseconds"] {
-            guard let value = delay.doubleValue, value >= 0 else {
+            guard let value = delay.doubleValue, value >= 0, value <= maxDelayMilliseconds else {
                 throw ValuePattern.InvalidMapping(
-                    description: "\(location).fixedDelayMilliseconds must be a number ≥ 0")
+                    description:
+                        "\(location).fixedDelayMilliseconds must be a number from 0 to \(Int(maxDelayMilliseconds))"
+                )
             }
             definition.fixedDelayMilliseconds = value
         }
@@ -113,11 +118,12 @@ struct ResponseDefinition: Sendable {
                     keys, allowed: MappingKeys.dribble, at: "\(location).chunkedDribbleDelay")
             }
             guard let chunks = dribble["numberOfChunks"]?.intValue, chunks >= 1,
-                let total = dribble["totalDuration"]?.doubleValue, total >= 0
+                let total = dribble["totalDuration"]?.doubleValue, total >= 0, total <= maxDelayMilliseconds
             else {
                 throw ValuePattern.InvalidMapping(
                     description:
-                        "\(location).chunkedDribbleDelay needs numberOfChunks ≥ 1 and totalDuration (ms)")
+                        "\(location).chunkedDribbleDelay needs numberOfChunks ≥ 1 and totalDuration (ms, at most a day)"
+                )
             }
             definition.dribble = ChunkedDribble(numberOfChunks: chunks, totalDuration: .milliseconds(total))
         }
@@ -199,9 +205,11 @@ struct ResponseDefinition: Sendable {
         switch json["type"]?.stringValue {
         case "uniform":
             guard let lower = json["lower"]?.doubleValue, let upper = json["upper"]?.doubleValue, lower >= 0,
-                upper >= lower
+                upper >= lower, upper <= maxDelayMilliseconds
             else {
-                throw ValuePattern.InvalidMapping(description: "\(location): uniform needs 0 ≤ lower ≤ upper")
+                throw ValuePattern.InvalidMapping(
+                    description: "\(location): uniform needs 0 ≤ lower ≤ upper ≤ \(Int(maxDelayMilliseconds))"
+                )
             }
             return .uniform(lower: lower, upper: upper)
         case "lognormal":
@@ -213,8 +221,12 @@ struct ResponseDefinition: Sendable {
             }
             return .lognormal(median: median, sigma: sigma, maxValue: json["maxValue"]?.doubleValue)
         case "fixed":
-            guard let milliseconds = json["milliseconds"]?.doubleValue, milliseconds >= 0 else {
-                throw ValuePattern.InvalidMapping(description: "\(location): fixed needs milliseconds ≥ 0")
+            guard let milliseconds = json["milliseconds"]?.doubleValue, milliseconds >= 0,
+                milliseconds <= maxDelayMilliseconds
+            else {
+                throw ValuePattern.InvalidMapping(
+                    description:
+                        "\(location): fixed needs milliseconds from 0 to \(Int(maxDelayMilliseconds))")
             }
             return .fixed(milliseconds)
         default:
@@ -238,7 +250,9 @@ struct ResponseDefinition: Sendable {
             let u2 = Double.random(in: 0..<1, using: &generator)
             let normal = (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * Double.pi * u2)
             let value = median * Foundation.exp(sigma * normal)
-            return maxValue.map { min($0, value) } ?? value
+            let capped = maxValue.map { min($0, value) } ?? value
+            // A sample has no bound of its own (and may be infinite): a delay is at most a day.
+            return capped.isFinite ? min(capped, maxDelayMilliseconds) : maxDelayMilliseconds
         }
     }
 
@@ -259,7 +273,7 @@ struct ResponseDefinition: Sendable {
             var generator = SystemRandomNumberGenerator()
             delay += Self.sample(delayDistribution, using: &generator)
         }
-        if delay > 0 { response.delay = .milliseconds(delay) }
+        if delay > 0 { response.delay = .milliseconds(min(delay, 2 * Self.maxDelayMilliseconds)) }
         response.dribble = dribble
         response.fault = fault
         return response
