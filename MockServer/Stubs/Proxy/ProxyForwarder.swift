@@ -127,7 +127,7 @@ struct ProxyForwarder: Sendable {
             cancel.withLock { $0 = { task.cancel() } }
         }
         let limit = timeout
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(limit.nanoseconds))) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(limit))) {
             let timedOut = ServerResponse.text(
                 "Proxying to \(upstream.url.absoluteString) timed out after \(limit)\n", status: 504)
             if deferred.complete(timedOut) {
@@ -136,6 +136,11 @@ struct ProxyForwarder: Sendable {
             }
         }
         return ServerResponse(deferred: deferred)
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
     }
 
     static func serverResponse(_ answer: ProxyResponse) -> ServerResponse {
