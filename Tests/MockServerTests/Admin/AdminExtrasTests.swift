@@ -76,6 +76,20 @@ struct AdminExtrasTests {
         }
     }
 
+    /// Import is as strict as a single mapping: nothing of a document with an unknown key is installed.
+    @Test func importRefusesUnknownKeysWithTheirPath() async throws {
+        try await withMockServer { server in
+            let refused = try perform(
+                server, "POST", "/__admin/mappings/import",
+                body:
+                    #"{"mappings": [{"request": {"url": "/ok"}, "response": {}}, {"request": {"url": "/x"}, "response": {"bodyy": "x"}}]}"#
+            )
+            #expect(refused.status == 422)
+            #expect(refused.text.contains("import mappings[1].response.bodyy"), "\(refused.text)")
+            #expect(server.stubCount == 0)
+        }
+    }
+
     @Test func scenariosListAndReset() async throws {
         try await withMockServer { server in
             try server.addStubs(
