@@ -23,7 +23,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# The mock server's third-party client tests drive it with Python's `requests`.
+# The mock server's third-party client tests drive it with Python's `requests` and WireMock's own client.
 if [ "${1:-build}" = test ] && ! python3 -c 'import requests' >/dev/null 2>&1; then
   echo "install-deps: pip install requests"
   python3 -m pip install --quiet --disable-pip-version-check requests
@@ -38,6 +38,10 @@ if [ "${1:-build}" = test ]; then
     python3 -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check openapi-spec-validator schemathesis
   fi
+fi
+if [ "${1:-build}" = test ] && ! python3 -c 'import wiremock' >/dev/null 2>&1; then
+  echo "install-deps: pip install wiremock"
+  python3 -m pip install --quiet --disable-pip-version-check wiremock
 fi
 # nginx from Debian starts a system service on install; the tests start their own on loopback.
 if [ "${1:-build}" = test ] && command -v service >/dev/null 2>&1; then

@@ -5,6 +5,11 @@ import Foundation
 struct AdminAPI: Sendable {
     let store: StubStore
     let journal: RequestJournal
+    let recorder: Recorder
+    /// Where `/__admin/mappings/save` writes; nil when the server has no mappings folder.
+    var mappingsRoot: URL?
+    /// Stops the server after the current response (`POST /__admin/shutdown`).
+    var requestShutdown: @Sendable () -> Void = {}
 
     static let prefix = "/__admin"
 
@@ -24,12 +29,21 @@ struct AdminAPI: Sendable {
             return requests(request, Array(parts.dropFirst()))
         case (_, "scenarios"):
             return scenarios(request, Array(parts.dropFirst()))
+        case (_, "settings") where parts.count == 1:
+            return settings(request)
+        case ("POST", "shutdown") where parts.count == 1:
+            requestShutdown()
+            return AdminJSON.response(.object([:]))
+        case (_, "recordings"):
+            return recordings(request, Array(parts.dropFirst()))
+        case (_, "near-misses"):
+            return nearMisses(request, Array(parts.dropFirst()))
         default:
             return AdminJSON.error("no admin route \(method) \(request.path)", status: 404)
         }
     }
 
-    private func parseBody(_ request: ServerRequest) -> AdminResult<JSONValue> {
+    func parseBody(_ request: ServerRequest) -> AdminResult<JSONValue> {
         guard let data = try? request.bodyData(), let json = try? JSONValue.parse(data) else {
             return .failure(AdminJSON.error("the request body is not valid JSON", status: 400))
         }
@@ -47,7 +61,7 @@ struct AdminAPI: Sendable {
                 json = .object(members)
             }
             do {
-                return .success(try StubMapping(json: json))
+                return .success(try StubMapping(json: json, globalTemplating: store.globalTemplating))
             } catch {
                 return .failure(AdminJSON.error("\(error)", status: 422))
             }
@@ -82,12 +96,17 @@ struct AdminAPI: Sendable {
         case ("POST", 1) where rest[0] == "reset":
             store.resetToDefaults()
             return AdminJSON.response(.object([:]))
+        case ("POST", 1) where rest[0] == "save":
+            return saveMappings()
+        case ("POST", 1) where rest[0] == "find-by-metadata" || rest[0] == "remove-by-metadata":
+            return byMetadata(request, remove: rest[0] == "remove-by-metadata")
         case ("POST", 1) where rest[0] == "import":
             switch parseBody(request) {
             case .failure(let response): return response
             case .success(let json):
                 do {
-                    let stubs = try MappingLoader.mappings(in: json, location: "import")
+                    let stubs = try MappingLoader.mappings(
+                        in: json, location: "import", globalTemplating: store.globalTemplating)
                     let options = json["importOptions"]
                     store.importStubs(
                         stubs, ignoreExisting: options?["duplicatePolicy"]?.stringValue == "IGNORE",
@@ -168,6 +187,8 @@ struct AdminAPI: Sendable {
                     "requestJournalDisabled": .bool(journal.isDisabled),
                     "droppedRequests": .int(Int64(dropped)),
                 ]))
+        case ("GET", "unmatched"?) where rest.count == 2 && rest[1] == "near-misses":
+            return unmatchedNearMisses()
         case ("GET", "unmatched"?):
             let unmatched = entries.filter { !$0.wasMatched }
             return AdminJSON.response(

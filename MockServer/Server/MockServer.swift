@@ -11,6 +11,9 @@ public final class MockServer: Sendable {
     private let router: RequestRouter
     private let store: StubStore
     private let http: HTTPServer
+    /// Whether the server has stopped, and who waits for it.
+    private let stopped = Locked<(done: Bool, next: Int, waiters: [Int: CheckedContinuation<Void, Never>])>(
+        (false, 0, [:]))
 
     /// Creates a server; nothing is bound until ``start()``.
     /// - Parameters:
@@ -19,13 +22,23 @@ public final class MockServer: Sendable {
     public init(configuration: MockServerConfiguration = .init(), handlers: [any HTTPHandler] = []) {
         self.configuration = configuration
         let store = StubStore(
-            filesDirectory: configuration.mappingsDirectory.map { MappingLoader.layout(of: $0).files })
+            filesDirectory: configuration.mappingsDirectory.map { MappingLoader.layout(of: $0).files },
+            globalTemplating: configuration.globalResponseTemplating)
         let router = RequestRouter(configuration: configuration, store: store, handlers: handlers)
         self.store = store
         self.router = router
         self.http = HTTPServer(
             context: HTTPServerContext(configuration: configuration) { request in router.respond(to: request)
             })
+        router.shutdownHook.withLock { hook in
+            hook = { [weak self] in
+                guard let server = self else { return }
+                // Off the loop thread that is answering: shutting down waits for the loops.
+                let thread = Thread { server.shutdown() }
+                thread.name = "courier-mock-admin-shutdown"
+                thread.start()
+            }
+        }
     }
 
     deinit {
@@ -38,7 +51,9 @@ public final class MockServer: Sendable {
     public func start() throws {
         if let directory = configuration.mappingsDirectory {
             do {
-                store.installDefaults(try MappingLoader.load(from: directory))
+                store.installDefaults(
+                    try MappingLoader.load(
+                        from: directory, globalTemplating: configuration.globalResponseTemplating))
             } catch {
                 throw MockServerError(message: "cannot load mappings from \(directory.path): \(error)")
             }
@@ -66,7 +81,8 @@ public final class MockServer: Sendable {
     @discardableResult
     public func addStubs(json: Data) throws -> [String] {
         do {
-            let stubs = try MappingLoader.mappings(in: try JSONValue.parse(json), location: "mapping")
+            let stubs = try MappingLoader.mappings(
+                in: try JSONValue.parse(json), location: "mapping", globalTemplating: store.globalTemplating)
             for stub in stubs { store.add(stub) }
             return stubs.map(\.id)
         } catch let error as ValuePattern.InvalidMapping {
@@ -88,6 +104,39 @@ public final class MockServer: Sendable {
         router.journal.clear()
     }
 
+    /// Starts recording: every request is forwarded to `targetBaseURL` until ``stopRecording()``, as
+    /// `POST /__admin/recordings/start` does.
+    /// - Parameter targetBaseURL: the upstream, e.g. `https://api.example.com`.
+    /// - Throws: ``MockServerError`` when the URL is not http(s) or a recording is already running.
+    public func startRecording(targetBaseURL: URL) throws {
+        let spec: RecordSpec
+        do {
+            spec = try RecordSpec.parse(
+                .object(["targetBaseUrl": .string(targetBaseURL.absoluteString)]), requireTarget: true)
+        } catch {
+            throw MockServerError(message: "\(error)")
+        }
+        guard router.recorder.start(spec) else {
+            throw MockServerError(message: "a recording is already running")
+        }
+    }
+
+    /// Stops recording: the recorded requests become stubs, saved with their bodies to the mappings folder
+    /// when the server has one, as `POST /__admin/recordings/stop` does.
+    /// - Returns: the ids of the new stubs.
+    /// - Throws: ``MockServerError`` when no recording is running or the stubs cannot be saved.
+    @discardableResult
+    public func stopRecording() throws -> [String] {
+        guard let (spec, exchanges) = router.recorder.stop() else {
+            throw MockServerError(message: "no recording is running")
+        }
+        do {
+            return try router.admin.installRecorded(exchanges, spec).map(\.id)
+        } catch {
+            throw MockServerError(message: "cannot keep the recorded stubs: \(error)")
+        }
+    }
+
     /// How many stubs are installed.
     public var stubCount: Int { store.all.count }
 
@@ -98,12 +147,45 @@ public final class MockServer: Sendable {
     /// Do not call it from a handler.
     public func shutdown() {
         http.shutdown()
+        markStopped()
+    }
+
+    /// Returns once the server has stopped (after ``shutdown()``, ``stop()`` or `POST /__admin/shutdown`), or
+    /// when the calling task is cancelled.
+    public func waitUntilStopped() async {
+        let ticket = stopped.withLock { state in
+            state.next += 1
+            return state.next
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = stopped.withLock { state in
+                    if state.done || Task.isCancelled { return true }
+                    state.waiters[ticket] = continuation
+                    return false
+                }
+                // Otherwise markStopped or the cancellation handler resumes it: whichever removes it first.
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            stopped.withLock { $0.waiters.removeValue(forKey: ticket) }?.resume()
+        }
+    }
+
+    private func markStopped() {
+        let waiters = stopped.withLock { state in
+            state.done = true
+            defer { state.waiters = [:] }
+            return state.waiters.values
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Shuts the server down as ``shutdown()`` does, waiting on a thread of its own rather than blocking
     /// the caller's: other tasks keep running meanwhile. Idempotent. Do not call it from a handler.
     public func stop() async {
         await http.shutdownOffThePool()
+        markStopped()
     }
 }
 

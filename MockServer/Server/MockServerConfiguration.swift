@@ -37,6 +37,12 @@ public struct MockServerConfiguration: Sendable {
     public var mappingsDirectory: URL?
     /// How many requests the journal keeps; older ones are dropped and counted.
     public var journalLimit: Int
+    /// Makes the outgoing requests of proxying stubs and recordings; ``URLSessionProxyClient`` when nil.
+    public var proxyClient: (any ProxyClient)?
+    /// The longest a proxied exchange may take before the caller gets a 504.
+    public var proxyTimeout: Duration = .seconds(30)
+    /// Renders every stub's response as a template, as if each had `transformers: ["response-template"]`.
+    public var globalResponseTemplating = false
     /// The share of non-admin requests (0–1) that chaos answers with a fault or a 5xx/429.
     public var chaosRate: Double
     /// The seed of chaos's random generator, for reproducible runs.

@@ -1,21 +1,34 @@
+import CourierPrimitives
 import Foundation
 
 /// The handler chain: admin API → stubs → chaos → the given handlers → a 404 naming the closest stub.
 final class RequestRouter: Sendable {
     let store: StubStore
     let journal: RequestJournal
+    let recorder: Recorder
     let admin: AdminAPI
     let chaos: ChaosInjector?
     let handlers: [any HTTPHandler]
+    let proxy: ProxyForwarder
+    /// What `POST /__admin/shutdown` calls; set by the server once it exists.
+    let shutdownHook = Locked<(@Sendable () -> Void)?>(nil)
 
     init(configuration: MockServerConfiguration, store: StubStore, handlers: [any HTTPHandler]) {
         self.store = store
         self.journal = RequestJournal(limit: configuration.journalLimit)
-        self.admin = AdminAPI(store: store, journal: journal)
+        let recorder = Recorder(limit: configuration.journalLimit)
+        self.recorder = recorder
+        var admin = AdminAPI(store: store, journal: journal, recorder: recorder)
+        admin.mappingsRoot = configuration.mappingsDirectory
+        let hook = shutdownHook
+        admin.requestShutdown = { hook.withLock { $0 }?() }
+        self.admin = admin
         self.chaos =
             configuration.chaosRate > 0
             ? ChaosInjector(rate: configuration.chaosRate, seed: configuration.chaosSeed) : nil
         self.handlers = handlers
+        self.proxy = ProxyForwarder(
+            client: configuration.proxyClient ?? DefaultProxyClient(), timeout: configuration.proxyTimeout)
     }
 
     static func isAdmin(_ path: String) -> Bool {
@@ -24,6 +37,9 @@ final class RequestRouter: Sendable {
 
     func respond(to request: ServerRequest) -> ServerResponse {
         if Self.isAdmin(request.path) { return admin.handle(request) }
+        if let target = recorder.target {
+            return forward(request, ProxySettings(baseURL: target), stubID: nil, recorded: true)
+        }
         let view = RequestView(request)
         var wasMatched = true
         var stubID: String?
@@ -32,7 +48,16 @@ final class RequestRouter: Sendable {
             response = refused
         } else if case .matched(let stub) = store.match(view) {
             stubID = stub.id
-            response = stub.response.makeResponse(filesDirectory: store.filesDirectory)
+            if let settings = stub.response.proxy {
+                return forward(request, settings, stubID: stub.id, recorded: false)
+            }
+            if let templated = stub.response.templated {
+                response = TemplatedResponse.response(
+                    for: stub, templated, view: view, filesDirectory: store.filesDirectory)
+            } else {
+                response = stub.response.makeResponse(filesDirectory: store.filesDirectory)
+            }
+            applyGlobalDelay(to: &response, stub: stub)
         } else if let injected = chaos?.apply(next: { runHandlers(request) ?? notFound(view) }) {
             response = injected
         } else if let handled = runHandlers(request) {
@@ -43,6 +68,38 @@ final class RequestRouter: Sendable {
         }
         journal.record(request, wasMatched: wasMatched, stubID: stubID, status: response.status)
         return response
+    }
+
+    /// Proxies `request`; the journal and the recorder see the exchange once the upstream has answered.
+    private func forward(_ request: ServerRequest, _ settings: ProxySettings, stubID: String?, recorded: Bool)
+        -> ServerResponse
+    {
+        let journal = journal
+        let recorder = recorder
+        return proxy.forward(request, settings) { response, sent, answer in
+            // A spilled body file is gone by now; the body as sent upstream was read before it went.
+            var request = request
+            request.body = sent.body
+            request.bodyFile = nil
+            journal.record(request, wasMatched: true, stubID: stubID, status: response.status)
+            if let answer {
+                recorder.capture(Recorder.Exchange(request: request, response: answer), recorded: recorded)
+            }
+        }
+    }
+
+    /// The `/__admin/settings` delays: the fixed one for stubs without their own, the distribution always.
+    private func applyGlobalDelay(to response: inout ServerResponse, stub: StubMapping) {
+        let settings = store.settings
+        var extra: Double = 0
+        if let fixed = settings.fixedDelay, stub.response.fixedDelayMilliseconds == 0 { extra += fixed }
+        if let distribution = settings.delayDistribution {
+            var generator = SystemRandomNumberGenerator()
+            extra += ResponseDefinition.sample(distribution, using: &generator)
+        }
+        guard extra > 0 else { return }
+        response.delay =
+            (response.delay ?? .zero) + .milliseconds(min(extra, 2 * ResponseDefinition.maxDelayMilliseconds))
     }
 
     private func runHandlers(_ request: ServerRequest) -> ServerResponse? {

@@ -15,11 +15,17 @@ final class Connection {
         case reset
     }
 
+    /// Values handed to another thread and back to the loop that owns them.
+    // unchecked Sendable: the value is only used on its loop's thread; other threads merely carry it.
+    struct LoopBound<Value>: @unchecked Sendable {
+        let value: Value
+    }
+
     /// A response waiting its turn.
     final class Slot {
         let method: String
         let rangeHeader: String?
-        let response: ServerResponse
+        var response: ServerResponse
         let keepAlive: Bool
         let interim: Bool
         var ready: Bool
@@ -240,10 +246,23 @@ final class Connection {
         let delay = response.delay.map(\.nanoseconds) ?? 0
         let slot = Slot(
             method: head.method, rangeHeader: head.headers["Range"], response: response, keepAlive: keepAlive,
-            interim: false, ready: delay == 0)
+            interim: false, ready: delay == 0 && response.deferred == nil)
         queue.append(slot)
         if !keepAlive { stopParsing = true }
-        if delay > 0 {
+        if let deferred = response.deferred {
+            // The response arrives on another thread; it is handed back to this loop, which alone touches
+            // the connection and the slot.
+            let connection = LoopBound(value: (self, slot))
+            let loop = self.loop
+            deferred.whenComplete { response in
+                loop.execute {
+                    let (connection, slot) = connection.value
+                    slot.response = response
+                    slot.ready = true
+                    connection.drive()
+                }
+            }
+        } else if delay > 0 {
             loop.schedule(after: delay) { [self] in
                 slot.ready = true
                 drive()

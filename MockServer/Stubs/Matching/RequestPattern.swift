@@ -147,6 +147,22 @@ struct RequestPattern: Sendable {
 
     // MARK: - Matching
 
+    /// The weight of every field the pattern tests: a request differing in all of them is at distance 1.
+    var totalWeight: Int {
+        let fields =
+            queryParameters.count + headers.count + cookies.count + bodyPatterns.count
+            + multipartPatterns.count
+            + (basicAuth == nil ? 0 : 1)
+        return Mismatch.urlWeight + Mismatch.methodWeight + Mismatch.fieldWeight * fields
+    }
+
+    /// The distance (0 to 1) of a request from the pattern, and what differed.
+    func distance(_ view: RequestView) -> (distance: Double, differences: [Mismatch]) {
+        let differences = mismatches(view)
+        let score = differences.reduce(0) { $0 + $1.weight }
+        return (min(1, Double(score) / Double(totalWeight)), differences)
+    }
+
     /// Whether the request matches (stops at the first difference).
     func matches(_ view: RequestView) -> Bool {
         mismatches(view, stopAtFirst: true).isEmpty
@@ -164,7 +180,7 @@ struct RequestPattern: Sendable {
             if stopAtFirst { return found }
         }
         if let url, var problem = Self.check(url, request) {
-            problem.weight = Mismatch.urlWeight
+            problem.weight = Self.urlWeight(url, request)
             found.append(problem)
             if stopAtFirst { return found }
         }
@@ -237,6 +253,42 @@ struct RequestPattern: Sendable {
             }
         }
         return found
+    }
+
+    /// A different URL weighs at least half of ``Mismatch/urlWeight``, more the less alike the two are
+    /// (edit distance), so `/orderz` is nearer `/orders` than `/health`; always more than a method.
+    private static func urlWeight(_ url: URLMatch, _ request: ServerRequest) -> Int {
+        let expected: String
+        let actual: String
+        switch url {
+        case .url(let text): (expected, actual) = (text, request.target)
+        case .urlPath(let text): (expected, actual) = (text, request.path)
+        case .urlPathTemplate(let parts): (expected, actual) = (parts.joined(separator: "/"), request.path)
+        case .urlPattern, .urlPathPattern: return Mismatch.urlWeight
+        }
+        let half = Mismatch.urlWeight / 2
+        let a = Array(expected.utf8.prefix(256))
+        let b = Array(actual.utf8.prefix(256))
+        let longest = max(a.count, b.count)
+        guard longest > 0 else { return half }
+        return half + (half * editDistance(a, b) + longest - 1) / longest
+    }
+
+    /// Levenshtein distance, one row at a time.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(
+                    previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
     }
 
     /// What differs in the body: the differing members for `equalToJson` on a JSON body, else the body.

@@ -17,6 +17,8 @@ enum MappingKeys {
     static let response: Set<String> = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
         "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "fault", "transformers",
+        "transformerParameters", "proxyBaseUrl", "additionalProxyRequestHeaders", "removeProxyRequestHeaders",
+        "proxyUrlPrefixToRemove",
     ]
     static let multipart: Set<String> = ["name", "matchingType", "headers", "bodyPatterns"]
     static let basicAuth: Set<String> = ["username", "password"]
@@ -24,11 +26,6 @@ enum MappingKeys {
 
     /// WireMock features that are recognised but not implemented, and what to say about them.
     static let unimplemented: [String: String] = [
-        "transformerParameters": "response templating is not implemented",
-        "proxyBaseUrl": "proxying is not implemented",
-        "additionalProxyRequestHeaders": "proxying is not implemented",
-        "removeProxyRequestHeaders": "proxying is not implemented",
-        "proxyUrlPrefixToRemove": "proxying is not implemented",
         "postServeActions": "post-serve actions (webhooks) are not implemented",
         "serveEventListeners": "serve event listeners are not implemented",
         "customMatcher": "custom matchers are not implemented",
@@ -55,18 +52,19 @@ enum MappingKeys {
         }
     }
 
-    /// Accepts only an empty `transformers` list: no transformer is implemented.
-    static func checkTransformers(_ value: JSONValue?, at location: String) throws {
-        guard let value else { return }
+    /// Accepts a `transformers` list naming only `response-template`; returns whether it names it.
+    static func checkTransformers(_ value: JSONValue?, at location: String) throws -> Bool {
+        guard let value else { return false }
         guard case .array(let names) = value else {
             throw ValuePattern.InvalidMapping(
                 description: "\(location).transformers must be an array of names")
         }
-        if let first = names.first {
+        for (index, name) in names.enumerated() where name.stringValue != TemplatedResponse.transformerName {
             throw ValuePattern.InvalidMapping(
                 description:
-                    "\(location).transformers: transformer \"\(first.matchText)\" is not supported (response templating is not implemented)"
+                    "\(location).transformers[\(index)]: transformer \"\(name.matchText)\" is not supported (only \"\(TemplatedResponse.transformerName)\" is)"
             )
         }
+        return !names.isEmpty
     }
 }

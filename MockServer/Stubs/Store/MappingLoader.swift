@@ -15,7 +15,7 @@ enum MappingLoader {
 
     /// Every mapping in the `.json` files under `directory` (a file holds one mapping or `{"mappings": [...]}`).
     /// - Throws: ``ValuePattern/InvalidMapping`` naming the file and the problem.
-    static func load(from directory: URL) throws -> [StubMapping] {
+    static func load(from directory: URL, globalTemplating: Bool = false) throws -> [StubMapping] {
         let root = layout(of: directory).mappings
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         else {
@@ -35,18 +35,47 @@ enum MappingLoader {
                 throw ValuePattern.InvalidMapping(
                     description: "\(file.lastPathComponent): not valid JSON (\(error))")
             }
-            stubs.append(contentsOf: try mappings(in: json, location: file.lastPathComponent))
+            stubs.append(
+                contentsOf: try persisted(
+                    in: json, location: file.lastPathComponent, globalTemplating: globalTemplating))
         }
         return stubs
     }
 
+    private static func persisted(in json: JSONValue, location: String, globalTemplating: Bool) throws
+        -> [StubMapping]
+    {
+        try mappings(in: json, location: location, globalTemplating: globalTemplating).map {
+            var stub = $0
+            stub.isPersisted = true
+            return stub
+        }
+    }
+
+    /// Writes each stub to `<id>.json` in the folder the loader reads mappings from.
+    /// - Throws: the file system's error.
+    static func save(_ stubs: [StubMapping], to directory: URL) throws {
+        let folder = layout(of: directory).mappings
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for stub in stubs {
+            let name = stub.id.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+            try stub.source.serialized(pretty: true).write(
+                to: folder.appendingPathComponent("\(name.isEmpty ? UUID().uuidString : name).json"),
+                options: .atomic)
+        }
+    }
+
     /// The mappings in a document: a single mapping or `{"mappings": [...]}`.
-    static func mappings(in json: JSONValue, location: String) throws -> [StubMapping] {
+    static func mappings(in json: JSONValue, location: String, globalTemplating: Bool = false) throws
+        -> [StubMapping]
+    {
         if case .array(let list)? = json["mappings"] {
             return try list.enumerated().map {
-                try StubMapping(json: $0.element, location: "\(location) mappings[\($0.offset)]")
+                try StubMapping(
+                    json: $0.element, location: "\(location) mappings[\($0.offset)]",
+                    globalTemplating: globalTemplating)
             }
         }
-        return [try StubMapping(json: json, location: location)]
+        return [try StubMapping(json: json, location: location, globalTemplating: globalTemplating)]
     }
 }

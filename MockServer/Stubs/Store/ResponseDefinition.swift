@@ -15,6 +15,9 @@ struct ResponseDefinition: Sendable {
         case fixed(Double)
     }
 
+    /// The longest delay a mapping or setting may ask for: a day.
+    static let maxDelayMilliseconds: Double = 86_400_000
+
     var status = 200
     var statusMessage: String?
     var headers = ServerHeaders()
@@ -25,19 +28,39 @@ struct ResponseDefinition: Sendable {
     var fault: ServerFault?
     /// The body file's location, resolved once when the stub is installed.
     var resolvedFile: URL?
+    /// The compiled templates, when the response is templated.
+    var templated: TemplatedResponse?
+    /// Where to forward the request, when the stub proxies.
+    var proxy: ProxySettings?
 
-    static func parse(_ json: JSONValue, at location: String) throws -> ResponseDefinition {
+    /// Reads a `response` object.
+    /// - Parameters:
+    ///   - json: the object.
+    ///   - location: its path, for messages.
+    ///   - globalTemplating: whether every response is a template, without `transformers`.
+    /// - Throws: ``ValuePattern/InvalidMapping`` naming the first problem (an invalid template included).
+    static func parse(_ json: JSONValue, at location: String, globalTemplating: Bool = false) throws
+        -> ResponseDefinition
+    {
         guard case .object(let members) = json else {
             throw ValuePattern.InvalidMapping(description: "\(location) must be an object")
         }
         try MappingKeys.check(members, allowed: MappingKeys.response, at: location)
-        try MappingKeys.checkTransformers(members["transformers"], at: location)
+        let isTemplated =
+            try MappingKeys.checkTransformers(members["transformers"], at: location) || globalTemplating
         var definition = ResponseDefinition()
         if let status = members["status"] {
-            guard let code = status.intValue, (100...999).contains(code) else {
-                throw ValuePattern.InvalidMapping(description: "\(location).status must be a status code")
+            if let code = status.intValue, (100...999).contains(code) {
+                definition.status = code
+            } else if isTemplated, let text = status.stringValue, Template.mayContainTags(text) {
+                // Compiled with the other templates below; rendered per request.
+            } else {
+                throw ValuePattern.InvalidMapping(
+                    description:
+                        "\(location).status must be a status code"
+                        + (isTemplated
+                            ? " or a template" : " (a template needs transformers: [\"response-template\"])"))
             }
-            definition.status = code
         }
         definition.statusMessage = members["statusMessage"]?.stringValue
         if case .object(let headers)? = members["headers"] {
@@ -78,9 +101,11 @@ struct ResponseDefinition: Sendable {
             definition.body = .file(name)
         }
         if let delay = members["fixedDelayMilliseconds"] {
-            guard let value = delay.doubleValue, value >= 0 else {
+            guard let value = delay.doubleValue, value >= 0, value <= maxDelayMilliseconds else {
                 throw ValuePattern.InvalidMapping(
-                    description: "\(location).fixedDelayMilliseconds must be a number ≥ 0")
+                    description:
+                        "\(location).fixedDelayMilliseconds must be a number from 0 to \(Int(maxDelayMilliseconds))"
+                )
             }
             definition.fixedDelayMilliseconds = value
         }
@@ -94,11 +119,12 @@ struct ResponseDefinition: Sendable {
                     keys, allowed: MappingKeys.dribble, at: "\(location).chunkedDribbleDelay")
             }
             guard let chunks = dribble["numberOfChunks"]?.intValue, chunks >= 1,
-                let total = dribble["totalDuration"]?.doubleValue, total >= 0
+                let total = dribble["totalDuration"]?.doubleValue, total >= 0, total <= maxDelayMilliseconds
             else {
                 throw ValuePattern.InvalidMapping(
                     description:
-                        "\(location).chunkedDribbleDelay needs numberOfChunks ≥ 1 and totalDuration (ms)")
+                        "\(location).chunkedDribbleDelay needs numberOfChunks ≥ 1 and totalDuration (ms, at most a day)"
+                )
             }
             definition.dribble = ChunkedDribble(numberOfChunks: chunks, totalDuration: .milliseconds(total))
         }
@@ -111,10 +137,62 @@ struct ResponseDefinition: Sendable {
             }
             definition.fault = value
         }
+        if let parameters = members["transformerParameters"], !isTemplated {
+            _ = parameters
+            throw ValuePattern.InvalidMapping(
+                description:
+                    "\(location).transformerParameters: only templates read them; add transformers: [\"response-template\"]"
+            )
+        }
+        definition.proxy = try ProxySettings.parse(members, at: location)
+        if isTemplated { definition.templated = try compileTemplates(members, at: location) }
         return definition
     }
 
-    private static func parseDistribution(_ json: JSONValue, _ location: String) throws -> DelayDistribution {
+    /// Compiles every templated part of a response.
+    private static func compileTemplates(_ members: [String: JSONValue], at location: String) throws
+        -> TemplatedResponse
+    {
+        var templated = TemplatedResponse()
+        if let status = members["status"]?.stringValue, Template.mayContainTags(status) {
+            templated.status = try TemplatedResponse.compile(status, at: "\(location).status")
+        }
+        if case .object(let headers)? = members["headers"] {
+            for name in headers.keys.sorted() {
+                let values: [JSONValue]
+                switch headers[name] {
+                case .array(let list)?: values = list
+                case let value?: values = [value]
+                case nil: values = []
+                }
+                for value in values {
+                    templated.headers.append(
+                        (
+                            name,
+                            try TemplatedResponse.compile(value.matchText, at: "\(location).headers.\(name)")
+                        ))
+                }
+            }
+        }
+        if let body = members["body"] {
+            templated.body = try TemplatedResponse.compile(body.matchText, at: "\(location).body")
+        } else if let json = members["jsonBody"] {
+            templated.jsonBody = try TemplatedResponse.compileJSON(json, at: "\(location).jsonBody")
+        } else if let name = members["bodyFileName"]?.stringValue {
+            templated.bodyFileName = try TemplatedResponse.compile(name, at: "\(location).bodyFileName")
+        }
+        if let parameters = members["transformerParameters"] {
+            guard case .object = parameters else {
+                throw ValuePattern.InvalidMapping(
+                    description: "\(location).transformerParameters must be an object")
+            }
+            templated.parameters = parameters
+            templated.rendersBodyFile = parameters["disableBodyFileTemplating"]?.boolValue != true
+        }
+        return templated
+    }
+
+    static func parseDistribution(_ json: JSONValue, _ location: String) throws -> DelayDistribution {
         if case .object(let members) = json {
             let keys: Set<String> =
                 switch json["type"]?.stringValue {
@@ -128,9 +206,11 @@ struct ResponseDefinition: Sendable {
         switch json["type"]?.stringValue {
         case "uniform":
             guard let lower = json["lower"]?.doubleValue, let upper = json["upper"]?.doubleValue, lower >= 0,
-                upper >= lower
+                upper >= lower, upper <= maxDelayMilliseconds
             else {
-                throw ValuePattern.InvalidMapping(description: "\(location): uniform needs 0 ≤ lower ≤ upper")
+                throw ValuePattern.InvalidMapping(
+                    description: "\(location): uniform needs 0 ≤ lower ≤ upper ≤ \(Int(maxDelayMilliseconds))"
+                )
             }
             return .uniform(lower: lower, upper: upper)
         case "lognormal":
@@ -142,8 +222,12 @@ struct ResponseDefinition: Sendable {
             }
             return .lognormal(median: median, sigma: sigma, maxValue: json["maxValue"]?.doubleValue)
         case "fixed":
-            guard let milliseconds = json["milliseconds"]?.doubleValue, milliseconds >= 0 else {
-                throw ValuePattern.InvalidMapping(description: "\(location): fixed needs milliseconds ≥ 0")
+            guard let milliseconds = json["milliseconds"]?.doubleValue, milliseconds >= 0,
+                milliseconds <= maxDelayMilliseconds
+            else {
+                throw ValuePattern.InvalidMapping(
+                    description:
+                        "\(location): fixed needs milliseconds from 0 to \(Int(maxDelayMilliseconds))")
             }
             return .fixed(milliseconds)
         default:
@@ -167,7 +251,9 @@ struct ResponseDefinition: Sendable {
             let u2 = Double.random(in: 0..<1, using: &generator)
             let normal = (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * Double.pi * u2)
             let value = median * Foundation.exp(sigma * normal)
-            return maxValue.map { min($0, value) } ?? value
+            let capped = maxValue.map { min($0, value) } ?? value
+            // A sample has no bound of its own (and may be infinite): a delay is at most a day.
+            return capped.isFinite ? min(capped, maxDelayMilliseconds) : maxDelayMilliseconds
         }
     }
 
@@ -188,7 +274,7 @@ struct ResponseDefinition: Sendable {
             var generator = SystemRandomNumberGenerator()
             delay += Self.sample(delayDistribution, using: &generator)
         }
-        if delay > 0 { response.delay = .milliseconds(delay) }
+        if delay > 0 { response.delay = .milliseconds(min(delay, 2 * Self.maxDelayMilliseconds)) }
         response.dribble = dribble
         response.fault = fault
         return response

@@ -18,10 +18,16 @@ struct StubMapping: Sendable {
     var source: JSONValue
     /// Insertion order: newer stubs win priority ties.
     var sequence = 0
+    /// Whether the stub is in a file of the mappings folder (loaded from one, or saved to one).
+    var isPersisted = false
 
     /// Reads a mapping; assigns an id when it has none.
+    /// - Parameters:
+    ///   - json: the mapping.
+    ///   - location: where it came from, for messages.
+    ///   - globalTemplating: whether every response is a template (the server's global templating).
     /// - Throws: ``ValuePattern/InvalidMapping`` naming the first problem.
-    init(json: JSONValue, location: String = "mapping") throws {
+    init(json: JSONValue, location: String = "mapping", globalTemplating: Bool = false) throws {
         guard case .object(var members) = json else {
             throw ValuePattern.InvalidMapping(description: "\(location) must be a JSON object")
         }
@@ -50,7 +56,8 @@ struct StubMapping: Sendable {
         }
         request = try RequestPattern.parse(requestJSON, at: "\(location).request")
         response = try ResponseDefinition.parse(
-            members["response"] ?? .object([:]), at: "\(location).response")
+            members["response"] ?? .object([:]), at: "\(location).response",
+            globalTemplating: globalTemplating)
         source = .object(members)
     }
 

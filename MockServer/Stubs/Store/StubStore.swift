@@ -8,6 +8,22 @@ final class StubStore: Sendable {
         var defaults: [StubMapping] = []
         var scenarios: [String: String] = [:]
         var nextSequence = 0
+        var settings = Settings()
+    }
+
+    /// `/__admin/settings`: a delay added to every stubbed response.
+    struct Settings: Sendable {
+        /// Applied to stubs that have no `fixedDelayMilliseconds` of their own.
+        var fixedDelay: Double?
+        /// Sampled for every stubbed response, on top of the fixed delay.
+        var delayDistribution: ResponseDefinition.DelayDistribution?
+        /// The settings as last posted.
+        var json: JSONValue = .object([:])
+    }
+
+    var settings: Settings {
+        get { state.withLock { $0.settings } }
+        set { state.withLock { $0.settings = newValue } }
     }
 
     /// The outcome of matching a request against the stubs.
@@ -17,10 +33,13 @@ final class StubStore: Sendable {
     }
 
     let filesDirectory: URL?
+    /// Whether every response is a template (mappings are read with this).
+    let globalTemplating: Bool
     private let state = Locked(State())
 
-    init(filesDirectory: URL?, defaults: [StubMapping] = []) {
+    init(filesDirectory: URL?, defaults: [StubMapping] = [], globalTemplating: Bool = false) {
         self.filesDirectory = filesDirectory
+        self.globalTemplating = globalTemplating
         installDefaults(defaults)
     }
 
@@ -66,13 +85,28 @@ final class StubStore: Sendable {
         }
     }
 
+    /// One stub that did not match a request, how far it was (0 to 1) and what differed.
+    struct NearMiss {
+        var stub: StubMapping
+        var differences: [RequestPattern.Mismatch]
+        var distance: Double
+    }
+
     /// The stub closest to matching the request (smallest weighted difference) and what differed.
     func closestMatch(_ view: RequestView) -> MatchResult {
+        guard let best = nearMisses(view, limit: 1).first else {
+            return .unmatched(closest: nil, differences: [])
+        }
+        return .unmatched(closest: best.stub, differences: best.differences)
+    }
+
+    /// The `limit` stubs nearest to matching the request, nearest first (stubs that match are left out).
+    func nearMisses(_ view: RequestView, limit: Int) -> [NearMiss] {
         state.withLock { state in
             // The URL weighs most, then the method, then each other field; a scenario state least: a stub
             // that fits the request but waits for another state is the better explanation.
-            var best: (stub: StubMapping, differences: [RequestPattern.Mismatch], score: Int)?
-            for stub in state.stubs {
+            var found: [(miss: NearMiss, score: Int, order: Int)] = []
+            for (order, stub) in state.stubs.enumerated() {
                 var differences = stub.request.mismatches(view)
                 if let scenario = stub.scenarioName, let required = stub.requiredScenarioState {
                     let current = state.scenarios[scenario, default: StubMapping.startedState]
@@ -83,10 +117,14 @@ final class StubStore: Sendable {
                                 detail: "requires state \(required) but is \(current)", weight: 1))
                     }
                 }
+                guard !differences.isEmpty else { continue }
                 let score = differences.reduce(0) { $0 + $1.weight }
-                if score < (best?.score ?? Int.max) { best = (stub, differences, score) }
+                let distance = min(1, Double(score) / Double(stub.request.totalWeight + 1))
+                found.append(
+                    (NearMiss(stub: stub, differences: differences, distance: distance), score, order))
             }
-            return .unmatched(closest: best?.stub, differences: best?.differences ?? [])
+            found.sort { ($0.score, $0.order) < ($1.score, $1.order) }
+            return found.prefix(limit).map(\.miss)
         }
     }
 
@@ -123,6 +161,25 @@ final class StubStore: Sendable {
             let before = state.stubs.count
             state.stubs.removeAll { $0.id == id }
             return state.stubs.count != before
+        }
+    }
+
+    /// Removes every stub for which `shouldRemove` is true; returns how many.
+    @discardableResult
+    func removeAll(where shouldRemove: (StubMapping) -> Bool) -> Int {
+        state.withLock { state in
+            let before = state.stubs.count
+            state.stubs.removeAll(where: shouldRemove)
+            return before - state.stubs.count
+        }
+    }
+
+    /// Marks the stubs with these ids as saved to the mappings folder.
+    func markPersisted(_ ids: Set<String>) {
+        state.withLock { state in
+            for index in state.stubs.indices where ids.contains(state.stubs[index].id) {
+                state.stubs[index].isPersisted = true
+            }
         }
     }
 

@@ -1,5 +1,11 @@
+import Courier
+import CourierCurl
 import Foundation
 import MockServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -30,6 +36,19 @@ enum MockCommand: Command {
             "--max-body", placeholder: "BYTES", help: "largest request body accepted, in bytes")
         static let noBackend = Option.flag(
             "--no-backend", help: "serve stubs only, without the social backend")
+        static let globalTemplating = Option.flag(
+            "--global-response-templating",
+            help:
+                "render every stub's response as a template, not only those with the response-template transformer"
+        )
+        static let proxyAll = Option.value(
+            "--proxy-all", placeholder: "URL",
+            help: "forward requests no stub matches to this http(s) base URL")
+        static let record = Option.flag(
+            "--record",
+            help:
+                "with --proxy-all: forward every request and, on exit, save what came back as stubs to --mappings (or ./mappings)"
+        )
     }
 
     static let spec = ArgumentSpec(
@@ -38,7 +57,7 @@ enum MockCommand: Command {
             "Runs Courier's mock server in the foreground. The first line printed is 'listening on http://HOST:PORT'.",
         options: [
             Options.host, Options.port, Options.mappings, Options.seedData, Options.chaos, Options.chaosSeed,
-            Options.maxBody, Options.noBackend,
+            Options.maxBody, Options.noBackend, Options.globalTemplating, Options.proxyAll, Options.record,
         ]
     )
 
@@ -68,6 +87,29 @@ enum MockCommand: Command {
             guard maxBody > 0 else { throw UsageError("--max-body must be positive") }
             configuration.maxBodyBytes = Int64(maxBody)
         }
+        configuration.globalResponseTemplating = parsed.has(Options.globalTemplating)
+        var proxyTarget: URL?
+        if let text = parsed.value(Options.proxyAll) {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else {
+                throw UsageError("--proxy-all takes an http or https URL, such as https://api.example.com")
+            }
+            proxyTarget = url
+        }
+        let record = parsed.has(Options.record)
+        if record {
+            guard proxyTarget != nil else { throw UsageError("--record needs --proxy-all URL") }
+            if configuration.mappingsDirectory == nil {
+                let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                try FileManager.default.createDirectory(
+                    at: here.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+                configuration.mappingsDirectory = here
+            }
+        }
+        // Proxied and recorded requests go out through libcurl (HTTPS upstreams with libcurl's trust store).
+        let curl = CurlTransport()
+        configuration.proxyClient = TransportProxyClient(transport: curl)
         let seedCount = try parsed.int(Options.seedData) ?? 0
         guard seedCount >= 0 else { throw UsageError("--seed-data must not be negative") }
 
@@ -75,11 +117,36 @@ enum MockCommand: Command {
         let handlers: [any HTTPHandler] = backend.map { [$0] } ?? []
         let server = MockServer(configuration: configuration, handlers: handlers)
         try server.start()
+        if let proxyTarget {
+            if record {
+                try server.startRecording(targetBaseURL: proxyTarget)
+            } else {
+                // The lowest priority: every stub wins over it.
+                let catchAll: [String: Any] = [
+                    "priority": 1_000_000, "request": ["method": "ANY"],
+                    "response": ["proxyBaseUrl": proxyTarget.absoluteString],
+                ]
+                try server.addStubs(json: try JSONSerialization.data(withJSONObject: catchAll))
+            }
+        }
         // Written unbuffered: scripts read this line to learn the port.
         FileHandle.standardOutput.write(
             Data("listening on http://\(configuration.host):\(server.port)\n".utf8))
-        await waitForTerminationSignal()
+        // Until SIGINT/SIGTERM or `POST /__admin/shutdown`.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await waitForTerminationSignal() }
+            group.addTask { await server.waitUntilStopped() }
+            await group.next()
+            group.cancelAll()
+        }
+        if record {
+            let ids = try server.stopRecording()
+            let folder = configuration.mappingsDirectory?.path ?? "."
+            FileHandle.standardError.write(
+                Data("courier mock: recorded \(ids.count) stubs to \(folder)\n".utf8))
+        }
         server.shutdown()
+        await curl.shutdown()
         backend?.removeStorage()  // uploaded videos live in a temporary folder of the backend's
         FileHandle.standardError.write(Data("courier mock: stopped\n".utf8))
         return ExitStatus.success
@@ -99,4 +166,25 @@ func waitForTerminationSignal() async {
     }
     for await _ in stream { break }
     sources.forEach { $0.cancel() }
+}
+
+/// The mock server's outgoing requests (proxying, recording) through a Courier transport.
+struct TransportProxyClient: ProxyClient {
+    let transport: any Transport
+
+    func send(_ request: ProxyRequest) async throws -> ProxyResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        for (name, value) in request.headers { urlRequest.addValue(value, forHTTPHeaderField: name) }
+        let seconds =
+            Double(request.timeout.components.seconds) + Double(request.timeout.components.attoseconds) / 1e18
+        let options = TransferOptions(totalTimeout: seconds, maxRedirects: 0)
+        let response = try await transport.send(
+            TransportRequest(
+                urlRequest: urlRequest, body: request.body.isEmpty ? .empty : .data(request.body),
+                options: options))
+        return ProxyResponse(
+            status: response.status, headers: response.headers.map { ($0.name, $0.value) },
+            body: response.body.data)
+    }
 }

@@ -47,8 +47,8 @@ struct AdminAPITests {
     /// Keys the server does not implement are refused with where they are, never silently ignored.
     @Test(arguments: [
         (
-            #"{"request": {"url": "/t"}, "response": {"body": "{{request.path}}", "transformers": ["response-template"]}}"#,
-            "mapping.response.transformers"
+            #"{"request": {"url": "/t"}, "response": {"body": "{{request.path}}", "transformers": ["body-transformer"]}}"#,
+            "mapping.response.transformers[0]"
         ),
         (#"{"request": {"url": "/t", "methd": "GET"}, "response": {}}"#, "mapping.request.methd"),
         (#"{"request": {"url": "/t"}, "response": {"bodyy": "x"}}"#, "mapping.response.bodyy"),

@@ -1,6 +1,7 @@
 import Foundation
-import MockServer
 import Testing
+
+@testable import MockServer
 
 struct StubResponseTests {
     private func serve(_ response: String, target: String = "/r") async throws -> RawResponse {
@@ -211,6 +212,47 @@ struct ScenarioTests {
             #expect(
                 try perform(server, "PUT", "/__admin/scenarios/nope/state", body: #"{"state": "x"}"#).status
                     == 404)
+        }
+    }
+}
+
+/// Delays beyond a day are refused when the mapping is read (found by the mapping fuzzer: a huge
+/// `fixedDelayMilliseconds` overflowed `Duration` and trapped when the stub was served).
+struct DelayLimitTests {
+    @Test(arguments: [
+        (#"{"fixedDelayMilliseconds": 4.4e60}"#, "mapping.response.fixedDelayMilliseconds"),
+        (
+            #"{"delayDistribution": {"type": "uniform", "lower": 1, "upper": 1e300}}"#,
+            "mapping.response.delayDistribution"
+        ),
+        (
+            #"{"delayDistribution": {"type": "fixed", "milliseconds": 1e20}}"#,
+            "mapping.response.delayDistribution"
+        ),
+        (
+            #"{"chunkedDribbleDelay": {"numberOfChunks": 2, "totalDuration": 1e300}}"#,
+            "mapping.response.chunkedDribbleDelay"
+        ),
+    ])
+    func hugeDelaysAreRefused(_ response: String, _ path: String) async throws {
+        try await withMockServer { server in
+            let refused = try perform(
+                server, "POST", "/__admin/mappings",
+                body: #"{"request": {"url": "/d"}, "response": \#(response)}"#)
+            #expect(refused.status == 422, "\(refused.text)")
+            #expect(refused.text.contains(path), "\(refused.text)")
+            let settings = try perform(server, "POST", "/__admin/settings", body: #"{"fixedDelay": 1e300}"#)
+            #expect(settings.status == 422, "\(settings.text)")
+        }
+    }
+
+    /// A lognormal sample has no upper bound of its own: it is cut at a day.
+    @Test func lognormalSamplesStayFinite() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1000 {
+            let sample = ResponseDefinition.sample(
+                .lognormal(median: 80_000_000, sigma: 50, maxValue: nil), using: &generator)
+            #expect(sample <= ResponseDefinition.maxDelayMilliseconds)
         }
     }
 }

@@ -1,0 +1,131 @@
+import CourierPrimitives
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The default ``ProxyClient``: Foundation's URLSession, an ephemeral session without cookies, cache or
+/// redirects. On Linux URLSession reaches HTTPS upstreams through the system's libcurl and trust store;
+/// it offers no way to trust another certificate authority (use a client that does, such as the
+/// `courier` tool's libcurl transport).
+public final class URLSessionProxyClient: ProxyClient {
+    private let session: URLSession
+
+    /// Creates a client with its own session.
+    public init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration, delegate: RefuseRedirects(), delegateQueue: nil)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    /// Sends the request without following redirects.
+    /// - Parameter request: the request to forward.
+    /// - Returns: the upstream's answer.
+    /// - Throws: URLSession's error when no response arrives.
+    public func send(_ request: ProxyRequest) async throws -> ProxyResponse {
+        let box = TaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<ProxyResponse, any Error>) in
+                // The completion runs exactly once: the only resume.
+                let cancel = send(request) { continuation.resume(with: $0) }
+                box.cancel.withLock { $0 = cancel }
+            }
+        } onCancel: {
+            box.cancel.withLock { $0 }?()
+        }
+    }
+
+    private final class TaskBox: Sendable {
+        let cancel = Locked<(@Sendable () -> Void)?>(nil)
+    }
+}
+
+extension URLSessionProxyClient: CallbackProxyClient {
+    func send(
+        _ request: ProxyRequest, completion: @escaping @Sendable (Result<ProxyResponse, any Error>) -> Void
+    )
+        -> @Sendable () -> Void
+    {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.timeoutInterval = Double(request.timeout.components.seconds) + 1
+        for (name, value) in request.headers { urlRequest.addValue(value, forHTTPHeaderField: name) }
+        // URLSession decodes gzip itself and would keep Content-Encoding: ask for the identity coding.
+        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        if !request.body.isEmpty { urlRequest.httpBody = request.body }
+        let task = session.dataTask(with: urlRequest) { data, response, error in
+            if let error {
+                completion(.failure(error))
+                return
+            }
+            guard let http = response as? HTTPURLResponse else {
+                completion(.failure(URLError(.badServerResponse)))
+                return
+            }
+            var headers: [(name: String, value: String)] = []
+            for (key, value) in http.allHeaderFields {
+                headers.append((String(describing: key), String(describing: value)))
+            }
+            headers.sort { $0.name.lowercased() < $1.name.lowercased() }
+            completion(
+                .success(ProxyResponse(status: http.statusCode, headers: headers, body: data ?? Data())))
+        }
+        task.resume()
+        return { task.cancel() }
+    }
+}
+
+/// A client that reports on a callback: the server uses it without the Swift concurrency pool, so a
+/// proxied answer never waits for a pool thread that the embedding program keeps busy.
+protocol CallbackProxyClient: ProxyClient {
+    /// Sends `request`; `completion` runs once, on any thread. Returns a function that cancels.
+    func send(
+        _ request: ProxyRequest, completion: @escaping @Sendable (Result<ProxyResponse, any Error>) -> Void
+    )
+        -> @Sendable () -> Void
+}
+
+/// Answers every redirect with "do not follow", so the 3xx itself comes back.
+private final class RefuseRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}
+
+/// A ``URLSessionProxyClient`` made on first use, so that servers that never proxy open no session.
+final class DefaultProxyClient: CallbackProxyClient {
+    private let client = Locked<URLSessionProxyClient?>(nil)
+
+    private var shared: URLSessionProxyClient {
+        client.withLock { client in
+            if let client { return client }
+            let made = URLSessionProxyClient()
+            client = made
+            return made
+        }
+    }
+
+    func send(_ request: ProxyRequest) async throws -> ProxyResponse {
+        try await shared.send(request)
+    }
+
+    func send(
+        _ request: ProxyRequest, completion: @escaping @Sendable (Result<ProxyResponse, any Error>) -> Void
+    )
+        -> @Sendable () -> Void
+    {
+        shared.send(request, completion: completion)
+    }
+}
