@@ -108,7 +108,9 @@ struct ProxyTests {
                 }
                 #expect(timedOut?.status == 504)
                 #expect(timedOut?.text.contains("timed out after") == true)
-                #expect(clock.now - start < .milliseconds(2500))
+                // The 504 itself shows the limit fired (the upstream would answer 200 after 3 s); the bound only
+                // says the call ended, with room for a loaded machine.
+                #expect(clock.now - start < .seconds(20))
             }
         }
     }
