@@ -31,7 +31,6 @@ deps-test:
 contract: deps-test
 	scripts/contract-check.sh
 
-
 ## Client benchmarks: C libcurl, CurlTransport, URLSessionTransport and curl(1), side by side. Writes BENCHMARKS.md.
 bench: deps-test
 	scripts/bench.sh
