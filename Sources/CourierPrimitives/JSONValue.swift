@@ -106,7 +106,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     public var intValue: Int? {
         switch self {
         case .int(let value): Int(value)
-        case .double(let value): value.rounded() == value ? Int(value) : nil
+        case .double(let value): Int(exactly: value)
         case .string(let value): Int(value)
         default: nil
         }
