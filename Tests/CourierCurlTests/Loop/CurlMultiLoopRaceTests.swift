@@ -18,7 +18,7 @@ import Testing
     }
 
     /// Polls `condition` every 5 ms for up to `seconds`; returns whether it became true.
-    private func eventually(within seconds: Double = 20, _ condition: () -> Bool) async throws -> Bool {
+    private func eventually(within seconds: Double = 45, _ condition: () -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while !condition() {
             if ContinuousClock.now >= deadline { return false }
@@ -45,7 +45,7 @@ import Testing
                     return true
                 }
                 // Hold the loop after it finished A and before it drains its queues again.
-                if first { held.withLock { $0 = release.wait(timeout: .now() + 20) == .success } }
+                if first { held.withLock { $0 = release.wait(timeout: .now() + 45) == .success } }
             case .queued(let transfer):
                 queued.withLock { $0.append(transfer) }
             default:
@@ -111,7 +111,7 @@ import Testing
             case .submitting:
                 withUnsafeCurrentTask { $0?.cancel() }
                 // Submit only after the loop has taken the remove off its queue.
-                held.withLock { $0 = drained.wait(timeout: .now() + 20) == .success }
+                held.withLock { $0 = drained.wait(timeout: .now() + 45) == .success }
             case .drained:
                 drained.signal()
             default:
@@ -137,9 +137,9 @@ import Testing
                 outcome.withLock { $0 = .failure(error) }
             }
         }
-        let ended = try await eventually(within: 10) { outcome.withLock { $0 } != nil }
+        let ended = try await eventually(within: 30) { outcome.withLock { $0 } != nil }
         #expect(held.withLock { $0 } == true, "the hook did not hold the window open")
-        #expect(ended, "the cancelled transfer was still running 10 s after its cancel")
+        #expect(ended, "the cancelled transfer was still running 30 s after its cancel")
         if ended {
             let result = try #require(outcome.withLock { $0 })
             guard case .failure(let error as CourierError) = result else {

@@ -110,7 +110,9 @@ struct ProxyTests {
                 #expect(timedOut?.text.contains("timed out after") == true)
                 // The 504 itself shows the limit fired (the upstream would answer 200 after 3 s); the bound only
                 // says the call ended, with room for a loaded machine.
-                #expect(clock.now - start < .seconds(20))
+                #expect(
+                    clock.now - start
+                        < .seconds(ProcessInfo.processInfo.environment["COURIER_SANITIZER"] == nil ? 20 : 50))
             }
         }
     }

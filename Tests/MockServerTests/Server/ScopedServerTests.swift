@@ -6,6 +6,9 @@ import Testing
 /// `withMockServer` ends without blocking the cooperative pool and without waiting for clients that left.
 @Suite(.timeLimit(.minutes(1)))
 struct ScopedServerTests {
+    /// Sanitizer builds run several times slower: grace periods and bounds grow together, so a shutdown that
+    /// waited out its grace period still breaks the bound.
+    static let slow = ProcessInfo.processInfo.environment["COURIER_SANITIZER"] == nil ? 1 : 2
     /// Sends a request for a response delayed by 5 s and returns the connected client.
     private static func leaveDelayedResponse(_ server: MockServer) throws -> RawClient {
         let client = try RawClient(port: server.port)
@@ -18,7 +21,7 @@ struct ScopedServerTests {
     /// tests' blocking socket reads can hold Swift's cooperative threads for seconds.
     @Test func scopeReturnsPromptlyWhenTheClientOfADelayedResponseLeft() async throws {
         let clock = ContinuousClock()
-        let configuration = MockServerConfiguration(shutdownGracePeriod: .seconds(20))
+        let configuration = MockServerConfiguration(shutdownGracePeriod: .seconds(20 * Self.slow))
         let bodyEnded = try await withMockServer(configuration: configuration, handlers: TestHandlers.all) {
             server in
             do {
@@ -30,7 +33,7 @@ struct ScopedServerTests {
             return clock.now
         }
         let lingered = clock.now - bodyEnded
-        #expect(lingered < .seconds(8), "the scope returned \(lingered) after its body")
+        #expect(lingered < .seconds(8 * Self.slow), "the scope returned \(lingered) after its body")
     }
 
     @Test func shutdownDoesNotStarveOtherTasks() async throws {
@@ -49,7 +52,7 @@ struct ScopedServerTests {
         // delayed response, so every shutdown waits out its grace period.
         let scopes = ProcessInfo.processInfo.activeProcessorCount + 1
         // A shutdown that blocked a pool thread would hold it for the whole 15 s grace period.
-        let configuration = MockServerConfiguration(shutdownGracePeriod: .seconds(15))
+        let configuration = MockServerConfiguration(shutdownGracePeriod: .seconds(15 * Self.slow))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<scopes {
                 group.addTask {
@@ -67,6 +70,6 @@ struct ScopedServerTests {
         stop.withLock { $0 = true }
         try await ticker.value
         let gap = worstGap.withLock { $0 }
-        #expect(gap < .seconds(10), "a 10 ms sleep woke \(gap) later")
+        #expect(gap < .seconds(10 * Self.slow), "a 10 ms sleep woke \(gap) later")
     }
 }
