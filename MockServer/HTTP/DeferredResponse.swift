@@ -3,21 +3,30 @@ import CourierPrimitives
 /// A response another thread supplies later (a proxied stub's), so that the event loop answering the
 /// request never waits for it: the connection keeps the request's place in line until ``complete(_:)``.
 final class DeferredResponse: Sendable {
-    private let state = Locked<(result: ServerResponse?, waiter: (@Sendable (ServerResponse) -> Void)?)>(
-        (nil, nil))
+    private let state = Locked<
+        (claimed: Bool, result: ServerResponse?, waiter: (@Sendable (ServerResponse) -> Void)?)
+    >((false, nil, nil))
 
     /// Supplies the response; only the first call counts. Callable from any thread.
+    /// - Parameter beforeDelivery: runs once, for the call that counts, before the connection can
+    ///   send the response (so what it records is in place before the client sees the answer).
     /// - Returns: whether this call supplied it (false when it had been supplied already).
     @discardableResult
-    func complete(_ response: ServerResponse) -> Bool {
-        let outcome: (won: Bool, waiter: (@Sendable (ServerResponse) -> Void)?) = state.withLock { state in
-            guard state.result == nil else { return (false, nil) }
+    func complete(_ response: ServerResponse, beforeDelivery: () -> Void = {}) -> Bool {
+        let won = state.withLock { state in
+            guard !state.claimed else { return false }
+            state.claimed = true
+            return true
+        }
+        guard won else { return false }
+        beforeDelivery()
+        let waiter = state.withLock { state in
             state.result = response
             defer { state.waiter = nil }
-            return (true, state.waiter)
+            return state.waiter
         }
-        outcome.waiter?(response)
-        return outcome.won
+        waiter?(response)
+        return true
     }
 
     /// Calls `body` once with the response: now if it is there, else when it is supplied.

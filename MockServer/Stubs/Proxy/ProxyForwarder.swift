@@ -110,7 +110,8 @@ struct ProxyForwarder: Sendable {
             case .failure(let error):
                 response = .text("Proxying to \(upstream.url.absoluteString) failed: \(error)\n", status: 502)
             }
-            if deferred.complete(response) { observe(response, upstream, proxied) }
+            // Recorded before the client can see the answer, so a recording stopped right after holds it.
+            deferred.complete(response) { observe(response, upstream, proxied) }
         }
         // Neither the exchange nor the time limit needs a thread of the Swift concurrency pool when the client
         // reports on a callback (the default one does).

@@ -368,14 +368,29 @@ struct ServerBehaviourTests {
 
     @Test func withMockServerShutsDownWhenBodyThrows() async throws {
         struct Boom: Error {}
-        let port = Courier.Locked(0)
+        let scoped = Courier.Locked<MockServer?>(nil)
         await #expect(throws: Boom.self) {
             try await withMockServer(handlers: TestHandlers.all) { server in
-                port.withLock { $0 = server.port }
+                scoped.withLock { $0 = server }
                 throw Boom()
             }
         }
-        #expect(throws: RawClient.Failure.self) { try RawClient(port: port.withLock { $0 }) }
+        // Asked of the server itself: another test's server may bind the same port once it is free.
+        let server = try #require(scoped.withLock { $0 })
+        let stopped = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await server.waitUntilStopped()
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(10))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        #expect(stopped, "the server was still running after the scope threw")
     }
 
     @Test func portInUseIsAClearError() throws {
