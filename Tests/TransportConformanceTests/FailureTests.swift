@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,6 @@
 import CourierPrimitives
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MockServer
@@ -119,16 +120,17 @@ struct ProxyTests {
     }
 
     @Test func anUnreachableUpstreamGets502() async throws {
-        // A port that was just free: nothing listens there.
-        let closedPort = try await withMockServer { $0.port }
-        try await withMockServer { server in
-            try server.addStubs(
-                json: Data(
-                    #"{"request": {"urlPathPattern": "/api/.*"}, "response": {"proxyBaseUrl": "http://127.0.0.1:\#(closedPort)"}}"#
-                        .utf8))
-            let response = try perform(server, "/api/x")
-            #expect(response.status == 502)
-            #expect(response.text.contains("Proxying to http://127.0.0.1:\(closedPort)/api/x failed"))
+        // A port held bound but not listening: it refuses connections, and no other test's server can take it.
+        try await LoopbackPort.withRefusingPort { closedPort in
+            try await withMockServer { server in
+                try server.addStubs(
+                    json: Data(
+                        #"{"request": {"urlPathPattern": "/api/.*"}, "response": {"proxyBaseUrl": "http://127.0.0.1:\#(closedPort)"}}"#
+                            .utf8))
+                let response = try perform(server, "/api/x")
+                #expect(response.status == 502)
+                #expect(response.text.contains("Proxying to http://127.0.0.1:\(closedPort)/api/x failed"))
+            }
         }
     }
 

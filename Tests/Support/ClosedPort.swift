@@ -2,12 +2,20 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Loopback ports for tests: one that refuses connections, and a free one for nginx.
-enum LoopbackPort {
+public enum LoopbackPort {
+    /// A socket call failed while setting a port up.
+    public struct SetupError: Error, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
+
     /// Binds a free loopback TCP port, reads its number and closes it (to pick a port for nginx).
-    static func reserveAndClose() throws -> Int {
+    public static func reserveAndClose() throws -> Int {
         let (fd, port) = try bindFreePort()
         close(fd)
         return port
@@ -15,7 +23,7 @@ enum LoopbackPort {
 
     /// Runs `body` with a loopback port that refuses connections: bound, not listening, until `body`
     /// returns. A port that was merely closed may meanwhile be handed to another test's server.
-    static func withRefusingPort<T>(_ body: (Int) async throws -> T) async throws -> T {
+    public static func withRefusingPort<T>(_ body: (Int) async throws -> T) async throws -> T {
         let (fd, port) = try bindFreePort()
         defer { close(fd) }
         return try await body(port)
@@ -23,7 +31,7 @@ enum LoopbackPort {
 
     private static func bindFreePort() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ConformanceSetupError("socket() failed: errno \(errno)") }
+        guard fd >= 0 else { throw SetupError("socket() failed: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -35,7 +43,7 @@ enum LoopbackPort {
         }
         guard bound == 0 else {
             close(fd)
-            throw ConformanceSetupError("bind() failed: errno \(errno)")
+            throw SetupError("bind() failed: errno \(errno)")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
@@ -43,13 +51,13 @@ enum LoopbackPort {
         }
         guard named == 0 else {
             close(fd)
-            throw ConformanceSetupError("getsockname() failed: errno \(errno)")
+            throw SetupError("getsockname() failed: errno \(errno)")
         }
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Whether something accepts connections on the port.
-    static func isAccepting(_ port: Int) -> Bool {
+    public static func isAccepting(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
