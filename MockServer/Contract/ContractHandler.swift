@@ -9,7 +9,8 @@ import Foundation
 /// ```swift
 /// let notes = ContractHandler(NotesAPI.self)
 ///     .responding(to: NotesAPI.create(NewNote(text: "")).operation) { call in
-///         .json(try! JSONEncoder().encode(Note(id: "n1", text: call.json?["text"] ?? "")), status: 201)
+///         let note = Note(id: "n1", text: call.json?["text"]?.stringValue ?? "")
+///         return .json((try? JSONEncoder().encode(note)) ?? Data(), status: 201)
 ///     }
 /// try await withMockServer(handlers: [notes]) { server in … }
 /// ```
