@@ -8,6 +8,8 @@ size_t ccurl_readfunc_abort(void) { return CURL_READFUNC_ABORT; }
 int ccurl_seekfunc_ok(void) { return CURL_SEEKFUNC_OK; }
 int ccurl_seekfunc_fail(void) { return CURL_SEEKFUNC_FAIL; }
 int ccurl_seekfunc_cantseek(void) { return CURL_SEEKFUNC_CANTSEEK; }
+size_t ccurl_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
+CURLcode ccurl_easy_unpause(CURL *handle) { return curl_easy_pause(handle, CURLPAUSE_CONT); }
 
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);

@@ -81,6 +81,67 @@ public final class CurlTransport: Transport {
         }
     }
 
+    /// Sends `request` and returns once the response head has arrived; the body follows
+    /// through the stream. While the consumer is behind by `TransferOptions.streamBufferBytes`,
+    /// the write callback pauses the transfer (`CURL_WRITEFUNC_PAUSE`), so libcurl stops
+    /// reading the socket; the loop thread lets it go on (`curl_easy_pause`) once the consumer
+    /// has read half of that. A pause is not idle time for the idle timeout.
+    ///
+    /// - Parameter request: what to send; its destination is ignored.
+    /// - Returns: the final head (after redirects) and the body stream.
+    /// - Throws: `CourierError` as `send` does.
+    public func stream(_ request: TransportRequest) async throws -> TransportStream {
+        var current: TransportStream?
+        let head: TransportResponse
+        do {
+            head = try await Redirects.send(request) { hop in
+                current?.body.cancel()  // a redirect's body is not read
+                let streamed = try await streamOnce(hop)
+                current = streamed
+                return streamed.head
+            }
+        } catch {
+            current?.body.cancel()
+            throw error
+        }
+        guard var streamed = current else {
+            throw CourierError(.transferFailed, "no response was streamed", request: request.urlRequest)
+        }
+        streamed.head = head
+        return streamed
+    }
+
+    private func streamOnce(_ request: TransportRequest) async throws -> TransportStream {
+        let plan = try CurlRequestPlan.make(for: request, configuration: configuration)
+        if Task.isCancelled {
+            throw CourierError(.cancelled, "the request was cancelled", request: request.urlRequest)
+        }
+        let buffer = StreamBuffer(capacity: request.options.streamBufferBytes, request: request.urlRequest)
+        let transfer = try CurlTransfer(request: request, plan: plan, handles: loop.handles, stream: buffer)
+        let loop = self.loop
+        buffer.setHandlers(
+            onResume: { [weak transfer] in
+                if let transfer { loop.unpause(transfer) }
+            },
+            onCancel: { [weak transfer] in
+                guard let transfer else { return }
+                transfer.fail(.cancelled)
+                loop.remove(transfer, reason: .cancelled)
+            })
+        let head = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard transfer.start(continuation) else { return }  // already resumed (cancelled)
+                if !loop.submit(transfer) {
+                    _ = transfer.stop(.shutdown)
+                    transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
+                }
+            }
+        } onCancel: {
+            if transfer.stop(.cancelled) { loop.remove(transfer, reason: .cancelled) }
+        }
+        return TransportStream(head: head, body: ResponseStream(buffer))
+    }
+
     /// Stops the transport: transfers in flight end with `.cancelled`, later sends fail
     /// with `.cancelled`, and every libcurl handle is freed before this returns.
     /// Idempotent. Dropping the transport does the same without waiting.

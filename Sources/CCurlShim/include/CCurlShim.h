@@ -19,6 +19,10 @@ int ccurl_seekfunc_ok(void);
 int ccurl_seekfunc_fail(void);
 int ccurl_seekfunc_cantseek(void);
 
+/* Pausing a transfer: the write callback's pause value, and curl_easy_pause(CURLPAUSE_CONT). */
+size_t ccurl_writefunc_pause(void);
+CURLcode ccurl_easy_unpause(CURL *handle);
+
 /* curl_easy_setopt by argument type. */
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);

@@ -178,6 +178,18 @@ public final class StubTransport: Transport {
         return try deliver(stub, for: request, url: url)
     }
 
+    /// Answers as `send` does (the body in memory, up to `maxResponseBytes`), then hands the
+    /// body out as a stream of one chunk.
+    /// - Throws: what `send` throws.
+    public func stream(_ request: TransportRequest) async throws -> TransportStream {
+        var memory = request
+        memory.destination = .memory
+        var head = try await send(memory)
+        let body = head.body.data
+        head.body = .data(Data())
+        return TransportStream(head: head, body: ResponseStream(chunks: body.isEmpty ? [] : [body]))
+    }
+
     private func record(_ request: TransportRequest, url: URL) throws -> RecordedRequest {
         var headers = HTTPHeaders()
         for (name, value) in (request.urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {

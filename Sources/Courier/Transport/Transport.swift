@@ -21,6 +21,17 @@ public protocol Transport: Sendable {
     ///   failed; `.cancelled` when the calling task is cancelled.
     func send(_ request: TransportRequest) async throws -> TransportResponse
 
+    /// Sends `request` and returns as soon as the response head has arrived, with the body
+    /// to read as it comes, under backpressure. Redirects are followed as by `send`.
+    /// `request.destination` and `maxResponseBytes` do not apply: the body goes to the
+    /// stream. The default refuses: a transport that cannot stream says so.
+    ///
+    /// - Parameter request: what to send.
+    /// - Returns: the head (its `body` is empty) and the body stream.
+    /// - Throws: `CourierError` as `send` does; `.invalidConfiguration` from a transport
+    ///   that does not stream.
+    func stream(_ request: TransportRequest) async throws -> TransportStream
+
     /// Stops the transport: transfers in flight end with `.cancelled` and its resources are
     /// released before this returns. The default does nothing.
     func shutdown() async
@@ -29,6 +40,27 @@ public protocol Transport: Sendable {
 extension Transport {
     /// Does nothing: a transport with nothing to release needs no shutdown.
     public func shutdown() async {}
+
+    /// Refuses with `.invalidConfiguration`: this transport does not stream bodies.
+    public func stream(_ request: TransportRequest) async throws -> TransportStream {
+        throw CourierError(
+            .invalidConfiguration, "\(type(of: self)) does not stream response bodies",
+            request: request.urlRequest)
+    }
+}
+
+/// What `Transport.stream(_:)` returns: the response head and its body as it arrives.
+public struct TransportStream: Sendable {
+    /// Status, headers, URL, timings so far and HTTP version; its `body` is empty.
+    public var head: TransportResponse
+    /// The body.
+    public var body: ResponseStream
+
+    /// Creates a streamed response.
+    public init(head: TransportResponse, body: ResponseStream) {
+        self.head = head
+        self.body = body
+    }
 }
 
 /// A request as a transport sees it: the head (`URLRequest`), a body that may stream,
@@ -101,6 +133,9 @@ public struct TransferOptions: Sendable, Hashable {
     public var maxRedirects: Int
     /// Which headers a redirect to another origin drops. Default: every secret header.
     public var crossOriginHeaderPolicy: CrossOriginHeaderPolicy
+    /// For a streamed body: how many received bytes may wait unread before the transport
+    /// stops reading from the network. Default 1 MiB.
+    public var streamBufferBytes: Int = 1 << 20
 
     /// Creates transfer options.
     public init(

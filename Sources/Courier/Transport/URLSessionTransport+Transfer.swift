@@ -40,12 +40,33 @@ final class Transfer: Sendable {
     private let delegateQueue: OperationQueue
     private let startedAt = ContinuousClock.now
     private let state: Locked<State>
+    /// Where a streamed body goes, when `stream` started this transfer: the continuation is
+    /// then resumed with the head, and the body ends the stream.
+    private let stream: StreamBuffer?
 
-    init(request: TransportRequest, task: URLSessionTask, delegateQueue: OperationQueue) {
+    init(
+        request: TransportRequest, task: URLSessionTask, delegateQueue: OperationQueue,
+        stream: StreamBuffer? = nil
+    ) {
         self.request = request
         self.task = task
         self.delegateQueue = delegateQueue
+        self.stream = stream
         state = Locked(State())
+        guard let stream else { return }
+        // The consumer caught up: the suspended task goes on (never suspended where
+        // FoundationNetworking is used, see `receiveStreamed`). The consumer has gone: stop.
+        stream.setHandlers(
+            onResume: { [weak self] in
+                #if !canImport(FoundationNetworking)
+                    self?.task.resume()
+                #else
+                    _ = self
+                #endif
+            },
+            onCancel: { [weak self] in
+                self?.fail(CourierError(.cancelled, "the stream was cancelled", request: request.urlRequest))
+            })
     }
 
     private var elapsed: TimeInterval {
@@ -96,6 +117,8 @@ final class Transfer: Sendable {
         guard let idle = request.options.idleTimeout(for: request.urlRequest) else { return }
         let expired: Bool = state.withLock { state in
             guard !state.finished, state.failure == nil else { return false }
+            // A task suspended for a slow stream consumer is not idle.
+            if stream?.isPaused == true { state.lastActivity = ContinuousClock.now }
             let quiet = Self.seconds(ContinuousClock.now - state.lastActivity)
             if quiet >= idle { return true }
             scheduleIdleCheck(after: idle - quiet, in: &state)
@@ -121,10 +144,16 @@ final class Transfer: Sendable {
             return true
         }
         // Cancel on the delegate queue, never while a delegate callback (a redirect
-        // decision) is running; `redirect` sees the failure and does not answer.
+        // decision) is running; `redirect` sees the failure and does not answer. A streamed
+        // transfer whose head was delivered has no redirect decision left, and its delegate
+        // queue may hold a backlog of body chunks: it is cancelled at once.
         if first {
             let task = self.task
-            delegateQueue.addOperation { task.cancel() }
+            if stream != nil, state.withLock({ $0.continuation == nil && $0.response != nil }) {
+                task.cancel()
+            } else {
+                delegateQueue.addOperation { task.cancel() }
+            }
         }
     }
 
@@ -137,6 +166,8 @@ final class Transfer: Sendable {
         let expected: Int64? = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
         var problem: CourierError?
         switch request.destination {
+        case .memory where stream != nil:
+            break
         case .memory:
             if let expected, expected > request.options.maxResponseBytes,
                 !TransferOptions.hasNoBody(status: http.statusCode, method: request.urlRequest.httpMethod)
@@ -163,7 +194,22 @@ final class Transfer: Sendable {
             return false
         }
         request.progress?(TransferProgress(direction: .download, completed: 0, total: expected))
+        if stream != nil { deliverHead(http) }
         return true
+    }
+
+    /// A streamed transfer's head arrived: the caller gets it now; the body follows
+    /// through `stream`, and `complete` ends the stream.
+    private func deliverHead(_ http: HTTPURLResponse) {
+        let (continuation, firstByte) = state.withLock { state in
+            defer { state.continuation = nil }
+            return (state.continuation, state.firstByte)
+        }
+        continuation?.resume(
+            returning: TransportResponse(
+                status: http.statusCode, headers: Self.headers(of: http),
+                url: http.url ?? request.urlRequest.url,
+                timings: Timings(firstByte: firstByte, total: elapsed)))
     }
 
     private func openFile(_ url: URL) -> CourierError? {
@@ -188,6 +234,10 @@ final class Transfer: Sendable {
     /// Body bytes arrived. Bytes after a decided failure (such as a stopped redirect's
     /// body) are dropped.
     func receive(_ data: Data) {
+        if let stream {
+            receiveStreamed(data, into: stream)
+            return
+        }
         let limit = request.options.maxResponseBytes
         let outcome: (progress: TransferProgress?, problem: CourierError?) = state.withLock { state in
             guard state.failure == nil, !state.finished else { return (nil, nil) }
@@ -225,6 +275,51 @@ final class Transfer: Sendable {
         }
         if let problem = outcome.problem { fail(problem) }
         if let progress = outcome.progress { request.progress?(progress) }
+    }
+
+    /// How far behind, in multiples of `streamBufferBytes`, a consumer may fall where the task
+    /// cannot be paused before the stream fails.
+    static let unpausableSlack = 8
+
+    /// Streamed body bytes arrived. A delegate cannot give them back, so they are always
+    /// queued. Once the consumer is `streamBufferBytes` behind, Apple's URLSession suspends the
+    /// task, which stops its reads from the socket until the consumer has caught up by half.
+    /// FoundationNetworking cannot: its `suspend()` drops the connection (a later `resume()`
+    /// starts the request over), so there the stream fails with `.responseTooLarge` once the
+    /// consumer is `unpausableSlack` times that far behind, rather than hold an unbounded
+    /// backlog in memory.
+    private func receiveStreamed(_ data: Data, into stream: StreamBuffer) {
+        let progress: TransferProgress? = state.withLock { state in
+            guard state.failure == nil, !state.finished else { return nil }
+            state.lastActivity = ContinuousClock.now
+            state.received += Int64(data.count)
+            return TransferProgress(direction: .download, completed: state.received, total: state.expected)
+        }
+        guard let progress else { return }
+        switch stream.offer(data) {
+        case .accepted, .refused: break
+        case .acceptedThenPause:
+            #if canImport(FoundationNetworking)
+                let limit = request.options.streamBufferBytes.multipliedReportingOverflow(
+                    by: Self.unpausableSlack)
+                if !limit.overflow, stream.bufferedBytes > limit.partialValue {
+                    let error = CourierError(
+                        .responseTooLarge,
+                        "the stream's consumer fell more than \(limit.partialValue) bytes behind; "
+                            + "URLSessionTransport cannot pause a transfer on Linux (use CurlTransport for backpressure)",
+                        request: request.urlRequest)
+                    fail(error)
+                    stream.finish(error)
+                    return
+                }
+            #else
+                task.suspend()
+            #endif
+        case .cancelled:
+            fail(CourierError(.cancelled, "the stream was cancelled", request: request.urlRequest))
+            return
+        }
+        request.progress?(progress)
     }
 
     /// Body bytes went out.
@@ -265,11 +360,12 @@ final class Transfer: Sendable {
             state.finished = true
             return (continuation, state)
         }
-        guard let continuation = snapshot.0 else { return }
         let finalState = snapshot.1
         let failure =
             finalState.failure
             ?? error.map { URLErrorMapping.courierError(for: $0, request: request.urlRequest) }
+        stream?.finish(failure)
+        guard let continuation = snapshot.0 else { return }
         if let failure {
             if case .file(let url) = request.destination { try? FileManager.default.removeItem(at: url) }
             continuation.resume(throwing: failure)

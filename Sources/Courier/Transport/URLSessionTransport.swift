@@ -117,14 +117,76 @@ public final class URLSessionTransport: Transport {
         }
     }
 
+    /// Sends `request` and returns once the response head has arrived; the body follows
+    /// through the stream. While the consumer is behind by `TransferOptions.streamBufferBytes`
+    /// the data task is suspended (`URLSessionTask.suspend()`), so FoundationNetworking stops
+    /// reading the socket; it is resumed once the consumer has read half of that. Bytes that
+    /// were already on their way to the delegate when the task was suspended are still
+    /// queued, so the buffer may pass its capacity by what the session had read ahead. A
+    /// suspension is not idle time for the idle timeout.
+    ///
+    /// - Parameter request: what to send; its destination is ignored.
+    /// - Returns: the final head (after redirects) and the body stream.
+    /// - Throws: `CourierError` as `send` does.
+    public func stream(_ request: TransportRequest) async throws -> TransportStream {
+        let urlRequest = request.urlRequest
+        guard let url = urlRequest.url, let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https"
+        else {
+            throw CourierError(
+                .invalidURL, "URLSessionTransport sends only absolute http and https URLs",
+                request: urlRequest)
+        }
+        if Task.isCancelled { throw CourierError(.cancelled, "the task was cancelled", request: urlRequest) }
+        try RequestBuilding.validateForSending(urlRequest)
+        if urlRequest.httpMethod == nil || urlRequest.httpMethod?.uppercased() == "GET",
+            !Redirects.isEmpty(request.body)
+        {
+            throw CourierError(
+                .invalidBody,
+                "URLSessionTransport cannot send a GET with a body (FoundationNetworking refuses it); use CurlTransport",
+                request: urlRequest)
+        }
+        let prepared = try await PreparedUpload.make(for: request)
+        defer { if let file = prepared.temporaryFile { try? FileManager.default.removeItem(at: file) } }
+        var replayable = request
+        if case .file(let file, _) = prepared { replayable.body = .file(file) }
+        var current: TransportStream?
+        let head: TransportResponse
+        do {
+            head = try await Redirects.send(replayable, bodyIsReplayable: request.body.isReplayable) { hop in
+                current?.body.cancel()  // a redirect's body is not read
+                let upload: PreparedUpload
+                switch hop.body {
+                case .empty: upload = .none
+                case .data(let data): upload = data.isEmpty ? .none : .data(data)
+                case .file(let file): upload = .file(file, temporary: false)
+                case .stream: upload = prepared
+                }
+                let buffer = StreamBuffer(capacity: hop.options.streamBufferBytes, request: hop.urlRequest)
+                let head = try await sendOnce(hop, upload: upload, stream: buffer)
+                current = TransportStream(head: head, body: ResponseStream(buffer))
+                return head
+            }
+        } catch {
+            current?.body.cancel()
+            throw error
+        }
+        guard var streamed = current else {
+            throw CourierError(.transferFailed, "no response was streamed", request: urlRequest)
+        }
+        streamed.head = head
+        return streamed
+    }
+
     /// One task for one hop: redirects are returned, never followed by URLSession.
-    private func sendOnce(_ request: TransportRequest, upload prepared: PreparedUpload) async throws
-        -> TransportResponse
-    {
+    private func sendOnce(
+        _ request: TransportRequest, upload prepared: PreparedUpload, stream: StreamBuffer? = nil
+    ) async throws -> TransportResponse {
         let urlRequest = request.urlRequest
         let task = makeTask(request, upload: prepared)
         let transfer = Transfer(
-            request: request, task: task, delegateQueue: delegateQueue)
+            request: request, task: task, delegateQueue: delegateQueue, stream: stream)
         delegate.register(transfer, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -40,6 +40,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         var phase = Phase.running
         var adds: [CurlTransfer] = []
         var removals: [(CurlTransfer, TransferAbortReason)] = []
+        /// Paused streamed transfers whose consumer caught up.
+        var unpauses: [CurlTransfer] = []
+
+        /// Whether no work is queued for the loop (so a new item must wake it).
+        var isEmpty: Bool { adds.isEmpty && removals.isEmpty && unpauses.isEmpty }
         var exitWaiters: [CheckedContinuation<Void, Never>] = []
         var activeCount = 0
         var statistics = CurlTransport.Statistics()
@@ -87,7 +92,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             guard shared.phase == .running, let multi else { return false }
             // A queue that was already non-empty has a wakeup pending: the loop empties both
             // queues together, and whoever made them non-empty woke it.
-            let wake = shared.adds.isEmpty && shared.removals.isEmpty
+            let wake = shared.isEmpty
             shared.adds.append(transfer)
             if wake { _ = curl_multi_wakeup(multi) }
             return true
@@ -96,11 +101,21 @@ final class CurlMultiLoop: @unchecked Sendable {
         return queued
     }
 
+    /// Asks the loop to let a paused streamed transfer go on.
+    func unpause(_ transfer: CurlTransfer) {
+        shared.withLock { shared in
+            guard shared.phase == .running, let multi else { return }
+            let wake = shared.isEmpty
+            shared.unpauses.append(transfer)
+            if wake { _ = curl_multi_wakeup(multi) }
+        }
+    }
+
     /// Asks the loop to remove a transfer now (cancellation).
     func remove(_ transfer: CurlTransfer, reason: TransferAbortReason) {
         shared.withLock { shared in
             guard shared.phase != .stopped, let multi else { return }
-            let wake = shared.adds.isEmpty && shared.removals.isEmpty
+            let wake = shared.isEmpty
             shared.removals.append((transfer, reason))
             if wake { _ = curl_multi_wakeup(multi) }
         }
@@ -152,12 +167,13 @@ final class CurlMultiLoop: @unchecked Sendable {
         var statistics = CurlTransport.Statistics()
         var finished: [(CurlTransfer, CURLcode)] = []
         while true {
-            let (adds, removals, stopping) = shared.withLock { shared in
+            let (adds, removals, unpauses, stopping) = shared.withLock { shared in
                 defer {
                     shared.adds = []
                     shared.removals = []
+                    shared.unpauses = []
                 }
-                return (shared.adds, shared.removals, shared.phase != .running)
+                return (shared.adds, shared.removals, shared.unpauses, shared.phase != .running)
             }
             if let hook, !removals.isEmpty { hook(.drained(removals: removals.map(\.0))) }
             for transfer in adds {
@@ -183,6 +199,9 @@ final class CurlMultiLoop: @unchecked Sendable {
                 _ = curl_multi_remove_handle(multi, transfer.easy)
                 transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
             }
+            // Only a transfer still in the multi handle: a finished one's easy handle may
+            // already serve another transfer.
+            for transfer in unpauses where active[ObjectIdentifier(transfer)] != nil { transfer.unpause() }
             if stopping {
                 for transfer in active.values {
                     _ = transfer.stop(.shutdown)

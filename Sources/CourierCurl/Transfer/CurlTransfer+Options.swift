@@ -66,7 +66,9 @@ extension CurlTransfer {
                 guard let user else { return 0 }
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
                 let total = size * count
-                return transfer.receiveBody(UnsafeRawBufferPointer(start: bytes, count: total)) ? total : 0
+                let chunk = UnsafeRawBufferPointer(start: bytes, count: total)
+                if let stream = transfer.stream { return transfer.receiveStreamed(chunk, stream: stream) }
+                return transfer.receiveBody(chunk) ? total : 0
             }, "WRITEFUNCTION")
         try check(ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me), "WRITEDATA")
         try check(

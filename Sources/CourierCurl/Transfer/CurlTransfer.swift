@@ -39,12 +39,17 @@ final class CurlTransfer: @unchecked Sendable {
     private var activityCount: Int64 = 0
     private var lastActivity = ContinuousClock.now
     private var handleReleased = false
+    /// Where a streamed body goes, when `Transport.stream` started this transfer; the
+    /// continuation is then resumed with the head, and the body ends the stream.
+    let stream: StreamBuffer?
 
     /// Creates the easy handle and configures it from `plan`; opens the body source and
     /// the response destination.
     /// - Throws: `CourierError` when the body or destination cannot be opened or libcurl
     ///   refuses an option.
-    init(request: TransportRequest, plan: CurlRequestPlan, handles: EasyHandlePool) throws {
+    init(
+        request: TransportRequest, plan: CurlRequestPlan, handles: EasyHandlePool, stream: StreamBuffer? = nil
+    ) throws {
         guard let easy = handles.take() else {
             throw CourierError(
                 .invalidConfiguration, "libcurl could not create an easy handle", request: request.urlRequest)
@@ -54,6 +59,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.plan = plan
         self.urlRequest = request.urlRequest
         self.progressHandler = request.progress
+        self.stream = stream
         let size = ccurl_error_size()
         errorBuffer = .allocate(capacity: size)
         errorBuffer.initialize(repeating: 0, count: size)
@@ -123,6 +129,13 @@ final class CurlTransfer: @unchecked Sendable {
         }
         source.close()
         sink.close()
+        if let stream {
+            if case .failure(let error) = result {
+                stream.finish(state.withLock { $0.explained(error) })
+            } else {
+                stream.finish(nil)
+            }
+        }
         // A handle whose transfer failed part way may keep state that `curl_easy_reset` does
         // not clear (libcurl 7.88 then refuses CURLOPT_BUFFERSIZE on it): free it instead.
         releaseHandle(reusable: code == CURLE_OK && !removedEarly)
@@ -171,7 +184,12 @@ final class CurlTransfer: @unchecked Sendable {
     /// One header line arrived. Returns false to abort the transfer.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if shouldAbort { return false }
-        guard head.consume(bytes) == .end, let limit = plan.maxResponseBytes, let status = head.status,
+        let line = head.consume(bytes)
+        if stream != nil {
+            if line == .end, let status = head.status, status >= 200 { deliverHead(status: status) }
+            return true
+        }
+        guard line == .end, let limit = plan.maxResponseBytes, let status = head.status,
             status >= 200, !TransferOptions.hasNoBody(status: status, method: urlRequest.httpMethod),
             let declared = head.contentLength, declared > limit
         else { return true }
@@ -193,6 +211,39 @@ final class CurlTransfer: @unchecked Sendable {
             }
             return false
         }
+    }
+
+    /// A streamed transfer's head is complete: the caller gets it now, the body follows
+    /// through `stream`.
+    private func deliverHead(status: Int) {
+        let response = TransportResponse(
+            status: status, headers: head.headers,
+            url: CurlResponseInfo.effectiveURL(easy, requested: plan.url, requestedURL: urlRequest.url),
+            timings: CurlResponseInfo.timings(easy),
+            httpVersion: CurlResponseInfo.httpVersion(easy) ?? head.httpVersion)
+        guard let (continuation, final) = state.withLock({ $0.finish(.success(response)) }) else { return }
+        continuation.resume(with: final.mapError { $0 as any Error })  // resume #3: a streamed head
+    }
+
+    /// Streamed body bytes arrived. Returns what the write callback returns: the count when
+    /// they were taken, the pause value when the consumer is behind (libcurl keeps them and
+    /// offers them again after `unpause`), 0 to abort.
+    func receiveStreamed(_ bytes: UnsafeRawBufferPointer, stream: StreamBuffer) -> Int {
+        if shouldAbort { return 0 }
+        switch stream.offer(bytes) {
+        case .accepted, .acceptedThenPause: return bytes.count
+        case .refused: return ccurl_writefunc_pause()
+        case .cancelled:
+            fail(.cancelled)
+            return 0
+        }
+    }
+
+    /// Lets a paused streamed transfer go on (loop thread). libcurl may deliver the kept bytes
+    /// from inside this call. The pause was the consumer's, so it does not count as idle time.
+    func unpause() {
+        lastActivity = ContinuousClock.now
+        _ = ccurl_easy_unpause(easy)
     }
 
     /// libcurl wants body bytes. Returns the count, or nil to abort.
@@ -219,7 +270,7 @@ final class CurlTransfer: @unchecked Sendable {
         if let idle = plan.idleTimeout {
             let moved = downloaded + uploaded
             let now = ContinuousClock.now
-            if moved != activityCount {
+            if moved != activityCount || stream?.isPaused == true {
                 activityCount = moved
                 lastActivity = now
             } else if now - lastActivity >= .milliseconds(Int64(idle * 1000)) {

@@ -111,13 +111,18 @@ struct TransferStateMachine<Continuation> {
     ) -> (Continuation, Result<TransportResponse, CourierError>)? {
         guard case .running(let continuation) = state else { return nil }
         state = .finished
-        if case .failure(let error) = result, let abortReason {
-            // libcurl's text for a callback abort ("Failed writing received data") adds
-            // nothing to the recorded reason, so it is not kept.
-            var replaced = abortReason.error()
-            replaced.request = error.request
-            return (continuation, .failure(replaced))
+        if case .failure(let error) = result {
+            return (continuation, .failure(explained(error)))
         }
         return (continuation, result)
+    }
+
+    /// `error`, replaced by the recorded abort reason when there is one: libcurl's text for a
+    /// callback abort ("Failed writing received data") adds nothing to it, so it is not kept.
+    func explained(_ error: CourierError) -> CourierError {
+        guard let abortReason else { return error }
+        var replaced = abortReason.error()
+        replaced.request = error.request
+        return replaced
     }
 }

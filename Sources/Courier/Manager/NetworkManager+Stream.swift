@@ -1,0 +1,131 @@
+import CourierPrimitives
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension NetworkManager {
+    /// Sends `endpoint` and returns as soon as the response head has arrived, with the body
+    /// to read as it comes.
+    ///
+    /// The head goes through the same pipeline as `send`: interceptors (an auth header, a
+    /// retry of a failed or refused attempt, which happens before any body byte is handed
+    /// out) and validation. The body is not held in memory: while the consumer is behind by
+    /// `TransferOptions.streamBufferBytes`, the transport stops reading from the network.
+    /// Interceptors see the head with an empty body.
+    ///
+    /// ```swift
+    /// let response = try await manager.stream(FilesEndPoint.export)
+    /// for try await chunk in response.value { try handle.write(contentsOf: chunk) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoint: what to send.
+    ///   - progress: called as bytes move.
+    /// - Returns: the validated head, with the body stream as its value.
+    /// - Throws: `CourierError`: as `send`; an unacceptable status or content type carries
+    ///   the first 64 KiB of the body (and the transfer is cancelled);
+    ///   `.invalidConfiguration` when the transport cannot stream.
+    public func stream(
+        _ endpoint: some URLRequestConvertible, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response<ResponseStream> {
+        try await reportingFailure {
+            try await streamExchange(try makeRequest(endpoint), progress: progress)
+        }
+    }
+
+    /// Sends a built request through the interceptors and `Transport.stream`, then validates
+    /// the head.
+    package func streamExchange(
+        _ request: HTTPRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response<ResponseStream> {
+        if Task.isCancelled {
+            throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
+        }
+        let record = ExchangeRecord(request: request.urlRequest)
+        // The body of the latest attempt; an earlier attempt's is cancelled when a retry replaces it.
+        let latest = Locked<ResponseStream?>(nil)
+        let transport = self.transport
+        let monitors = eventMonitors
+        let innermost: @Sendable (TransportRequest) async throws -> TransportResponse = { outgoing in
+            let attempt = record.begin(outgoing.urlRequest)
+            if Task.isCancelled {
+                throw CourierError(.cancelled, "the task was cancelled", request: outgoing.urlRequest)
+            }
+            for monitor in monitors { monitor.handle(.requestSent(outgoing.urlRequest, attempt: attempt)) }
+            do {
+                let streamed = try await transport.stream(outgoing)
+                let previous = latest.withLock { latest in
+                    defer { latest = streamed.body }
+                    return latest
+                }
+                previous?.cancel()
+                for monitor in monitors {
+                    monitor.handle(.responseReceived(outgoing.urlRequest, streamed.head))
+                }
+                return streamed.head
+            } catch {
+                throw CourierError.wrapping(error, request: outgoing.urlRequest)
+            }
+        }
+        var next = innermost
+        let context = InterceptorContext(
+            originalRequest: request.urlRequest, baseURL: baseURL, monitors: monitors)
+        for interceptor in interceptors.reversed() {
+            let inner = next
+            next = { outgoing in try await interceptor.intercept(outgoing, context: context, next: inner) }
+        }
+        let head: TransportResponse
+        do {
+            head = try await next(TransportRequest(request, options: transferOptions, progress: progress))
+        } catch {
+            latest.withLock { $0 }?.cancel()
+            throw CourierError.wrapping(error, request: record.lastSent)
+        }
+        let sent = record.lastSent
+        guard let body = latest.withLock({ $0 }) else {
+            throw CourierError(
+                .interceptorFailed, "an interceptor answered without calling the transport", request: sent)
+        }
+        do {
+            // The body has not been read, so validation is told that one follows (unless the
+            // status or method says none does) for its content-type rule to apply.
+            var checked = head
+            if !TransferOptions.hasNoBody(status: head.status, method: sent.httpMethod) {
+                checked.body = .data(Data([0]))
+            }
+            try validation.validate(checked, request: sent)
+        } catch var error as CourierError {
+            error.body = await Self.snapshot(of: body)
+            throw error
+        }
+        return Response(
+            value: body, status: head.status, headers: head.headers, body: .data(Data()), request: sent,
+            url: head.url, timings: head.timings, httpVersion: head.httpVersion, attempts: record.attempts)
+    }
+
+    /// The first 64 KiB of a refused response's body, for its error; the transfer is then
+    /// cancelled. A body that does not arrive within a second is cut short.
+    private static func snapshot(of body: ResponseStream) async -> Data {
+        let limit = 64 * 1024
+        let reader = Task {
+            var data = Data()
+            do {
+                for try await chunk in body {
+                    data.append(chunk.prefix(limit - data.count))
+                    if data.count >= limit { break }
+                }
+            } catch {}
+            return data
+        }
+        let timer = Task {
+            try await Task.sleep(for: .seconds(1))
+            body.cancel()
+        }
+        let data = await reader.value
+        timer.cancel()
+        body.cancel()
+        return data
+    }
+}
