@@ -17,6 +17,8 @@ public struct ServerResponse: Sendable {
     public var dribble: ChunkedDribble?
     /// A fault to commit instead of (or while) answering.
     public var fault: ServerFault?
+    /// Server-sent events paced over time (a mapping's `eventStream`); the body when set.
+    var eventStream: EventStreamBody?
     /// When set, the real response comes later from another thread (a proxied stub's).
     var deferred: DeferredResponse?
 

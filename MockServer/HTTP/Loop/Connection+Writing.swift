@@ -110,6 +110,30 @@ extension Connection {
                     ? .none
                     : .generated(
                         producer: producer, offset: offset + Int64(take), remaining: remaining - Int64(take))
+            case .paced(let chunks, let next, let interval, let drop):
+                if dribbleWaiting { return }
+                if next < chunks.count {
+                    ResponseEncoding.appendHex(chunks[next].count, to: &out)
+                    out.append(contentsOf: [13, 10])
+                    out.append(contentsOf: chunks[next])
+                    out.append(contentsOf: [13, 10])
+                }
+                if next + 1 >= chunks.count {
+                    if drop {
+                        active = nil
+                        finishAndClose(.abrupt)
+                        return
+                    }
+                    out.append(contentsOf: Array("0\r\n\r\n".utf8))
+                    current.source = .none
+                } else {
+                    current.source = .paced(chunks: chunks, next: next + 1, interval: interval, drop: drop)
+                    dribbleWaiting = true
+                    loop.schedule(after: interval) { [self] in
+                        dribbleWaiting = false
+                        drive()
+                    }
+                }
             case .dribble(let chunks, let next, let interval):
                 if dribbleWaiting { return }
                 if next < chunks.count {
@@ -231,6 +255,13 @@ extension Connection {
             source = Self.dribbleSource(bytes, dribble: dribble)
             chunked = true
         }
+        if let events = response.eventStream, !noBody, framesLength {
+            Self.release(source)
+            source = .paced(
+                chunks: events.chunks, next: 0, interval: max(1, events.interval.nanoseconds),
+                drop: events.dropAfter != nil)
+            chunked = true
+        }
 
         // Status line and headers.
         out.append(contentsOf: [72, 84, 84, 80, 47, 49, 46, 49, 32])  // "HTTP/1.1 "
@@ -282,7 +313,10 @@ extension Connection {
         }
         let closeAfter: CloseKind? = truncate ? .abrupt : (keepAlive ? nil : .graceful)
         active = Active(source: source, closeAfter: closeAfter)
-        let dribbling = chunked ? response.dribble?.totalDuration.nanoseconds ?? 0 : 0
+        var dribbling = chunked ? response.dribble?.totalDuration.nanoseconds ?? 0 : 0
+        if chunked, let events = response.eventStream {
+            dribbling &+= events.interval.nanoseconds &* UInt64(events.chunks.count)
+        }
         responseDeadline =
             SocketSystem.monotonicNanos() &+ configuration.responseTimeout.nanoseconds &+ dribbling
     }
@@ -290,7 +324,7 @@ extension Connection {
     /// Narrows a body source to `count` bytes starting at `lower`.
     private static func advance(_ source: BodySource, to lower: Int64, count: Int64) -> BodySource {
         switch source {
-        case .none, .dribble:
+        case .none, .dribble, .paced:
             return source
         case .bytes(let data, let offset, _):
             return .bytes(data, offset: offset + Int(lower), end: offset + Int(lower + count))
@@ -308,7 +342,7 @@ extension Connection {
     /// Reads a whole (small) body into memory, for dribbling.
     private static func collect(_ source: BodySource, length: Int64) -> [UInt8] {
         switch source {
-        case .none, .dribble:
+        case .none, .dribble, .paced:
             return []
         case .bytes(let data, let offset, let end):
             return data.withUnsafeBytes { Array($0[offset..<end]) }

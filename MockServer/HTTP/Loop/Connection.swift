@@ -50,6 +50,9 @@ final class Connection {
         case file(fd: Int32, offset: Int64, remaining: Int64)
         case generated(producer: @Sendable (Int64, Int) -> Data, offset: Int64, remaining: Int64)
         case dribble(chunks: [[UInt8]], next: Int, interval: UInt64)
+        /// Chunks with a pause before each after the first; `drop` closes the connection
+        /// abruptly after the last instead of ending the body.
+        case paced(chunks: [[UInt8]], next: Int, interval: UInt64, drop: Bool)
     }
 
     /// The response currently being written.

@@ -16,7 +16,8 @@ enum MappingKeys {
     ]
     static let response: Set<String> = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-        "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "fault", "transformers",
+        "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "eventStream", "fault",
+        "transformers",
         "transformerParameters", "proxyBaseUrl", "additionalProxyRequestHeaders", "removeProxyRequestHeaders",
         "proxyUrlPrefixToRemove",
     ]

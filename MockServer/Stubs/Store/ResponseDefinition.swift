@@ -26,6 +26,7 @@ struct ResponseDefinition: Sendable {
     var delayDistribution: DelayDistribution?
     var dribble: ChunkedDribble?
     var fault: ServerFault?
+    var eventStream: EventStreamBody?
     /// The body file's location, resolved once when the stub is installed.
     var resolvedFile: URL?
     /// The compiled templates, when the response is templated.
@@ -127,6 +128,21 @@ struct ResponseDefinition: Sendable {
                 )
             }
             definition.dribble = ChunkedDribble(numberOfChunks: chunks, totalDuration: .milliseconds(total))
+        }
+        if let stream = members["eventStream"] {
+            if !bodyKeys.isEmpty || members["chunkedDribbleDelay"] != nil {
+                throw ValuePattern.InvalidMapping(
+                    description:
+                        "\(location).eventStream is the body: drop \((bodyKeys + ["chunkedDribbleDelay"]).filter { members[$0] != nil }.joined(separator: ", "))"
+                )
+            }
+            definition.eventStream = try EventStreamBody.parse(stream, at: "\(location).eventStream")
+            if definition.headers["Content-Type"] == nil {
+                definition.headers.add(name: "Content-Type", value: "text/event-stream")
+            }
+            if definition.headers["Cache-Control"] == nil {
+                definition.headers.add(name: "Cache-Control", value: "no-cache")
+            }
         }
         if let fault = members["fault"] {
             guard let name = fault.stringValue, let value = ServerFault(rawValue: name) else {
@@ -277,6 +293,7 @@ struct ResponseDefinition: Sendable {
         if delay > 0 { response.delay = .milliseconds(min(delay, 2 * Self.maxDelayMilliseconds)) }
         response.dribble = dribble
         response.fault = fault
+        response.eventStream = eventStream
         return response
     }
 }

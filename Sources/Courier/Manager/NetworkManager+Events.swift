@@ -1,0 +1,43 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension NetworkManager {
+    /// The server-sent events of `endpoint`, which must answer `text/event-stream`.
+    ///
+    /// Each connection goes through the pipeline of `stream(_:)` (interceptors, validation)
+    /// with `Accept: text/event-stream`; a reconnection adds `Last-Event-ID` when the stream
+    /// set an ID. Nothing is sent until the iteration starts.
+    ///
+    /// ```swift
+    /// for try await event in try manager.events(FeedEndPoint.live) {
+    ///     print(event.event, event.data)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoint: the event stream.
+    ///   - options: reconnection delays and limits.
+    /// - Returns: the events, read as they are asked for.
+    /// - Throws: `CourierError` with an invalid-request code when the request cannot be built;
+    ///   the iteration throws as `ServerSentEvents.Iterator.next()` says.
+    public func events(
+        _ endpoint: some URLRequestConvertible, options: EventStreamOptions = EventStreamOptions()
+    ) throws -> ServerSentEvents {
+        var request = try makeRequest(endpoint)
+        if request.urlRequest.value(forHTTPHeaderField: "Accept") == nil {
+            request.urlRequest.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+        }
+        request.urlRequest.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
+        let built = request
+        return ServerSentEvents(options: options) { [self] lastEventID in
+            var attempt = built
+            if !lastEventID.isEmpty {
+                attempt.urlRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
+            }
+            return try await reportingFailure { try await streamExchange(attempt) }
+        }
+    }
+}
