@@ -1,0 +1,66 @@
+import Courier
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `NetworkManager.stream` runs the pipeline of `send` on the head; a transport that does not
+/// stream refuses with a typed error.
+@Suite struct NetworkManagerStreamTests {
+    /// A third-party transport written before streaming existed: it compiles unchanged.
+    struct SendOnlyTransport: Transport {
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            TransportResponse(status: 200, body: .data(Data("ok".utf8)))
+        }
+    }
+
+    @Test func aTransportWithoutStreamingRefusesWithATypedError() async throws {
+        let manager = NetworkManager(transport: SendOnlyTransport())
+        let error = await #expect(throws: CourierError.self) {
+            _ = try await manager.stream(URLRequest(url: URL(string: "http://example.invalid/x")!))
+        }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("does not stream") == true)
+    }
+
+    @Test func interceptorsAdaptTheStreamedRequest() async throws {
+        let stub = StubTransport(fallback: { request in
+            .text("token \(request.urlRequest.value(forHTTPHeaderField: "Authorization") ?? "none")")
+        })
+        let adapter = RequestAdapter { request in
+            request.urlRequest.setValue("Bearer abc", forHTTPHeaderField: "Authorization")
+        }
+        let manager = NetworkManager(
+            transport: stub, baseURL: URL(string: "http://api.test"), interceptors: [adapter])
+        let response = try await manager.stream(URLRequest(url: URL(string: "/feed")!))
+        #expect(response.status == 200)
+        #expect(response.request.value(forHTTPHeaderField: "Authorization") == "Bearer abc")
+        #expect(
+            String(decoding: try await response.value.collect(upTo: 1024), as: UTF8.self)
+                == "token Bearer abc")
+    }
+
+    @Test func anUnacceptableStatusFailsWithTheStartOfTheBody() async throws {
+        let stub = StubTransport(fallback: { _ in .text("no such feed", status: 404) })
+        let manager = NetworkManager(transport: stub, baseURL: URL(string: "http://api.test"))
+        let error = await #expect(throws: CourierError.self) {
+            _ = try await manager.stream(URLRequest(url: URL(string: "/feed")!))
+        }
+        #expect(error?.code == .unacceptableStatus)
+        #expect(error?.status == 404)
+        #expect(error?.body == Data("no such feed".utf8))
+    }
+
+    @Test func anUnacceptableContentTypeIsCheckedOnTheHead() async throws {
+        let stub = StubTransport(fallback: { _ in .text("plain") })
+        let manager = NetworkManager(
+            transport: stub, baseURL: URL(string: "http://api.test"),
+            validation: Validation(acceptableContentTypes: ["application/octet-stream"]))
+        let error = await #expect(throws: CourierError.self) {
+            _ = try await manager.stream(URLRequest(url: URL(string: "/feed")!))
+        }
+        #expect(error?.code == .unacceptableContentType)
+    }
+}
