@@ -67,8 +67,10 @@ import Testing
         defer { server.stop() }
         try await transport.with { sut in
             var request = TransportRequest(urlRequest: URLRequest(url: server.url))
-            // Room enough that URLSessionTransport, which cannot pause on Linux, does not fail first.
-            request.options.streamBufferBytes = 32 << 20
+            // Room enough that URLSessionTransport, which cannot pause on Linux, does not fail
+            // first even when a loaded machine starves the consumer for seconds (the server
+            // sends at most about 64 MB/s).
+            request.options.streamBufferBytes = 256 << 20
             let streamed = try await sut.stream(request)
             #expect(streamed.head.status == 200)
             let received = Locked<Int64>(0)
