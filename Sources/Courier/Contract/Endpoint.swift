@@ -89,7 +89,7 @@ public protocol EndpointDescribing: Sendable {
     var arguments: [String: String] { get }
     /// Builds the request against `baseURL`.
     /// - Throws: `CourierError` with an invalid-request code.
-    func makeHTTPRequest(baseURL: URL?) throws -> HTTPRequest
+    func makeRequest(baseURL: URL?) throws -> TransportRequest
 }
 
 /// One call of a declared operation, carrying its response type.
@@ -174,16 +174,14 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
     /// Builds the request.
     /// - Throws: `CourierError` `.invalidURL` when a path value is unsafe (`..`, a `/`, a
     ///   control character), or what encoding the body throws.
-    public func makeHTTPRequest(baseURL base: URL?) throws -> HTTPRequest {
+    public func makeRequest(baseURL base: URL?) throws -> TransportRequest {
         if let pathError { throw pathError }
-        var request = HTTPRequest(
-            urlRequest: URLRequest(url: try RequestBuilding.url(path: path, base: base)))
-        if method != .get { request.urlRequest.httpMethod = method.rawValue }
+        var request = TransportRequest(method: method, url: try RequestBuilding.url(path: path, base: base))
         if !query.isEmpty { try URLQuery(query).encode(into: &request) }
         try body?.encode(into: &request)
         for field in headers {
             try RequestBuilding.validateHeader(name: field.name, value: field.value)
-            request.urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
+            request.headers.replaceOrAdd(name: field.name, value: field.value)
         }
         return request
     }

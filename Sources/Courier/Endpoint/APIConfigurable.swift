@@ -41,10 +41,6 @@ public protocol APIConfigurable: URLRequestConvertible {
     var baseURL: URL? { get }
     /// A timeout for this endpoint, in seconds. Default `nil`: the manager's.
     var timeout: TimeInterval? { get }
-
-    /// Builds the request against `base` (the endpoint's own `baseURL` wins over it).
-    /// - Throws: `CourierError` with an invalid-request code.
-    func makeHTTPRequest(baseURL base: URL?) throws -> HTTPRequest
 }
 
 extension APIConfigurable {

@@ -61,7 +61,7 @@ public struct LoggingEventMonitor: EventMonitor {
         }
     }
 
-    private static func describe(_ request: URLRequest) -> String {
-        "\(request.httpMethod ?? "GET") \(request.url.map(Redaction.redact(url:)) ?? "(no URL)")"
+    private static func describe(_ request: TransportRequest) -> String {
+        "\(request.method) \(Redaction.redact(url: request.url))"
     }
 }

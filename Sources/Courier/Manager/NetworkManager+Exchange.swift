@@ -14,23 +14,23 @@ extension NetworkManager {
     /// - Returns: the validated response with the raw body as its value.
     /// - Throws: `CourierError`.
     package func exchange(
-        _ request: HTTPRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil
+        _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response<Data> {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
         }
-        let record = ExchangeRecord(request: request.urlRequest)
+        let record = ExchangeRecord(request: request)
         let transport = self.transport
         let monitors = eventMonitors
         let innermost: @Sendable (TransportRequest) async throws -> TransportResponse = { outgoing in
-            let attempt = record.begin(outgoing.urlRequest)
+            let attempt = record.begin(outgoing)
             if Task.isCancelled {
                 throw CourierError(.cancelled, "the task was cancelled", request: outgoing.urlRequest)
             }
-            for monitor in monitors { monitor.handle(.requestSent(outgoing.urlRequest, attempt: attempt)) }
+            for monitor in monitors { monitor.handle(.requestSent(outgoing, attempt: attempt)) }
             do {
                 let response = try await transport.send(outgoing)
-                for monitor in monitors { monitor.handle(.responseReceived(outgoing.urlRequest, response)) }
+                for monitor in monitors { monitor.handle(.responseReceived(outgoing, response)) }
                 return response
             } catch {
                 throw CourierError.wrapping(error, request: outgoing.urlRequest)
@@ -38,19 +38,23 @@ extension NetworkManager {
         }
         var next = innermost
         let context = InterceptorContext(
-            originalRequest: request.urlRequest, baseURL: baseURL, monitors: monitors)
+            originalRequest: request, baseURL: baseURL, monitors: monitors)
         for interceptor in interceptors.reversed() {
             let inner = next
             next = { outgoing in try await interceptor.intercept(outgoing, context: context, next: inner) }
         }
+        var outgoing = request
+        outgoing.options = transferOptions
+        // The manager's idle timeout, when set, wins over the endpoint's.
+        outgoing.options.idleTimeout = transferOptions.idleTimeout ?? request.options.idleTimeout
+        outgoing.progress = progress
         let response: TransportResponse
         do {
-            response = try await next(
-                TransportRequest(request, options: transferOptions, progress: progress))
+            response = try await next(outgoing)
         } catch {
-            throw CourierError.wrapping(error, request: record.lastSent)
+            throw CourierError.wrapping(error, request: record.lastSent.urlRequest)
         }
-        let sent = record.lastSent
+        let sent = record.lastSent.urlRequest
         try validation.validate(response, request: sent)
         return Response(
             value: response.body.data, status: response.status, headers: response.headers,
@@ -63,15 +67,15 @@ extension NetworkManager {
 final class ExchangeRecord: Sendable {
     private struct State {
         var attempts = 0
-        var lastSent: URLRequest
+        var lastSent: TransportRequest
     }
 
     private let state: Locked<State>
 
-    init(request: URLRequest) { state = Locked(State(lastSent: request)) }
+    init(request: TransportRequest) { state = Locked(State(lastSent: request)) }
 
     /// Records an attempt and returns its number, from 1.
-    func begin(_ request: URLRequest) -> Int {
+    func begin(_ request: TransportRequest) -> Int {
         state.withLock { state in
             state.attempts += 1
             state.lastSent = request
@@ -80,7 +84,7 @@ final class ExchangeRecord: Sendable {
     }
 
     var attempts: Int { state.withLock { max(1, $0.attempts) } }
-    var lastSent: URLRequest { state.withLock { $0.lastSent } }
+    var lastSent: TransportRequest { state.withLock { $0.lastSent } }
 }
 
 extension CourierError {

@@ -151,15 +151,15 @@ public final class NetworkManager: Sendable {
     /// Builds the request for `endpoint`, resolving a relative URL against `baseURL` and
     /// adding `defaultHeaders` it does not set.
     /// - Throws: `CourierError` with an invalid-request code.
-    package func makeRequest(_ endpoint: some URLRequestConvertible) throws -> HTTPRequest {
-        var request: HTTPRequest
+    package func makeRequest(_ endpoint: some URLRequestConvertible) throws -> TransportRequest {
+        var request: TransportRequest
         do {
             if let configurable = endpoint as? any APIConfigurable {
-                request = try configurable.makeHTTPRequest(baseURL: baseURL)
+                request = try configurable.makeRequest(baseURL: baseURL)
             } else {
-                request = try endpoint.asHTTPRequest()
-                if let url = request.urlRequest.url, url.scheme == nil {
-                    request.urlRequest.url = try RequestBuilding.url(path: url.absoluteString, base: baseURL)
+                request = try endpoint.transportRequest()
+                if request.url.scheme == nil {
+                    request.url = try RequestBuilding.url(path: request.url.absoluteString, base: baseURL)
                 }
             }
         } catch let error as CourierError {
@@ -167,15 +167,15 @@ public final class NetworkManager: Sendable {
         } catch {
             throw CourierError(.invalidURL, "cannot build the request: \(error)", underlying: error)
         }
-        guard let url = request.urlRequest.url, url.scheme != nil, url.host != nil else {
+        guard request.url.scheme != nil, request.url.host != nil else {
             throw CourierError(
                 .invalidURL,
-                "the URL \(request.urlRequest.url?.absoluteString ?? "(none)") is not absolute; give the manager a baseURL",
+                "the URL \(request.url.absoluteString) is not absolute; give the manager a baseURL",
                 request: request.urlRequest)
         }
-        for field in defaultHeaders where request.urlRequest.value(forHTTPHeaderField: field.name) == nil {
+        for field in defaultHeaders where !request.headers.contains(field.name) {
             try RequestBuilding.validateHeader(name: field.name, value: field.value)
-            request.urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
+            request.headers.add(name: field.name, value: field.value)
         }
         return request
     }

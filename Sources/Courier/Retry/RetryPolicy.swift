@@ -89,9 +89,9 @@ public struct RetryPolicy: Interceptor {
 
     /// Whether the request may be sent more than once at all.
     public func canRetry(_ request: TransportRequest) -> Bool {
-        let method = HTTPMethod(rawValue: request.urlRequest.httpMethod ?? "GET")
+        let method = request.method
         let idempotent =
-            method.isIdempotent || request.urlRequest.value(forHTTPHeaderField: "Idempotency-Key") != nil
+            method.isIdempotent || request.headers.contains("Idempotency-Key")
         return idempotent && request.body.isReplayable
     }
 

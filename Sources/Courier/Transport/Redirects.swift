@@ -80,8 +80,8 @@ package enum Redirects {
         _ request: TransportRequest, bodyIsReplayable: Bool? = nil,
         hop: (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
-        try RequestBuilding.validateForSending(request.urlRequest)
-        if request.urlRequest.httpMethod?.uppercased() == "HEAD", !isEmpty(request.body) {
+        try RequestBuilding.validateForSending(request)
+        if request.method == .head, !isEmpty(request.body) {
             throw CourierError(
                 .invalidBody, "a HEAD request cannot carry a body", request: request.urlRequest)
         }
@@ -123,7 +123,7 @@ package enum Redirects {
         guard followedStatuses.contains(response.status), original.options.maxRedirects > 0,
             let location = response.headers["Location"]
         else { return nil }
-        let from = current.urlRequest.url
+        let from = current.url
         let failure = { (code: CourierError.Code, message: String) in
             removeFile(of: response)
             return CourierError(
@@ -146,17 +146,17 @@ package enum Redirects {
         }
 
         var next = current
-        let method = (current.urlRequest.httpMethod ?? "GET").uppercased()
+        let method = current.method
         let becomesGet =
-            (response.status == 303 && method != "HEAD")
-            || ((response.status == 301 || response.status == 302) && method == "POST")
+            (response.status == 303 && method != .head)
+            || ((response.status == 301 || response.status == 302) && method == .post)
         if becomesGet {
-            next.urlRequest.httpMethod = "GET"
+            next.method = .get
             next.body = .empty
             for name in [
                 "Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location",
             ] {
-                next.urlRequest.setValue(nil, forHTTPHeaderField: name)
+                next.headers.remove(name: name)
             }
         } else if !bodyIsReplayable, !isEmpty(current.body) {
             throw failure(
@@ -166,11 +166,11 @@ package enum Redirects {
         }
         if !sameOrigin(from, target) {
             let policy = original.options.crossOriginHeaderPolicy
-            for name in (next.urlRequest.allHTTPHeaderFields ?? [:]).keys where policy.drops(name) {
-                next.urlRequest.setValue(nil, forHTTPHeaderField: name)
+            for name in Set(next.headers.map(\.name)) where policy.drops(name) {
+                next.headers.remove(name: name)
             }
         }
-        next.urlRequest.url = target
+        next.url = target
         removeFile(of: response)
         return next
     }

@@ -147,10 +147,7 @@ public final class StubTransport: Transport {
     ///   a delay; `.responseTooLarge` over `maxResponseBytes`; `.invalidConfiguration` for a
     ///   missing fixture; `.fileWriteFailed` when the destination file cannot be written.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let urlRequest = request.urlRequest
-        guard let url = urlRequest.url else {
-            throw CourierError(.invalidURL, "the request has no URL", request: urlRequest)
-        }
+        let url = request.url
         let recorded = try record(request, url: url)
         let handler = state.withLock { state in
             state.requests.append(recorded)
@@ -167,22 +164,21 @@ public final class StubTransport: Transport {
                 try await Task.sleep(nanoseconds: UInt64(stub.delay * 1_000_000_000))
             } catch {
                 throw CourierError(
-                    .cancelled, "the task was cancelled", request: urlRequest, underlying: error)
+                    .cancelled, "the task was cancelled", request: request.urlRequest, underlying: error)
             }
         }
-        if Task.isCancelled { throw CourierError(.cancelled, "the task was cancelled", request: urlRequest) }
+        if Task.isCancelled {
+            throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
+        }
         if var error = stub.error {
-            if error.request == nil { error.request = urlRequest }
+            if error.request == nil { error.request = request.urlRequest }
             throw error
         }
         return try deliver(stub, for: request, url: url)
     }
 
     private func record(_ request: TransportRequest, url: URL) throws -> RecordedRequest {
-        var headers = HTTPHeaders()
-        for (name, value) in (request.urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
-            headers.add(name: name, value: value)
-        }
+        let headers = request.headers
         var kept = Data()
         var length: Int64 = 0
         func take(_ chunk: Data) {
@@ -220,7 +216,7 @@ public final class StubTransport: Transport {
         }
         return RecordedRequest(
             urlRequest: request.urlRequest,
-            method: HTTPMethod(rawValue: request.urlRequest.httpMethod ?? "GET"),
+            method: request.method,
             url: url, headers: headers, body: kept, bodyLength: length)
     }
 
@@ -248,7 +244,7 @@ public final class StubTransport: Transport {
                 headers["Content-Type"] = MediaType.guess(forExtension: fileURL.pathExtension)
             }
         }
-        if request.urlRequest.httpMethod == "HEAD" { data = Data() }
+        if request.method == .head { data = Data() }
         if headers["Content-Length"] == nil { headers["Content-Length"] = String(data.count) }
         let total = Int64(data.count)
         request.progress?(TransferProgress(direction: .download, completed: total, total: total))

@@ -31,11 +31,18 @@ extension Transport {
     public func shutdown() async {}
 }
 
-/// A request as a transport sees it: the head (`URLRequest`), a body that may stream,
-/// and what to do with the response.
+/// A request as a transport sees it: method, URL, headers, a body that may stream from disk,
+/// where the response body goes, the transfer's limits and a progress callback.
+///
+/// It is the one request type from an endpoint down to a transport: parameters encode into
+/// it, interceptors adapt it, and `Transport.send(_:)` sends it.
 public struct TransportRequest: Sendable {
-    /// Method, URL, headers and timeout. Its `httpBody` is ignored; `body` is sent.
-    public var urlRequest: URLRequest
+    /// The request method.
+    public var method: HTTPMethod
+    /// The absolute URL to send to.
+    public var url: URL
+    /// The header fields, in order.
+    public var headers: HTTPHeaders
     /// The body to send.
     public var body: RequestBody
     /// Where the response body goes.
@@ -47,32 +54,68 @@ public struct TransportRequest: Sendable {
 
     /// Creates a transport request.
     public init(
-        urlRequest: URLRequest,
+        method: HTTPMethod = .get,
+        url: URL,
+        headers: HTTPHeaders = HTTPHeaders(),
         body: RequestBody = .empty,
         destination: ResponseDestination = .memory,
         options: TransferOptions = TransferOptions(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
-        self.urlRequest = urlRequest
+        self.method = method
+        self.url = url
+        self.headers = headers
         self.body = body
         self.destination = destination
         self.options = options
         self.progress = progress
     }
 
-    /// Creates a transport request from an `HTTPRequest`.
-    public init(
-        _ request: HTTPRequest,
+    /// Creates a request from a Foundation `URLRequest`: its method, URL, headers and
+    /// timeout (as the idle timeout, unless `options` sets one), and its `httpBody` when
+    /// `body` is empty.
+    package init(
+        urlRequest: URLRequest,
+        body: RequestBody = .empty,
+        destination: ResponseDestination = .memory,
         options: TransferOptions = TransferOptions(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
         self.init(
-            urlRequest: request.urlRequest,
-            body: request.body,
-            destination: request.destination,
-            options: options,
-            progress: progress
-        )
+            url: urlRequest.url ?? URL(fileURLWithPath: "/"), body: body, destination: destination,
+            options: options, progress: progress)
+        if options.idleTimeout == nil { self.options.idleTimeout = urlRequest.timeoutInterval }
+        self.urlRequest = urlRequest
+    }
+
+    /// The request as a Foundation `URLRequest`, without its body. Setting it takes the
+    /// method, URL and headers (and an in-memory body when `body` is empty).
+    package var urlRequest: URLRequest {
+        get {
+            var request = URLRequest(url: url)
+            if method != .get { request.httpMethod = method.rawValue }
+            for field in headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
+            if let idle = options.idleTimeout { request.timeoutInterval = idle }
+            return request
+        }
+        set {
+            if let newURL = newValue.url { url = newURL }
+            method = HTTPMethod(rawValue: newValue.httpMethod ?? "GET")
+            var fields = HTTPHeaders()
+            for (name, value) in (newValue.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+                fields.add(name: name, value: value)
+            }
+            headers = fields
+            if let data = newValue.httpBody, case .empty = body { body = .data(data) }
+        }
+    }
+
+    /// The head with an in-memory body copied into `httpBody`, for code that needs a plain
+    /// `URLRequest`. File and stream bodies are not copied.
+    package var flattenedURLRequest: URLRequest {
+        var request = urlRequest
+        if case .data(let data) = body { request.httpBody = data }
+        return request
     }
 }
 
@@ -80,7 +123,7 @@ public struct TransportRequest: Sendable {
 ///
 /// Timeouts come in three kinds, as in curl and URLSession:
 /// - `connectTimeout` bounds establishing the connection;
-/// - the idle timeout (`idleTimeout`, else the request's `timeoutInterval`, 60 s by default)
+/// - the idle timeout (`idleTimeout`, 60 s by default)
 ///   fails a transfer that makes no progress for that long, however long it runs in all, so a
 ///   large download that keeps moving is never cut;
 /// - `totalTimeout`, off by default, is a deadline for the whole transfer.
@@ -92,7 +135,7 @@ public struct TransferOptions: Sendable, Hashable {
     /// How long to wait for a connection to be established, in seconds.
     public var connectTimeout: TimeInterval
     /// How long the transfer may go without sending or receiving a byte, in seconds. `nil`
-    /// uses `urlRequest.timeoutInterval`.
+    /// means 60 s.
     public var idleTimeout: TimeInterval?
     /// How long the whole transfer may take, in seconds, redirects included. `nil` (the
     /// default) sets no deadline: only the connect and idle timeouts apply.
@@ -119,16 +162,16 @@ public struct TransferOptions: Sendable, Hashable {
         self.crossOriginHeaderPolicy = crossOriginHeaderPolicy
     }
 
-    /// The idle timeout in force for `request`, in seconds; nil or non-positive for none.
-    package func idleTimeout(for request: URLRequest) -> TimeInterval? {
-        let idle = idleTimeout ?? request.timeoutInterval
+    /// The idle timeout in force, in seconds; nil when it is infinite or not positive.
+    package var effectiveIdleTimeout: TimeInterval? {
+        let idle = idleTimeout ?? 60
         return idle.isFinite && idle > 0 ? idle : nil
     }
 
     /// Whether a response with this status to this method carries no body, whatever its
     /// `Content-Length` says (RFC 9110 §6.4.1), so the size limit does not apply.
-    package static func hasNoBody(status: Int, method: String?) -> Bool {
-        method?.uppercased() == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status)
+    package static func hasNoBody(status: Int, method: HTTPMethod) -> Bool {
+        method == .head || status == 204 || status == 304 || (100..<200).contains(status)
     }
 }
 

@@ -56,7 +56,7 @@ final class Transfer: Sendable {
     /// Starts the task, or fails at once when cancelled before starting.
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
         let total = request.options.totalTimeout ?? 0
-        let idle = request.options.idleTimeout(for: request.urlRequest)
+        let idle = request.options.effectiveIdleTimeout
         let failure: CourierError? = state.withLock { state in
             if let failure = state.failure {
                 state.finished = true
@@ -93,7 +93,7 @@ final class Transfer: Sendable {
     }
 
     private func checkIdle() {
-        guard let idle = request.options.idleTimeout(for: request.urlRequest) else { return }
+        guard let idle = request.options.effectiveIdleTimeout else { return }
         let expired: Bool = state.withLock { state in
             guard !state.finished, state.failure == nil else { return false }
             let quiet = Self.seconds(ContinuousClock.now - state.lastActivity)
@@ -139,7 +139,7 @@ final class Transfer: Sendable {
         switch request.destination {
         case .memory:
             if let expected, expected > request.options.maxResponseBytes,
-                !TransferOptions.hasNoBody(status: http.statusCode, method: request.urlRequest.httpMethod)
+                !TransferOptions.hasNoBody(status: http.statusCode, method: request.method)
             {
                 problem = CourierError(
                     .responseTooLarge,
@@ -290,7 +290,7 @@ final class Transfer: Sendable {
         continuation.resume(
             returning: TransportResponse(
                 status: http.statusCode, headers: Self.headers(of: http), body: body,
-                url: http.url ?? request.urlRequest.url,
+                url: http.url ?? request.url,
                 timings: Timings(firstByte: finalState.firstByte, total: total)))
     }
 

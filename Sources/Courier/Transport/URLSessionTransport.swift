@@ -81,23 +81,20 @@ public final class URLSessionTransport: Transport {
     ///   out, a transport code for a failed transfer, `.cancelled` when the task is
     ///   cancelled.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let urlRequest = request.urlRequest
-        guard let url = urlRequest.url, let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https"
-        else {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw CourierError(
                 .invalidURL, "URLSessionTransport sends only absolute http and https URLs",
-                request: urlRequest)
+                request: request.urlRequest)
         }
-        if Task.isCancelled { throw CourierError(.cancelled, "the task was cancelled", request: urlRequest) }
-        try RequestBuilding.validateForSending(urlRequest)
-        if urlRequest.httpMethod == nil || urlRequest.httpMethod?.uppercased() == "GET",
-            !Redirects.isEmpty(request.body)
-        {
+        if Task.isCancelled {
+            throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
+        }
+        try RequestBuilding.validateForSending(request)
+        if request.method == .get, !Redirects.isEmpty(request.body) {
             throw CourierError(
                 .invalidBody,
                 "URLSessionTransport cannot send a GET with a body (FoundationNetworking refuses it); use CurlTransport",
-                request: urlRequest)
+                request: request.urlRequest)
         }
         // The body is prepared once (a stream is spooled to a file) and sent from there on
         // every hop of a redirect chain, which `Redirects` follows for both transports alike.

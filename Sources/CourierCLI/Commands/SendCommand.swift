@@ -80,7 +80,7 @@ enum SendCommand: Command {
         let verbose = parsed.has(Options.verbose)
         if parsed.has(Options.noRedact), !verbose { throw UsageError("--no-redact only goes with --verbose") }
         let monitors: [any EventMonitor] =
-            verbose ? [VerboseMonitor(body: request.body, redacting: !parsed.has(Options.noRedact))] : []
+            verbose ? [VerboseMonitor(redacting: !parsed.has(Options.noRedact))] : []
         // `send` prints whatever arrives: every status is a response, not an error.
         let (manager, transport) = try settings.makeClient(
             validation: Validation(acceptableStatusCodes: 100..<600), eventMonitors: monitors)
@@ -116,15 +116,13 @@ enum SendCommand: Command {
 /// default headers), each response head as `< ` lines, and retries; secrets hidden unless
 /// `redacting` is false.
 struct VerboseMonitor: EventMonitor {
-    var body: RequestBody
     var redacting: Bool
 
     func handle(_ event: NetworkEvent) {
         switch event {
         case .requestSent(let request, let attempt):
             if attempt > 1 { standardError("* attempt \(attempt)\n") }
-            let command = CURLRendering.command(
-                for: HTTPRequest(urlRequest: request, body: body), redacting: redacting)
+            let command = CURLRendering.command(for: request, redacting: redacting)
             standardError(command + "\n")
         case .responseReceived(_, let response):
             var lines = ["< \(response.httpVersion ?? "HTTP/1.1") \(response.status)"]

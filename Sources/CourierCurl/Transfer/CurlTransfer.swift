@@ -23,7 +23,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// Where `easy` goes back when the transfer is done.
     private let handles: EasyHandlePool
     let plan: CurlRequestPlan
-    let urlRequest: URLRequest
+    let request: TransportRequest
+    /// The request for errors, built only when one is thrown.
+    var urlRequest: URLRequest { request.urlRequest }
     private let progressHandler: (@Sendable (TransferProgress) -> Void)?
     private let state = Locked(TransferStateMachine<Continuation>())
 
@@ -52,7 +54,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.easy = easy
         self.handles = handles
         self.plan = plan
-        self.urlRequest = request.urlRequest
+        self.request = request
         self.progressHandler = request.progress
         let size = ccurl_error_size()
         errorBuffer = .allocate(capacity: size)
@@ -149,7 +151,7 @@ final class CurlTransfer: @unchecked Sendable {
                 status: status,
                 headers: head.headers,
                 body: body,
-                url: CurlResponseInfo.effectiveURL(easy, requested: plan.url, requestedURL: urlRequest.url),
+                url: CurlResponseInfo.effectiveURL(easy, requested: plan.url, requestedURL: request.url),
                 timings: CurlResponseInfo.timings(easy),
                 httpVersion: CurlResponseInfo.httpVersion(easy) ?? head.httpVersion
             ))
@@ -172,7 +174,7 @@ final class CurlTransfer: @unchecked Sendable {
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if shouldAbort { return false }
         guard head.consume(bytes) == .end, let limit = plan.maxResponseBytes, let status = head.status,
-            status >= 200, !TransferOptions.hasNoBody(status: status, method: urlRequest.httpMethod),
+            status >= 200, !TransferOptions.hasNoBody(status: status, method: request.method),
             let declared = head.contentLength, declared > limit
         else { return true }
         // Refuse before reading a byte of a body that cannot fit.

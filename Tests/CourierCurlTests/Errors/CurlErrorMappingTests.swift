@@ -75,7 +75,7 @@ import Testing
         let error = await #expect(throws: CourierError.self) {
             try await policy.intercept(
                 TransportRequest(urlRequest: urlRequest),
-                context: InterceptorContext(originalRequest: urlRequest)
+                context: InterceptorContext(originalRequest: TransportRequest(urlRequest: urlRequest))
             ) { request in
                 attempts.withLock { $0 += 1 }
                 throw CurlErrorMapping.error(for: result, errorBuffer: "", request: request.urlRequest)
@@ -102,7 +102,7 @@ import Testing
                 let error = await #expect(throws: CourierError.self) {
                     try await policy.intercept(
                         TransportRequest(urlRequest: urlRequest),
-                        context: InterceptorContext(originalRequest: urlRequest)
+                        context: InterceptorContext(originalRequest: TransportRequest(urlRequest: urlRequest))
                     ) { try await transport.send($0) }
                 }
                 #expect(error?.code == .unsupportedProtocol, "\(String(describing: error))")

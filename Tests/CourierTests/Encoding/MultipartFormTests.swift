@@ -47,7 +47,7 @@ struct MultipartFormTests {
         var form = MultipartForm(boundary: "BOUND")
         form.append("caption", name: "text")
         form.appendFile(at: fileURL, name: "video")
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/upload")!))
+        var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/upload")!))
         try form.encode(into: &request)
 
         #expect(
@@ -115,7 +115,7 @@ struct MultipartFormTests {
     @Test func formWithoutFilesIsSentFromMemory() throws {
         var form = MultipartForm(boundary: "b")
         form.append("x", name: "a")
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/upload")!))
+        var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/upload")!))
         try form.encode(into: &request)
         #expect(request.body.dataValue.count == Int(request.body.length ?? -1))
     }

@@ -209,7 +209,7 @@ struct NetworkManagerTests {
             RequestAdapter { request in
                 order.withLock { $0.append(name) }
                 let existing = request.urlRequest.value(forHTTPHeaderField: "X-Chain") ?? ""
-                request.urlRequest.setValue(existing + name, forHTTPHeaderField: "X-Chain")
+                request.headers.replaceOrAdd(name: "X-Chain", value: existing + name)
             }
         }
         let stub = StubTransport()

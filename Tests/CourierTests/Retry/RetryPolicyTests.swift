@@ -104,7 +104,7 @@ struct RetryPolicyTests {
 
     struct StreamedPut: APIConfigurable {
         struct Once: ParameterConvertible {
-            func encode(into request: inout HTTPRequest) throws {
+            func encode(into request: inout TransportRequest) throws {
                 request.body = .stream(
                     BodyStream(length: 3, isReplayable: false) { OneShotReader(Data("abc".utf8)) })
             }

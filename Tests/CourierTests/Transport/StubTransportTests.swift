@@ -103,7 +103,7 @@ struct LargeFilePartTests {
 
         var form = MultipartForm(boundary: "big")
         form.appendFile(at: file, name: "video")
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/upload")!))
+        var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/upload")!))
         try form.encode(into: &request)
         guard case .stream(let stream) = request.body else {
             Issue.record("a file part must stream")

@@ -83,9 +83,9 @@ struct URLSessionTransportTests {
 
         var form = MultipartForm(boundary: "smoke")
         form.appendFile(at: file, name: "f")
-        var request = HTTPRequest(urlRequest: head)
+        var request = TransportRequest(urlRequest: head)
         try form.encode(into: &request)
-        let streamed = try await transport.send(TransportRequest(request))
+        let streamed = try await transport.send(request)
         let expectedLength = request.body.length
         #expect(streamed.headers["X-Length"] == expectedLength.map(String.init))
         #expect(server.requests.last?.headers["content-type"] == "multipart/form-data; boundary=smoke")
