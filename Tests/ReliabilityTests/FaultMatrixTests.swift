@@ -148,8 +148,10 @@ struct FaultMatrixTests {
         let manager = NetworkManager(
             transport: transport,
             transferOptions: TransferOptions(
-                connectTimeout: 2, idleTimeout: timeout, maxRedirects: maxRedirects),
-            interceptors: [RetryPolicy(maxAttempts: maxAttempts, baseDelay: 0.01, maxDelay: 2)],
+                connectTimeout: .seconds(2), idleTimeout: .seconds(timeout), maxRedirects: maxRedirects),
+            interceptors: [
+                RetryPolicy(maxAttempts: maxAttempts, baseDelay: .seconds(0.01), maxDelay: .seconds(2))
+            ],
             eventMonitors: [
                 ClosureEventMonitor { event in
                     if case .requestSent = event { attempts.increment() }
@@ -189,7 +191,7 @@ struct SubSecondTimeoutTests {
         let outcomes = try await withMockServer(handlers: [handler]) { server in
             try await transport.with { client in
                 let manager = NetworkManager(
-                    transport: client, transferOptions: TransferOptions(totalTimeout: 0.75))
+                    transport: client, transferOptions: TransferOptions(totalTimeout: .seconds(0.75)))
                 var outcomes: [(code: String?, elapsed: Double)] = []
                 for _ in 0..<10 {
                     let url = server.baseURL.appendingPathComponent("slowish")

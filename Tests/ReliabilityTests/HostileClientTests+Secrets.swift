@@ -52,7 +52,7 @@ extension HostileClientTests {
                     request.setValue("session=SECRET-COOKIE", forHTTPHeaderField: "Cookie")
                     request.setValue("SECRET-API-KEY", forHTTPHeaderField: "X-Api-Key")
                     let manager = NetworkManager(
-                        transport: client, transferOptions: TransferOptions(idleTimeout: 5))
+                        transport: client, transferOptions: TransferOptions(idleTimeout: .seconds(5)))
                     let sent = request
                     return try await withDeadline(seconds: 15) { try await manager.sendRaw(sent).status }
                 }

@@ -16,7 +16,7 @@ import Testing
             try await transport.with { sut in
                 let request = TransportRequest(
                     urlRequest: try server.request("/delay/3000", timeout: 0.5),
-                    options: TransferOptions(totalTimeout: 0.5))
+                    options: TransferOptions(totalTimeout: .seconds(0.5)))
                 let error = await expectCourierError(sut, request)
                 #expect(error?.code == .timedOut)
                 #expect(error?.category == .transport)

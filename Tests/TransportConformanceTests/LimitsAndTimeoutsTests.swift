@@ -81,7 +81,7 @@ import Testing
             try await transport.with { sut in
                 let request = TransportRequest(
                     urlRequest: try server.request("/delay/60000", timeout: 60),
-                    options: TransferOptions(idleTimeout: 1))
+                    options: TransferOptions(idleTimeout: .seconds(1)))
                 let started = ContinuousClock.now
                 let error = await expectCourierError(sut, request)
                 #expect(error?.code == .timedOut)
@@ -102,7 +102,7 @@ import Testing
             try await transport.with { sut in
                 let request = TransportRequest(
                     urlRequest: try server.request("/redirect-to?url=/dribble/8000%3Fms%3D3200&status=307"),
-                    options: TransferOptions(idleTimeout: 2, totalTimeout: 1))
+                    options: TransferOptions(idleTimeout: .seconds(2), totalTimeout: .seconds(1)))
                 let error = await expectCourierError(sut, request)
                 #expect(error?.code == .timedOut)
             }

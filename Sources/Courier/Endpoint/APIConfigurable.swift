@@ -39,13 +39,13 @@ public protocol APIConfigurable: URLRequestConvertible {
     var headers: HTTPHeaders { get }
     /// An absolute base URL for this endpoint. Default `nil`: the manager's base URL.
     var baseURL: URL? { get }
-    /// A timeout for this endpoint, in seconds. Default `nil`: the manager's.
-    var timeout: TimeInterval? { get }
+    /// An idle timeout for this endpoint. Default `nil`: the manager's.
+    var timeout: Duration? { get }
 }
 
 extension APIConfigurable {
     public var parameters: any ParameterConvertible { NoParameters() }
     public var headers: HTTPHeaders { HTTPHeaders() }
     public var baseURL: URL? { nil }
-    public var timeout: TimeInterval? { nil }
+    public var timeout: Duration? { nil }
 }

@@ -47,7 +47,7 @@ public struct LoggingEventMonitor: EventMonitor {
             }
             return "← \(response.status) \(describe(request)) " + details.joined(separator: ", ")
         case .retrying(let attempt, let delay):
-            return "↻ retrying, attempt \(attempt) in \(String(format: "%.2f", delay)) s"
+            return "↻ retrying, attempt \(attempt) in \(String(format: "%.2f", delay.timeInterval)) s"
         case .failed(let error):
             return "✗ \(error.description)"
         }

@@ -12,7 +12,7 @@ public enum NetworkEvent: Sendable {
     case responseReceived(TransportRequest, TransportResponse)
     /// A retry will start after `delay` seconds; `attempt` is the number of the attempt
     /// about to be made (2 for the first retry).
-    case retrying(attempt: Int, delay: TimeInterval)
+    case retrying(attempt: Int, delay: Duration)
     /// The call failed with this error (after any retries).
     case failed(CourierError)
 }

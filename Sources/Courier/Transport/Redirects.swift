@@ -92,10 +92,11 @@ package enum Redirects {
         while true {
             let hopStarted = ContinuousClock.now
             if let total = request.options.totalTimeout {
-                let left = total - seconds(hopStarted - started)
-                guard left > 0 else {
+                let left = total - (hopStarted - started)
+                guard left > .zero else {
                     throw CourierError(
-                        .timedOut, "the request took longer than \(total) s", request: current.urlRequest)
+                        .timedOut, "the request took longer than \(total.timeInterval) s",
+                        request: current.urlRequest)
                 }
                 current.options.totalTimeout = left
             }

@@ -159,9 +159,9 @@ public final class StubTransport: Transport {
         } else {
             stub = .text("StubTransport: no stub for \(recorded.method) \(url.path)", status: 404)
         }
-        if stub.delay > 0 {
+        if stub.delay > .zero {
             do {
-                try await Task.sleep(nanoseconds: UInt64(stub.delay * 1_000_000_000))
+                try await Task.sleep(for: stub.delay)
             } catch {
                 throw CourierError(
                     .cancelled, "the task was cancelled", request: request.urlRequest, underlying: error)

@@ -84,7 +84,9 @@ public struct TransportRequest: Sendable {
         self.init(
             url: urlRequest.url ?? URL(fileURLWithPath: "/"), body: body, destination: destination,
             options: options, progress: progress)
-        if options.idleTimeout == nil { self.options.idleTimeout = urlRequest.timeoutInterval }
+        if options.idleTimeout == nil {
+            self.options.idleTimeout = .seconds(exactly: urlRequest.timeoutInterval) ?? .seconds(7 * 86_400)
+        }
         self.urlRequest = urlRequest
     }
 
@@ -95,7 +97,7 @@ public struct TransportRequest: Sendable {
             var request = URLRequest(url: url)
             if method != .get { request.httpMethod = method.rawValue }
             for field in headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
-            if let idle = options.idleTimeout { request.timeoutInterval = idle }
+            if let idle = options.idleTimeout { request.timeoutInterval = idle.timeInterval }
             return request
         }
         set {
@@ -132,14 +134,14 @@ public struct TransferOptions: Sendable, Hashable {
     /// before the body is read (unless no body follows: HEAD, 204, 304); a body that grows
     /// past it is aborted. Default 16 MiB.
     public var maxResponseBytes: Int64
-    /// How long to wait for a connection to be established, in seconds.
-    public var connectTimeout: TimeInterval
-    /// How long the transfer may go without sending or receiving a byte, in seconds. `nil`
-    /// means 60 s.
-    public var idleTimeout: TimeInterval?
-    /// How long the whole transfer may take, in seconds, redirects included. `nil` (the
-    /// default) sets no deadline: only the connect and idle timeouts apply.
-    public var totalTimeout: TimeInterval?
+    /// How long to wait for a connection to be established. Default 10 s.
+    public var connectTimeout: Duration
+    /// How long the transfer may go without sending or receiving a byte. `nil` means 60 s;
+    /// zero or less means no idle timeout.
+    public var idleTimeout: Duration?
+    /// How long the whole transfer may take, redirects included. `nil` (the default) sets no
+    /// deadline: only the connect and idle timeouts apply.
+    public var totalTimeout: Duration?
     /// How many redirects to follow. 0 returns the 3xx response as is.
     public var maxRedirects: Int
     /// Which headers a redirect to another origin drops. Default: every secret header.
@@ -148,9 +150,9 @@ public struct TransferOptions: Sendable, Hashable {
     /// Creates transfer options.
     public init(
         maxResponseBytes: Int64 = 16 << 20,
-        connectTimeout: TimeInterval = 10,
-        idleTimeout: TimeInterval? = nil,
-        totalTimeout: TimeInterval? = nil,
+        connectTimeout: Duration = .seconds(10),
+        idleTimeout: Duration? = nil,
+        totalTimeout: Duration? = nil,
         maxRedirects: Int = 10,
         crossOriginHeaderPolicy: CrossOriginHeaderPolicy = .sensitive
     ) {
@@ -164,8 +166,8 @@ public struct TransferOptions: Sendable, Hashable {
 
     /// The idle timeout in force, in seconds; nil when it is infinite or not positive.
     package var effectiveIdleTimeout: TimeInterval? {
-        let idle = idleTimeout ?? 60
-        return idle.isFinite && idle > 0 ? idle : nil
+        let idle = (idleTimeout ?? .seconds(60)).timeInterval
+        return idle > 0 ? idle : nil
     }
 
     /// Whether a response with this status to this method carries no body, whatever its

@@ -55,7 +55,7 @@ final class Transfer: Sendable {
 
     /// Starts the task, or fails at once when cancelled before starting.
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
-        let total = request.options.totalTimeout ?? 0
+        let total = request.options.totalTimeout?.timeInterval ?? 0
         let idle = request.options.effectiveIdleTimeout
         let failure: CourierError? = state.withLock { state in
             if let failure = state.failure {

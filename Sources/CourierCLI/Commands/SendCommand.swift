@@ -74,8 +74,10 @@ enum SendCommand: Command {
             settings.configuration.maxResponseBytes = Int64(maxBytes)
         }
         if let timeout = try parsed.double(Options.timeout) {
-            guard timeout > 0 else { throw UsageError("--timeout must be positive") }
-            settings.configuration.timeouts.total = timeout
+            guard timeout > 0, timeout < 1e9 else {
+                throw UsageError("--timeout must be a positive number of seconds")
+            }
+            settings.configuration.timeouts.total = .seconds(timeout)
         }
         let verbose = parsed.has(Options.verbose)
         if parsed.has(Options.noRedact), !verbose { throw UsageError("--no-redact only goes with --verbose") }
@@ -132,7 +134,8 @@ struct VerboseMonitor: EventMonitor {
             }
             standardError(lines.joined(separator: "\n") + "\n<\n")
         case .retrying(let attempt, let delay):
-            standardError("* retrying, attempt \(attempt) in \(String(format: "%.2f", delay)) s\n")
+            standardError(
+                "* retrying, attempt \(attempt) in \(String(format: "%.2f", delay.timeInterval)) s\n")
         case .failed:
             break
         }

@@ -110,7 +110,7 @@ struct CurlRequestPlan: Sendable, Equatable {
             throw error
         }
 
-        let total = request.options.totalTimeout ?? 0
+        let total = request.options.totalTimeout?.timeInterval ?? 0
         let maxResponseBytes: Int64?
         if case .memory = request.destination {
             maxResponseBytes = request.options.maxResponseBytes
@@ -122,7 +122,7 @@ struct CurlRequestPlan: Sendable, Equatable {
             method: method,
             upload: upload,
             headerLines: lines,
-            connectTimeoutMilliseconds: milliseconds(request.options.connectTimeout),
+            connectTimeoutMilliseconds: milliseconds(request.options.connectTimeout.timeInterval),
             totalTimeoutMilliseconds: milliseconds(total),
             idleTimeout: request.options.effectiveIdleTimeout,
             acceptEncoding: "",

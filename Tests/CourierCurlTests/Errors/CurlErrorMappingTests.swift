@@ -70,7 +70,7 @@ import Testing
     @Test(arguments: [CURLE_FAILED_INIT, CURLcode(rawValue: 9999)])
     func retryPolicyAttemptsAPermanentFailureOnce(result: CURLcode) async throws {
         let attempts = Locked(0)
-        let policy = RetryPolicy(maxAttempts: 5, sleep: { _ in })
+        let policy = RetryPolicy(maxAttempts: 5, random: { 0.5 }, sleep: { _ in })
         let urlRequest = URLRequest(url: URL(string: "http://127.0.0.1:1/x")!)
         let error = await #expect(throws: CourierError.self) {
             try await policy.intercept(
@@ -97,7 +97,7 @@ import Testing
         }
         try await withMockServer(handlers: [redirect]) { server in
             try await CurlTransport.with { transport in
-                let policy = RetryPolicy(maxAttempts: 5, sleep: { _ in })
+                let policy = RetryPolicy(maxAttempts: 5, random: { 0.5 }, sleep: { _ in })
                 let urlRequest = URLRequest(url: server.baseURL.appendingPathComponent("start"))
                 let error = await #expect(throws: CourierError.self) {
                     try await policy.intercept(

@@ -193,7 +193,7 @@ struct NetworkManagerTests {
 
     @Test func cancellationBecomesCancelled() async throws {
         let stub = StubTransport()
-        stub.on(.get, "/feed", StubResponse.json("{}").delayed(by: 30))
+        stub.on(.get, "/feed", StubResponse.json("{}").delayed(by: .seconds(30)))
         let manager = makeManager(stub)
         let task = Task { try await manager.send(TestEndpoint.feed, as: EmptyResponse.self) }
         try await Task.sleep(nanoseconds: 50_000_000)

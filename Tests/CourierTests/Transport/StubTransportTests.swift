@@ -74,7 +74,7 @@ struct StubTransportTests {
     }
 
     @Test func delayedAnswersArriveAfterTheDelay() async throws {
-        let stub = StubTransport { _ in StubResponse.text("late").delayed(by: 0.05) }
+        let stub = StubTransport { _ in StubResponse.text("late").delayed(by: .seconds(0.05)) }
         let clock = ContinuousClock()
         let start = clock.now
         let response = try await stub.send(
