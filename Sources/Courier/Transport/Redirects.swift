@@ -107,8 +107,8 @@ package enum Redirects {
                 )
             else {
                 if hops > 0 {
-                    response.timings = shifted(response.timings, by: seconds(hopStarted - started))
-                    response.timings.total = seconds(ContinuousClock.now - started)
+                    response.timings = shifted(response.timings, by: (hopStarted - started).timeInterval)
+                    response.timings.total = (ContinuousClock.now - started).timeInterval
                 }
                 return response
             }
@@ -211,9 +211,5 @@ package enum Redirects {
         timings.firstByte = timings.firstByte.map { $0 + offset }
         timings.redirect = offset
         return timings
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
