@@ -45,7 +45,13 @@ public final class URLSessionTransport: Transport {
 
     /// Creates a transport with its own sessions.
     /// - Parameter maximumConnectionsPerHost: the connection pool size per host.
-    public init(maximumConnectionsPerHost: Int = 6) {
+    public convenience init(maximumConnectionsPerHost: Int = 6) {
+        self.init(checked: Configuration(maximumConnectionsPerHost: maximumConnectionsPerHost))
+    }
+
+    /// Creates a transport from settings `Configuration.check()` has accepted.
+    init(checked settings: Configuration) {
+        let maximumConnectionsPerHost = settings.maximumConnectionsPerHost
         let delegate = SessionDelegate()
         let queue = OperationQueue()
         queue.name = "courier.urlsession.delegate"
@@ -53,10 +59,12 @@ public final class URLSessionTransport: Transport {
         self.delegate = delegate
         delegateQueue = queue
         session = URLSession(
-            configuration: Self.configuration(maximumConnectionsPerHost), delegate: delegate,
+            configuration: settings.apply(to: Self.configuration(maximumConnectionsPerHost)),
+            delegate: delegate,
             delegateQueue: queue)
         uploadSession = URLSession(
-            configuration: Self.configuration(maximumConnectionsPerHost), delegate: delegate,
+            configuration: settings.apply(to: Self.configuration(maximumConnectionsPerHost)),
+            delegate: delegate,
             delegateQueue: queue)
     }
 

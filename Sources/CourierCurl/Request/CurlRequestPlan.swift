@@ -55,6 +55,11 @@ struct CurlRequestPlan: Sendable, Equatable {
     /// `Idempotency-Key`): libcurl silently re-sends a request whose reused connection died
     /// before a reply, and the server may already have processed it.
     var freshConnection: Bool = false
+    /// `CURLOPT_PROXY`: nil leaves libcurl to the environment; "" connects directly (a
+    /// `noProxy` host); otherwise the proxy's URL.
+    var proxy: String? = nil
+    /// `CURLOPT_PINNEDPUBLICKEY`: "sha256//…" pins joined with ";"; nil pins nothing.
+    var pinnedPublicKey: String? = nil
 
     /// Builds the plan for `request`.
     ///
@@ -134,7 +139,10 @@ struct CurlRequestPlan: Sendable, Equatable {
             maxResponseBytes: maxResponseBytes,
             allowedProtocols: "http,https",
             freshConnection: !HTTPMethod(rawValue: methodName).isIdempotent
-                && head.value(forHTTPHeaderField: "Idempotency-Key") == nil
+                && head.value(forHTTPHeaderField: "Idempotency-Key") == nil,
+            proxy: configuration.proxy.map { $0.bypasses(url) ? "" : $0.url.absoluteString },
+            pinnedPublicKey: configuration.pinnedPublicKeys.isEmpty
+                ? nil : configuration.pinnedPublicKeys.map(\.description).joined(separator: ";")
         )
     }
 
