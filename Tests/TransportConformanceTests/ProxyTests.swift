@@ -105,6 +105,42 @@ import Testing
         #endif
     }
 
+    /// `courier.json`'s `proxy` reaches the transport the configuration makes: CurlTransport
+    /// uses it; URLSession on Linux refuses it when the transport is made.
+    @Test func theConfigurationFilesProxyReachesTheTransport() async throws {
+        let proxy = try RecordingProxy()
+        defer { proxy.stop() }
+        try await withConformanceServer { server in
+            let json =
+                #"{ "transport": "curl", "proxy": { "url": "\#(proxy.url)", "noProxy": ["example.com"] } }"#
+            let configuration = try Configuration.decode(Data(json.utf8))
+            #expect(configuration.proxy?.noProxy == ["example.com"])
+            let transport = try configuration.makeTransport()
+            let response = try await transport.send(
+                TransportRequest(urlRequest: try server.request("/echo/cfg")))
+            await TransportFactory.shutdown(transport)
+            #expect(response.status == 200)
+            #expect(proxy.entries.map(\.kind) == [.forward])
+            var urlSession = configuration
+            urlSession.transport = .urlsession
+            #if canImport(FoundationNetworking)
+                let error = #expect(throws: CourierError.self) { try urlSession.makeTransport() }
+                #expect(error?.code == .invalidConfiguration)
+            #endif
+        }
+    }
+
+    @Test(arguments: [
+        #"{ "proxy": { "url": "ftp://127.0.0.1" } }"#,
+        #"{ "proxy": { "url": "http://p:1", "noProxi": [] } }"#,
+        #"{ "proxy": { "url": "http://p:1", "noProxy": ["a b"] } }"#, #"{ "proxy": {} }"#,
+    ])
+    func aBadProxyInTheConfigurationFileIsRefused(json: String) {
+        let error = #expect(throws: CourierError.self) { try Configuration.decode(Data(json.utf8)) }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("proxy") == true, "\(String(describing: error))")
+    }
+
     /// Kinds no transport speaks are refused when the settings are made.
     @Test(arguments: [
         "https://127.0.0.1:3128", "ftp://127.0.0.1", "socks4://127.0.0.1:1080", "127.0.0.1:3128",
