@@ -1,3 +1,4 @@
+import CourierTesting
 import Foundation
 
 #if canImport(Glibc)
