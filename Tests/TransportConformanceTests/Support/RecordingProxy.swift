@@ -3,6 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A small proxy on 127.0.0.1, port 0, that records what it was asked to reach: an HTTP
@@ -122,7 +124,7 @@ final class RecordingProxy: Sendable {
                 return
             }
             Self.reply(client, "HTTP/1.1 200 Connection Established\r\n\r\n")
-            if !rest.isEmpty { Self.send(upstream, rest) }
+            if !rest.isEmpty { Self.transmit(upstream, rest) }
             pipe(client, upstream)
             return
         }
@@ -149,7 +151,7 @@ final class RecordingProxy: Sendable {
         }
         let forwarded = ([parts[0] + " " + path + " " + parts[2]] + kept + ["Connection: close", "", ""])
             .joined(separator: "\r\n")
-        Self.send(upstream, Data(forwarded.utf8) + rest)
+        Self.transmit(upstream, Data(forwarded.utf8) + rest)
         pipe(client, upstream)
     }
 
@@ -163,7 +165,7 @@ final class RecordingProxy: Sendable {
             close(client)
             return
         }
-        Self.send(client, Data([5, 0]))  // no authentication
+        Self.transmit(client, Data([5, 0]))  // no authentication
         // Request: VER CMD RSV ATYP ADDR PORT.
         guard let request = Self.receiveExactly(client, 4), request[1] == 1 else {
             close(client)
@@ -180,7 +182,7 @@ final class RecordingProxy: Sendable {
             else { return Self.drop(client) }
             host = String(decoding: name, as: UTF8.self)
         default:
-            Self.send(client, Data([5, 8, 0, 1, 0, 0, 0, 0, 0, 0]))  // address type not supported
+            Self.transmit(client, Data([5, 8, 0, 1, 0, 0, 0, 0, 0, 0]))  // address type not supported
             return Self.drop(client)
         }
         guard let portBytes = Self.receiveExactly(client, 2) else { return Self.drop(client) }
@@ -188,10 +190,10 @@ final class RecordingProxy: Sendable {
         let target = "\(host):\(port)"
         log.withLock { $0.append(Entry(kind: .socks5, target: target, requestLine: "")) }
         guard let upstream = Self.connectUpstream(target) else {
-            Self.send(client, Data([5, 5, 0, 1, 0, 0, 0, 0, 0, 0]))  // connection refused
+            Self.transmit(client, Data([5, 5, 0, 1, 0, 0, 0, 0, 0, 0]))  // connection refused
             return Self.drop(client)
         }
-        Self.send(client, Data([5, 0, 0, 1, 127, 0, 0, 1, 0, 0]))
+        Self.transmit(client, Data([5, 0, 0, 1, 127, 0, 0, 1, 0, 0]))
         pipe(client, upstream)
     }
 
@@ -206,7 +208,7 @@ final class RecordingProxy: Sendable {
             done.enter()
             Thread {
                 while let data = Self.receive(from, atMost: 64 * 1024) {
-                    if !Self.send(to, data) { break }
+                    if !Self.transmit(to, data) { break }
                 }
                 shutdown(to, Int32(SHUT_WR))
                 done.leave()
@@ -266,11 +268,11 @@ final class RecordingProxy: Sendable {
     }
 
     @discardableResult
-    private static func send(_ fd: Int32, _ data: Data) -> Bool {
+    private static func transmit(_ fd: Int32, _ data: Data) -> Bool {
         var offset = 0
         while offset < data.count {
             let sent = data.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress! + offset, data.count - offset, Int32(MSG_NOSIGNAL))
+                send(fd, $0.baseAddress! + offset, data.count - offset, Int32(MSG_NOSIGNAL))
             }
             if sent < 0, errno == EINTR { continue }
             if sent <= 0 { return false }
@@ -281,7 +283,7 @@ final class RecordingProxy: Sendable {
 
     private static func drop(_ fd: Int32) { close(fd) }
 
-    private static func reply(_ fd: Int32, _ text: String) { send(fd, Data(text.utf8)) }
+    private static func reply(_ fd: Int32, _ text: String) { transmit(fd, Data(text.utf8)) }
 }
 
 /// A value behind a lock, for the proxy's threads.
