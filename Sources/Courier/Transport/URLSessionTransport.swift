@@ -29,6 +29,10 @@ import Foundation
 /// - Cookies and caching are off, so no state leaks between requests; send `Cookie`
 ///   yourself when needed.
 /// - Background sessions do not exist on Linux and are not used anywhere.
+/// - **Proxies and pinning**: FoundationNetworking ignores `connectionProxyDictionary` and has
+///   no server-trust hook, so `init(configuration:)` refuses an explicit proxy or a public-key
+///   pin with `.invalidConfiguration`; the `http_proxy`/`no_proxy` environment variables still
+///   apply. Use `CurlTransport` for either.
 ///
 /// Requests with a body use a second session and `Connection: close`, so an upload never
 /// goes out on a reused connection that may have died (FoundationNetworking cannot
