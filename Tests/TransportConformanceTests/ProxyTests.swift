@@ -35,6 +35,24 @@ import Testing
         }
     }
 
+    /// Credentials in the proxy URL go to the proxy as `Proxy-Authorization`, for a forwarded
+    /// request and for a tunnel alike.
+    @Test func curlSendsTheProxyURLsCredentialsToTheProxy() async throws {
+        let proxy = try RecordingProxy()
+        defer { proxy.stop() }
+        try await withConformanceServer { server in
+            let settings = try ProxySettings(url: "http://user:s3cret@127.0.0.1:\(proxy.port)")
+            #expect(!settings.description.contains("s3cret"))
+            try await CurlTransport.with(configuration: .init(proxy: settings)) { sut in
+                let echo = try await sut.send(TransportRequest(urlRequest: try server.request("/echo/auth")))
+                    .echo()
+                #expect(echo.header("Proxy-Authorization") == nil, "the proxy keeps its credentials")
+            }
+            let expected = "Basic " + Data("user:s3cret".utf8).base64EncodedString()
+            #expect(proxy.entries.map(\.proxyAuthorization) == [expected])
+        }
+    }
+
     /// Both SOCKS5 flavours: `socks5` sends the address the client resolved, `socks5h` the
     /// host name for the proxy to resolve.
     @Test(arguments: [false, true])

@@ -25,6 +25,8 @@ final class RecordingProxy: Sendable {
         var target: String
         /// The request line the client sent (HTTP kinds); empty for SOCKS5.
         var requestLine: String
+        /// The `Proxy-Authorization` the client sent (HTTP kinds).
+        var proxyAuthorization: String? = nil
     }
 
     let port: Int
@@ -109,6 +111,8 @@ final class RecordingProxy: Sendable {
         let rest = Data(buffer[end.upperBound...])
         var lines = head.components(separatedBy: "\r\n")
         let requestLine = lines.removeFirst()
+        let authorization = lines.first { $0.lowercased().hasPrefix("proxy-authorization:") }
+            .map { String($0.dropFirst("proxy-authorization:".count)).trimmingCharacters(in: .whitespaces) }
         let parts = requestLine.split(separator: " ").map(String.init)
         guard parts.count == 3 else {
             Self.reply(client, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
@@ -116,7 +120,12 @@ final class RecordingProxy: Sendable {
             return
         }
         if parts[0] == "CONNECT" {
-            log.withLock { $0.append(Entry(kind: .connect, target: parts[1], requestLine: requestLine)) }
+            log.withLock {
+                $0.append(
+                    Entry(
+                        kind: .connect, target: parts[1], requestLine: requestLine,
+                        proxyAuthorization: authorization))
+            }
             guard let upstream = Self.connectUpstream(parts[1]) else {
                 Self.reply(
                     client, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
@@ -136,7 +145,12 @@ final class RecordingProxy: Sendable {
             return
         }
         let authority = "\(host):\(target.port ?? 80)"
-        log.withLock { $0.append(Entry(kind: .forward, target: authority, requestLine: requestLine)) }
+        log.withLock {
+            $0.append(
+                Entry(
+                    kind: .forward, target: authority, requestLine: requestLine,
+                    proxyAuthorization: authorization))
+        }
         guard let upstream = Self.connectUpstream(authority) else {
             Self.reply(client, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             close(client)
@@ -147,7 +161,7 @@ final class RecordingProxy: Sendable {
             + (target.percentEncodedQuery.map { "?" + $0 } ?? "")
         let kept = lines.filter {
             let name = $0.split(separator: ":").first?.lowercased() ?? ""
-            return name != "connection" && name != "proxy-connection"
+            return name != "connection" && name != "proxy-connection" && name != "proxy-authorization"
         }
         let forwarded = ([parts[0] + " " + path + " " + parts[2]] + kept + ["Connection: close", "", ""])
             .joined(separator: "\r\n")
