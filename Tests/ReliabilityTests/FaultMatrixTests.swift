@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import MockServer
 import Testing
@@ -122,7 +123,7 @@ struct FaultMatrixTests {
                         client, url: server.baseURL.appendingPathComponent("fault"), served: served)
                 }
             }
-            return try await withClosedLoopbackPort { port in
+            return try await LoopbackPort.withRefusingPort { port in
                 try await transport.with { client in
                     let url = URL(string: "http://127.0.0.1:\(port)/fault")!
                     return try await Self.call(client, url: url, served: served)

@@ -13,7 +13,8 @@ import Foundation
 ///   "timeouts": { "connect": 10, "idle": 60, "total": 300 },
 ///   "retry": { "maxAttempts": 3, "baseDelay": 0.5, "maxDelay": 30 },
 ///   "defaultHeaders": { "Accept": "application/json" },
-///   "maxResponseBytes": 16777216
+///   "maxResponseBytes": 16777216,
+///   "proxy": { "url": "http://proxy.internal:3128", "noProxy": ["localhost", ".corp.example"] }
 /// }
 /// ```
 ///
@@ -130,11 +131,16 @@ public struct Configuration: Codable, Sendable, Hashable {
     public var defaultHeaders: [String: String]
     /// The most response-body bytes kept in memory. Default 16 MiB.
     public var maxResponseBytes: Int64
+    /// An explicit proxy for the transport `makeTransport()` builds. Default none: the
+    /// transport follows the `http_proxy`/`no_proxy` environment variables. URLSession on
+    /// Linux cannot take one, so there `makeTransport()` refuses it.
+    public var proxy: ProxySettings?
 
     /// Creates a configuration.
     public init(
         baseURL: URL? = nil, transport: TransportKind = .urlsession, timeouts: Timeouts = Timeouts(),
-        retry: Retry = Retry(), defaultHeaders: [String: String] = [:], maxResponseBytes: Int64 = 16 << 20
+        retry: Retry = Retry(), defaultHeaders: [String: String] = [:], maxResponseBytes: Int64 = 16 << 20,
+        proxy: ProxySettings? = nil
     ) {
         self.baseURL = baseURL
         self.transport = transport
@@ -142,6 +148,7 @@ public struct Configuration: Codable, Sendable, Hashable {
         self.retry = retry
         self.defaultHeaders = defaultHeaders
         self.maxResponseBytes = maxResponseBytes
+        self.proxy = proxy
     }
 
     /// Reads a configuration; missing fields take their defaults. Values are not checked
@@ -150,7 +157,9 @@ public struct Configuration: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         try ConfigurationKeys.check(
             decoder,
-            known: ["baseURL", "transport", "timeouts", "retry", "defaultHeaders", "maxResponseBytes"])
+            known: [
+                "baseURL", "transport", "timeouts", "retry", "defaultHeaders", "maxResponseBytes", "proxy",
+            ])
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = Configuration()
         baseURL = try container.decodeIfPresent(URL.self, forKey: .baseURL)
@@ -163,6 +172,7 @@ public struct Configuration: Codable, Sendable, Hashable {
             ?? defaults.defaultHeaders
         maxResponseBytes =
             try container.decodeIfPresent(Int64.self, forKey: .maxResponseBytes) ?? defaults.maxResponseBytes
+        proxy = try container.decodeIfPresent(ProxySettings.self, forKey: .proxy)
     }
 
     /// The transfer limits these settings give: the response size limit, the connect

@@ -29,6 +29,10 @@ import Foundation
 /// - Cookies and caching are off, so no state leaks between requests; send `Cookie`
 ///   yourself when needed.
 /// - Background sessions do not exist on Linux and are not used anywhere.
+/// - **Proxies and pinning**: FoundationNetworking ignores `connectionProxyDictionary` and has
+///   no server-trust hook, so `init(configuration:)` refuses an explicit proxy or a public-key
+///   pin with `.invalidConfiguration`; the `http_proxy`/`no_proxy` environment variables still
+///   apply. Use `CurlTransport` for either.
 ///
 /// Requests with a body use a second session and `Connection: close`, so an upload never
 /// goes out on a reused connection that may have died (FoundationNetworking cannot
@@ -45,7 +49,13 @@ public final class URLSessionTransport: Transport {
 
     /// Creates a transport with its own sessions.
     /// - Parameter maximumConnectionsPerHost: the connection pool size per host.
-    public init(maximumConnectionsPerHost: Int = 6) {
+    public convenience init(maximumConnectionsPerHost: Int = 6) {
+        self.init(checked: Configuration(maximumConnectionsPerHost: maximumConnectionsPerHost))
+    }
+
+    /// Creates a transport from settings `Configuration.check()` has accepted.
+    init(checked settings: Configuration) {
+        let maximumConnectionsPerHost = settings.maximumConnectionsPerHost
         let delegate = SessionDelegate()
         let queue = OperationQueue()
         queue.name = "courier.urlsession.delegate"
@@ -53,10 +63,12 @@ public final class URLSessionTransport: Transport {
         self.delegate = delegate
         delegateQueue = queue
         session = URLSession(
-            configuration: Self.configuration(maximumConnectionsPerHost), delegate: delegate,
+            configuration: settings.apply(to: Self.configuration(maximumConnectionsPerHost)),
+            delegate: delegate,
             delegateQueue: queue)
         uploadSession = URLSession(
-            configuration: Self.configuration(maximumConnectionsPerHost), delegate: delegate,
+            configuration: settings.apply(to: Self.configuration(maximumConnectionsPerHost)),
+            delegate: delegate,
             delegateQueue: queue)
     }
 

@@ -55,6 +55,11 @@ struct CurlRequestPlan: Sendable, Equatable {
     /// `Idempotency-Key`): libcurl silently re-sends a request whose reused connection died
     /// before a reply, and the server may already have processed it.
     var freshConnection: Bool = false
+    /// `CURLOPT_PROXY`: nil leaves libcurl to the environment; "" connects directly (a
+    /// `noProxy` host); otherwise the proxy's URL.
+    var proxy: String? = nil
+    /// `CURLOPT_PINNEDPUBLICKEY`: "sha256//…" pins joined with ";"; nil pins nothing.
+    var pinnedPublicKey: String? = nil
 
     /// Builds the plan for `request`.
     ///
@@ -131,7 +136,10 @@ struct CurlRequestPlan: Sendable, Equatable {
             preferHTTP2: configuration.preferHTTP2,
             maxResponseBytes: maxResponseBytes,
             allowedProtocols: "http,https",
-            freshConnection: !request.method.isIdempotent && !request.headers.contains("Idempotency-Key")
+            freshConnection: !request.method.isIdempotent && !request.headers.contains("Idempotency-Key"),
+            proxy: configuration.proxy.map { $0.bypasses(url) ? "" : $0.url.absoluteString },
+            pinnedPublicKey: configuration.pinnedPublicKeys.isEmpty
+                ? nil : configuration.pinnedPublicKeys.map(\.description).joined(separator: ";")
         )
     }
 

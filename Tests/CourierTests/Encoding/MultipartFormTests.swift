@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import Testing
 
@@ -119,17 +120,4 @@ struct MultipartFormTests {
         try form.encode(into: &request)
         #expect(request.body.dataValue.count == Int(request.body.length ?? -1))
     }
-}
-
-/// A temporary directory removed when the value is released.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "courier-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }

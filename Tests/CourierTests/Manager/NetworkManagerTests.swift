@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Dispatch
 import Foundation
 import Testing
