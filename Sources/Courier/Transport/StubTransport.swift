@@ -147,10 +147,15 @@ public final class StubTransport: Transport {
     ///   a delay; `.responseTooLarge` over `maxResponseBytes`; `.invalidConfiguration` for a
     ///   missing fixture; `.fileWriteFailed` when the destination file cannot be written.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let urlRequest = request.urlRequest
-        guard let url = urlRequest.url else {
-            throw CourierError(.invalidURL, "the request has no URL", request: urlRequest)
+        var request = request
+        guard let url = request.urlRequest.url else {
+            throw CourierError(.invalidURL, "the request has no URL", request: request.urlRequest)
         }
+        if let jar = request.cookieJar {
+            let explicit = request.urlRequest.value(forHTTPHeaderField: "Cookie")
+            request.urlRequest.setValue(jar.header(for: url, adding: explicit), forHTTPHeaderField: "Cookie")
+        }
+        let urlRequest = request.urlRequest
         let recorded = try record(request, url: url)
         let handler = state.withLock { state in
             state.requests.append(recorded)
@@ -175,7 +180,9 @@ public final class StubTransport: Transport {
             if error.request == nil { error.request = urlRequest }
             throw error
         }
-        return try deliver(stub, for: request, url: url)
+        let response = try deliver(stub, for: request, url: url)
+        request.cookieJar?.store(from: response.headers, for: url)
+        return response
     }
 
     private func record(_ request: TransportRequest, url: URL) throws -> RecordedRequest {
