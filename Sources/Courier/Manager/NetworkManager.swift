@@ -93,13 +93,16 @@ public final class NetworkManager: Sendable {
     ///   - validation: which responses are success; default 2xx.
     ///   - eventMonitors: receive events for logging and metrics.
     ///   - callbackQueue: where completion handlers run; default a global queue.
+    ///   - cookieJar: the cookies kept between requests; default a new jar in memory, `nil`
+    ///     for none.
     public convenience init(
         configuration: Configuration,
         transport: any Transport,
         interceptors: [any Interceptor] = [],
         validation: Validation = .default,
         eventMonitors: [any EventMonitor] = [],
-        callbackQueue: DispatchQueue = .global()
+        callbackQueue: DispatchQueue = .global(),
+        cookieJar: CookieJar? = CookieJar()
     ) {
         var chain: [any Interceptor] = []
         if configuration.retry.maxAttempts > 1 { chain.append(RetryPolicy(configuration.retry)) }
@@ -108,7 +111,7 @@ public final class NetworkManager: Sendable {
             transport: transport, baseURL: configuration.baseURL,
             transferOptions: configuration.transferOptions, interceptors: chain, validation: validation,
             defaultHeaders: HTTPHeaders(configuration.defaultHeaders.sorted { $0.key < $1.key }),
-            eventMonitors: eventMonitors, callbackQueue: callbackQueue)
+            eventMonitors: eventMonitors, callbackQueue: callbackQueue, cookieJar: cookieJar)
     }
 
     /// Sends `endpoint` and decodes the body as `T` (JSON; see `ResponseDecoding` for
