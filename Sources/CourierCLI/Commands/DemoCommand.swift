@@ -7,7 +7,7 @@ import MockServer
 /// `courier demo`: the whole social flow over one or both transports, with a report.
 enum DemoCommand: Command {
     static let name = "demo"
-    static let summary = "run the social flow (signup → upload → feed → tweets → cache) and report each step"
+    static let summary = "run the social flow (signup → cookies → upload → feed → tweets → cache) and report each step"
 
     enum Options {
         static let transport = Option.value(
