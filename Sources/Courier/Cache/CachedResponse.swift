@@ -60,11 +60,18 @@ struct CachedResponse: Codable, Sendable {
         vary.allSatisfy { name, value in Self.normalized(request, name) == value }
     }
 
-    /// A request field's value as `Vary` compares it: every value joined, whitespace folded.
+    /// A request field's value as `Vary` compares it: every value joined, whitespace folded;
+    /// `Authorization` only as a hash, so no credential is written to disk.
     static func normalized(_ headers: HTTPHeaders, _ name: String) -> String {
-        headers.values(for: name).joined(separator: ",").split(whereSeparator: \.isWhitespace)
+        let value = headers.values(for: name).joined(separator: ",").split(whereSeparator: \.isWhitespace)
             .joined(separator: " ")
+        guard name == "authorization", !value.isEmpty else { return value }
+        return CacheStore.fileName(forKey: value, fileExtension: "")
     }
+
+    /// The request fields every stored response varies on, whatever its `Vary` says: a
+    /// response to one user's credentials is never served for another's.
+    static let implicitVary = ["authorization"]
 
     /// Fields that describe one connection, never stored.
     static let hopByHop: Set<String> = [

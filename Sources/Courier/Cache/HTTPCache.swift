@@ -24,7 +24,8 @@ import Foundation
 ///   `private` is stored (this cache is private); a request's `max-age`, `min-fresh`,
 ///   `max-stale` and `only-if-cached` are honoured, `must-revalidate` forbidding `max-stale`.
 /// - `Vary` keeps one variant per URL: a request whose varying fields differ is sent, and its
-///   answer replaces the stored one. `Vary: *` is not stored.
+///   answer replaces the stored one. `Vary: *` is not stored. Every response varies on
+///   `Authorization` too (kept only as a hash), so one user's answer never goes to another.
 /// - A non-error answer to an unsafe method (`POST`, `PUT`, `DELETE`, …) removes the stored
 ///   response for its URL and for its same-origin `Location` and `Content-Location`.
 /// - Bodies live in `directory` (a folder of the cache's own: files it does not list are
@@ -233,7 +234,11 @@ public final class HTTPCache: Interceptor, Sendable {
             size: 0, status: response.status,
             headers: response.headers.filter { !CachedResponse.hopByHop.contains($0.name.lowercased()) }
                 .map { [$0.name, $0.value] },
-            vary: Dictionary(vary.map { ($0, CachedResponse.normalized(headers, $0)) }) { first, _ in first },
+            vary: Dictionary(
+                (vary + CachedResponse.implicitVary).map { ($0, CachedResponse.normalized(headers, $0)) }
+            ) {
+                first, _ in first
+            },
             requestTime: requestTime.timeIntervalSince1970, responseTime: now().timeIntervalSince1970,
             lastUse: 0)
         if store.commit(temporary, as: stored) { count(\.stores) }

@@ -191,6 +191,33 @@ struct HTTPCacheTests {
         #expect(try await send(cache, star, url: other).source == .network)
     }
 
+    @Test("another Authorization is another variant; no credential reaches the disk")
+    func authorization() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try cache()
+        let origin = origin([("Cache-Control", "private, max-age=60")])
+        _ = try await send(cache, origin, headers: ["Authorization": "Bearer ann-token"])
+        #expect(
+            try await send(cache, origin, headers: ["Authorization": "Bearer ann-token"]).source == .cache)
+        #expect(
+            try await send(cache, origin, headers: ["Authorization": "Bearer bob-token"]).source == .network)
+        #expect(try await send(cache, origin).source == .network)
+        let index = try String(
+            contentsOf: folder.appendingPathComponent(".courier-index.json"), encoding: .utf8)
+        #expect(!index.contains("token"), "\(index)")
+    }
+
+    @Test("a folder that cannot be made is a typed error")
+    func badFolder() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-folder-\(UUID())")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let error = #expect(throws: CourierError.self) {
+            try HTTPCache(directory: file.appendingPathComponent("cache"))
+        }
+        #expect(error?.code == .invalidConfiguration)
+    }
+
     @Test("an unsafe method's success removes the URL and its same-origin Location; an error does not")
     func invalidation() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
