@@ -60,6 +60,13 @@ enum CookieRules {
         "co.nz", "com.br", "com.cn", "co.in", "co.kr", "com.mx", "co.za", "github.io",
     ]
 
+    /// The largest name and value kept, together, in bytes (RFC 6265 §6.1's minimum).
+    static let maxCookieBytes = 4096
+    /// The most cookies kept per domain and in all (RFC 6265 §6.1's minimums); beyond them the
+    /// oldest go first, so a server cannot grow a jar without bound.
+    static let maxPerDomain = 50
+    static let maxTotal = 3000
+
     /// Parses one `Set-Cookie` value received from `url` at `now` into the cookie to store,
     /// or `nil` when it must be ignored (RFC 6265 §5.2 and §5.3).
     static func parse(_ header: String, from url: URL, now: Date = Date()) -> Cookie? {
@@ -69,7 +76,9 @@ enum CookieRules {
         guard let equals = pair.firstIndex(of: "=") else { return nil }
         let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
         let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, isClean(name), isClean(value) else { return nil }
+        guard !name.isEmpty, name.utf8.count + value.utf8.count <= maxCookieBytes, isClean(name),
+            isClean(value)
+        else { return nil }
         var cookie = Cookie(name: name, value: value, domain: host, path: defaultPath(url), created: now)
         var maxAge: Date?
         var expires: Date?

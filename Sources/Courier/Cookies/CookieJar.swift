@@ -16,6 +16,7 @@ import Foundation
 /// Rules kept: domain and path matching, host-only cookies (no `Domain`), `Secure` (sent and
 /// set over https only), `Max-Age` over `Expires`, and refusal of a `Domain` that is a bare
 /// top-level label, a common registry suffix (`co.uk`), or a domain the host is not under.
+/// A cookie over 4 KiB is refused; beyond 50 cookies for a domain or 3000 in all, the oldest go.
 public final class CookieJar: Sendable {
     /// The file the jar is saved to, if any.
     public let file: URL?
@@ -90,6 +91,16 @@ public final class CookieJar: Sendable {
             }
             if !cookie.isExpired(at: now) { cookies.append(cookie) }
             cookies.removeAll { $0.isExpired(at: now) }
+            let sameDomain = cookies.filter { $0.domain == cookie.domain }
+            if sameDomain.count > CookieRules.maxPerDomain,
+                let oldest = sameDomain.min(by: { $0.created < $1.created })
+            {
+                cookies.removeAll { $0 == oldest }
+            }
+            if cookies.count > CookieRules.maxTotal, let oldest = cookies.min(by: { $0.created < $1.created })
+            {
+                cookies.removeAll { $0 == oldest }
+            }
             save(cookies)  // under the lock, so saves land in the order of the changes
         }
     }

@@ -69,6 +69,16 @@ struct CookieJarTests {
         #expect(jar.cookieHeader(for: URL(string: "https://www.example.com/account/x")!) == "b=2; a=3")
     }
 
+    @Test("a server cannot grow the jar without bound: 4 KiB per cookie, 50 per domain")
+    func limits() {
+        #expect(Self.jar("a=" + String(repeating: "x", count: 5000)).cookies.isEmpty)
+        let jar = CookieJar()
+        let flood = HTTPHeaders((0..<500).map { ("Set-Cookie", "c\($0)=v; Path=/") })
+        jar.store(from: flood, for: Self.site)
+        #expect(jar.cookies.count == 50)
+        #expect(jar.cookies.contains { $0.name == "c499" }, "the newest is kept")
+    }
+
     @Test("a jar saved to a file is read back; a file that is not a jar is refused")
     func persistence() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("jar-\(UUID()).json")
