@@ -29,7 +29,9 @@ public final class CookieJar: Sendable {
     }
 
     /// Creates a jar saved in `file`, reading the cookies it holds (a missing file is an
-    /// empty jar). Expired cookies are dropped.
+    /// empty jar). Expired cookies are dropped; session cookies are saved too, so a later run
+    /// continues the session. The file is rewritten after every change; a failed write leaves
+    /// the jar working in memory.
     /// - Throws: `CourierError` `.invalidConfiguration` when the file exists but is not a
     ///   cookie file.
     public init(file: URL) throws(CourierError) {
