@@ -224,8 +224,9 @@ public final class HTTPCache: Interceptor, Sendable {
         switch response.body {
         case .data(let data):
             guard (try? data.write(to: temporary)) != nil else { return }
-        case .file(let file, _):
-            guard (try? FileManager.default.copyItem(at: file, to: temporary)) != nil else { return }
+        case .file(let file, let byteCount):
+            guard byteCount <= maxBytes, (try? FileManager.default.copyItem(at: file, to: temporary)) != nil
+            else { return }
         }
         let stored = CachedResponse(
             key: key,
