@@ -22,7 +22,10 @@ extension NetworkManager {
         let record = ExchangeRecord(request: request)
         let transport = self.transport
         let monitors = eventMonitors
+        let jar = cookieJar
         let innermost: @Sendable (TransportRequest) async throws -> TransportResponse = { outgoing in
+            var outgoing = outgoing
+            if outgoing.cookieJar == nil { outgoing.cookieJar = jar }
             let attempt = record.begin(outgoing)
             if Task.isCancelled {
                 throw CourierError(.cancelled, "the task was cancelled", request: outgoing.urlRequest)
@@ -59,7 +62,7 @@ extension NetworkManager {
         return Response(
             value: response.body.data, status: response.status, headers: response.headers,
             body: response.body, request: sent, url: response.url, timings: response.timings,
-            httpVersion: response.httpVersion, attempts: record.attempts)
+            httpVersion: response.httpVersion, attempts: record.attempts, source: response.source)
     }
 }
 

@@ -40,6 +40,8 @@ public final class NetworkManager: Sendable {
     public let callbackQueue: DispatchQueue
     /// The decoder for response bodies: `CourierJSONDecoder` unless another was given.
     public let decoder: any ResponseBodyDecoder
+    /// The cookies kept between this manager's requests, redirects included; `nil` keeps none.
+    public let cookieJar: CookieJar?
 
     /// Creates a manager.
     ///
@@ -54,6 +56,8 @@ public final class NetworkManager: Sendable {
     ///   - callbackQueue: where completion handlers run; default a global queue.
     ///   - decoder: the response body decoder; default `CourierJSONDecoder.courier` (ISO 8601
     ///     dates). Pass `JSONDecoder.courier` to decode with Foundation's decoder instead.
+    ///   - cookieJar: the cookies kept between requests; default a new jar in memory, `nil`
+    ///     for none.
     public init(
         transport: any Transport,
         baseURL: URL? = nil,
@@ -63,7 +67,8 @@ public final class NetworkManager: Sendable {
         defaultHeaders: HTTPHeaders = HTTPHeaders(),
         eventMonitors: [any EventMonitor] = [],
         callbackQueue: DispatchQueue = .global(),
-        decoder: any ResponseBodyDecoder = CourierJSONDecoder.courier
+        decoder: any ResponseBodyDecoder = CourierJSONDecoder.courier,
+        cookieJar: CookieJar? = CookieJar()
     ) {
         self.transport = transport
         self.baseURL = baseURL
@@ -74,6 +79,7 @@ public final class NetworkManager: Sendable {
         self.eventMonitors = eventMonitors
         self.callbackQueue = callbackQueue
         self.decoder = decoder
+        self.cookieJar = cookieJar
     }
 
     /// Creates a manager from a configuration: its base URL, default headers, limits and
@@ -87,13 +93,16 @@ public final class NetworkManager: Sendable {
     ///   - validation: which responses are success; default 2xx.
     ///   - eventMonitors: receive events for logging and metrics.
     ///   - callbackQueue: where completion handlers run; default a global queue.
+    ///   - cookieJar: the cookies kept between requests; default a new jar in memory, `nil`
+    ///     for none.
     public convenience init(
         configuration: Configuration,
         transport: any Transport,
         interceptors: [any Interceptor] = [],
         validation: Validation = .default,
         eventMonitors: [any EventMonitor] = [],
-        callbackQueue: DispatchQueue = .global()
+        callbackQueue: DispatchQueue = .global(),
+        cookieJar: CookieJar? = CookieJar()
     ) {
         var chain: [any Interceptor] = []
         if configuration.retry.maxAttempts > 1 { chain.append(RetryPolicy(configuration.retry)) }
@@ -102,7 +111,7 @@ public final class NetworkManager: Sendable {
             transport: transport, baseURL: configuration.baseURL,
             transferOptions: configuration.transferOptions, interceptors: chain, validation: validation,
             defaultHeaders: HTTPHeaders(configuration.defaultHeaders.sorted { $0.key < $1.key }),
-            eventMonitors: eventMonitors, callbackQueue: callbackQueue)
+            eventMonitors: eventMonitors, callbackQueue: callbackQueue, cookieJar: cookieJar)
     }
 
     /// Sends `endpoint` and decodes the body as `T` (JSON; see `ResponseDecoding` for

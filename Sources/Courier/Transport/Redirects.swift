@@ -56,6 +56,10 @@ public struct CrossOriginHeaderPolicy: Sendable, Hashable {
 ///   be; a stream that is not replayable fails with `.invalidBody` instead of sending
 ///   nothing.
 /// - A redirect to another origin drops the headers of `TransferOptions.crossOriginHeaderPolicy`.
+/// - With a `cookieJar`, each hop sends the jar's cookies for its own URL (after any `Cookie`
+///   header the caller set, while that header is kept) and each response's `Set-Cookie`
+///   fields are stored before the next hop is made, so cookies follow a redirect only to a
+///   host and path they belong to.
 /// - A `Location` that is not a URL fails with `.invalidURL`, one that is not http or https
 ///   with `.unsupportedProtocol` (neither is retried), and more than
 ///   `maxRedirects` hops with `.tooManyRedirects`; `maxRedirects` 0 returns the 3xx itself.
@@ -89,6 +93,9 @@ package enum Redirects {
         let started = ContinuousClock.now
         var current = request
         var hops = 0
+        // The caller's own Cookie header, without the jar's cookies: dropped like any other
+        // header by a redirect to another origin.
+        var explicitCookie = request.headers["Cookie"]
         while true {
             let hopStarted = ContinuousClock.now
             if let total = request.options.totalTimeout {
@@ -100,7 +107,16 @@ package enum Redirects {
                 }
                 current.options.totalTimeout = left
             }
-            var response = try await hop(current)
+            var outgoing = current
+            if let jar = request.cookieJar {
+                if let cookie = jar.header(for: current.url, adding: explicitCookie) {
+                    outgoing.headers.replaceOrAdd(name: "Cookie", value: cookie)
+                } else {
+                    outgoing.headers.remove(name: "Cookie")
+                }
+            }
+            var response = try await hop(outgoing)
+            request.cookieJar?.store(from: response.headers, for: current.url)
             guard
                 let next = try nextRequest(
                     after: response, of: current, original: request, bodyIsReplayable: replayable, hops: &hops
@@ -113,6 +129,7 @@ package enum Redirects {
                 return response
             }
             current = next
+            explicitCookie = next.headers["Cookie"]
         }
     }
 

@@ -147,7 +147,13 @@ public final class StubTransport: Transport {
     ///   a delay; `.responseTooLarge` over `maxResponseBytes`; `.invalidConfiguration` for a
     ///   missing fixture; `.fileWriteFailed` when the destination file cannot be written.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        var request = request
         let url = request.url
+        if let jar = request.cookieJar,
+            let cookie = jar.header(for: url, adding: request.headers["Cookie"])
+        {
+            request.headers.replaceOrAdd(name: "Cookie", value: cookie)
+        }
         let recorded = try record(request, url: url)
         let handler = state.withLock { state in
             state.requests.append(recorded)
@@ -174,7 +180,9 @@ public final class StubTransport: Transport {
             if error.request == nil { error.request = request.urlRequest }
             throw error
         }
-        return try deliver(stub, for: request, url: url)
+        let response = try deliver(stub, for: request, url: url)
+        request.cookieJar?.store(from: response.headers, for: url)
+        return response
     }
 
     private func record(_ request: TransportRequest, url: URL) throws -> RecordedRequest {

@@ -51,6 +51,9 @@ public struct TransportRequest: Sendable {
     public var options: TransferOptions
     /// Called from any thread as bytes go out and come in. Keep it cheap.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// The cookies to send and to keep, on every hop of a redirect chain; `nil` sends only a
+    /// `Cookie` header the request sets itself. `NetworkManager` passes its `cookieJar`.
+    public var cookieJar: CookieJar?
 
     /// Creates a transport request.
     public init(
@@ -220,6 +223,8 @@ public struct TransportResponse: Sendable {
     public var timings: Timings
     /// The HTTP version used, such as "HTTP/1.1" or "HTTP/2".
     public var httpVersion: String?
+    /// Where it came from: `.network` from a transport, otherwise from an `HTTPCache`.
+    public var source: ResponseSource
 
     /// Creates a response.
     public init(
@@ -228,7 +233,8 @@ public struct TransportResponse: Sendable {
         body: ResponseBody = .data(Data()),
         url: URL? = nil,
         timings: Timings = Timings(),
-        httpVersion: String? = nil
+        httpVersion: String? = nil,
+        source: ResponseSource = .network
     ) {
         self.status = status
         self.headers = headers
@@ -236,6 +242,7 @@ public struct TransportResponse: Sendable {
         self.url = url
         self.timings = timings
         self.httpVersion = httpVersion
+        self.source = source
     }
 }
 

@@ -26,8 +26,8 @@ import Foundation
 ///   not known and stays `nil`.
 /// - **Custom CA certificates** are not supported: FoundationNetworking gives no
 ///   server-trust hook on Linux. Use `CurlTransport` for a private CA.
-/// - Cookies and caching are off, so no state leaks between requests; send `Cookie`
-///   yourself when needed.
+/// - URLSession's own cookies and caching are off, so no state leaks between requests;
+///   `NetworkManager`'s `CookieJar` and an `HTTPCache` interceptor work as over any transport.
 /// - Background sessions do not exist on Linux and are not used anywhere.
 /// - **Proxies and pinning**: FoundationNetworking ignores `connectionProxyDictionary` and has
 ///   no server-trust hook, so `init(configuration:)` refuses an explicit proxy or a public-key

@@ -39,6 +39,11 @@ enum SendCommand: Command {
         static let maxBytes = Option.value(
             "--max-bytes", placeholder: "N",
             help: "largest response body kept in memory (default: courier.json's maxResponseBytes, 16 MiB)")
+        static let cookieJar = Option.value(
+            "--cookie-jar", "-c", placeholder: "FILE",
+            help:
+                "read cookies from FILE and save the ones received to it (default: kept for this command only)"
+        )
         static let include = Option.flag("--include", "-i", help: "print the status line and headers first")
         static let fail = Option.flag("--fail", "-f", help: "exit 22 when the status is 400 or more")
         static let verbose = Option.flag(
@@ -54,7 +59,8 @@ enum SendCommand: Command {
         summary: "Sends one HTTP request through Courier's NetworkManager and prints the response body.",
         options: [
             Options.header, Options.json, Options.data, Options.form, Options.file, Options.user,
-            Options.timeout, Options.output, Options.maxBytes, Options.include, Options.fail, Options.verbose,
+            Options.timeout, Options.output, Options.maxBytes, Options.cookieJar, Options.include,
+            Options.fail, Options.verbose,
             Options.noRedact,
         ] + ClientOptions.all,
         positionals: ["METHOD", "URL"]
@@ -84,8 +90,10 @@ enum SendCommand: Command {
         let monitors: [any EventMonitor] =
             verbose ? [VerboseMonitor(redacting: !parsed.has(Options.noRedact))] : []
         // `send` prints whatever arrives: every status is a response, not an error.
+        let jar = try parsed.value(Options.cookieJar).map { try CookieJar(file: URL(fileURLWithPath: $0)) }
         let (manager, transport) = try settings.makeClient(
-            validation: Validation(acceptableStatusCodes: 100..<600), eventMonitors: monitors)
+            validation: Validation(acceptableStatusCodes: 100..<600), eventMonitors: monitors,
+            cookieJar: jar ?? CookieJar())
 
         let response: Response<Data>
         do {

@@ -27,7 +27,7 @@ package struct Echo: Codable, Sendable {
 /// - `/echo…` any method: an `Echo` of the request.
 /// - `/status/N`: status N.
 /// - `/redirect/N`: a chain of N 302s ending at `/echo`.
-/// - `/redirect-to?url=U&status=S`: one redirect to U.
+/// - `/redirect-to?url=U&status=S&cookie=C`: one redirect to U, with `Set-Cookie: C` when given.
 /// - `/delay/MS`: 200 after MS milliseconds.
 /// - `/gzip`: the gzip fixture with `Content-Encoding: gzip`.
 /// - `/bytes/N`: N pattern bytes with a `Content-Length`.
@@ -61,8 +61,11 @@ package enum ConformanceRoutes {
                 return ServerResponse(status: 302, headers: ["Location": next])
             case "redirect-to":
                 let status = request.queryValue("status").flatMap(Int.init) ?? 302
-                return ServerResponse(
-                    status: status, headers: ["Location": request.queryValue("url") ?? "/echo"])
+                var headers: ServerHeaders = ["Location": request.queryValue("url") ?? "/echo"]
+                if let cookie = request.queryValue("cookie") {
+                    headers.add(name: "Set-Cookie", value: cookie)
+                }
+                return ServerResponse(status: status, headers: headers)
             case "delay":
                 return ServerResponse(
                     status: 200, headers: ["Content-Type": "text/plain"], body: .data(Data("late".utf8)),
