@@ -44,6 +44,10 @@ public struct TransportRequest: Sendable {
     public var options: TransferOptions
     /// Called from any thread as bytes go out and come in. Keep it cheap.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Called once the final response head (status 200 or more) has arrived, before any of
+    /// its body is written; `NetworkManager.download` records the validator of a resumable
+    /// download from it.
+    package var onResponseHead: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)?
 
     /// Creates a transport request.
     public init(

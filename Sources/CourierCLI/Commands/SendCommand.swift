@@ -87,7 +87,12 @@ enum SendCommand: Command {
 
         let response: Response<Data>
         do {
-            response = try await manager.sendRaw(request)
+            if case .file(let output) = request.destination {
+                // A download resumes what a cut attempt (or an earlier run) left in the file.
+                response = try await manager.download(request, to: output).map { _ in Data() }
+            } else {
+                response = try await manager.sendRaw(request)
+            }
         } catch let error as CourierError {
             await TransportFactory.shutdown(transport)
             standardError("courier send: \(error)\n")
