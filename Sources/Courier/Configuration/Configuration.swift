@@ -13,7 +13,8 @@ import Foundation
 ///   "timeouts": { "connect": 10, "idle": 60, "total": 300 },
 ///   "retry": { "maxAttempts": 3, "baseDelay": 0.5, "maxDelay": 30 },
 ///   "defaultHeaders": { "Accept": "application/json" },
-///   "maxResponseBytes": 16777216
+///   "maxResponseBytes": 16777216,
+///   "decoding": { "keys": "convertFromSnakeCase", "dates": "iso8601" }
 /// }
 /// ```
 ///
@@ -116,10 +117,14 @@ public struct Configuration: Codable, Sendable, Hashable {
     /// The most response-body bytes kept in memory. Default 16 MiB.
     public var maxResponseBytes: Int64
 
+    /// How response bodies are decoded: key and date strategies.
+    public var decoding: Decoding
+
     /// Creates a configuration.
     public init(
         baseURL: URL? = nil, transport: TransportKind = .urlsession, timeouts: Timeouts = Timeouts(),
-        retry: Retry = Retry(), defaultHeaders: [String: String] = [:], maxResponseBytes: Int64 = 16 << 20
+        retry: Retry = Retry(), defaultHeaders: [String: String] = [:], maxResponseBytes: Int64 = 16 << 20,
+        decoding: Decoding = Decoding()
     ) {
         self.baseURL = baseURL
         self.transport = transport
@@ -127,6 +132,7 @@ public struct Configuration: Codable, Sendable, Hashable {
         self.retry = retry
         self.defaultHeaders = defaultHeaders
         self.maxResponseBytes = maxResponseBytes
+        self.decoding = decoding
     }
 
     /// Reads a configuration; missing fields take their defaults. Values are not checked
@@ -135,7 +141,9 @@ public struct Configuration: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         try ConfigurationKeys.check(
             decoder,
-            known: ["baseURL", "transport", "timeouts", "retry", "defaultHeaders", "maxResponseBytes"])
+            known: [
+                "baseURL", "transport", "timeouts", "retry", "defaultHeaders", "maxResponseBytes", "decoding",
+            ])
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = Configuration()
         baseURL = try container.decodeIfPresent(URL.self, forKey: .baseURL)
@@ -148,6 +156,7 @@ public struct Configuration: Codable, Sendable, Hashable {
             ?? defaults.defaultHeaders
         maxResponseBytes =
             try container.decodeIfPresent(Int64.self, forKey: .maxResponseBytes) ?? defaults.maxResponseBytes
+        decoding = try container.decodeIfPresent(Decoding.self, forKey: .decoding) ?? defaults.decoding
     }
 
     /// The transfer limits these settings give: the response size limit, the connect

@@ -41,6 +41,11 @@ public protocol APIConfigurable: URLRequestConvertible {
     var baseURL: URL? { get }
     /// A timeout for this endpoint, in seconds. Default `nil`: the manager's.
     var timeout: TimeInterval? { get }
+    /// Which responses count as success for this endpoint (statuses and content types).
+    /// Default `nil`: the manager's `validation`.
+    var validation: Validation? { get }
+    /// The decoder for this endpoint's response bodies. Default `nil`: the manager's `decoder`.
+    var decoder: (any ResponseBodyDecoder)? { get }
 
     /// Builds the request against `base` (the endpoint's own `baseURL` wins over it).
     /// - Throws: `CourierError` with an invalid-request code.
@@ -52,4 +57,6 @@ extension APIConfigurable {
     public var headers: HTTPHeaders { HTTPHeaders() }
     public var baseURL: URL? { nil }
     public var timeout: TimeInterval? { nil }
+    public var validation: Validation? { nil }
+    public var decoder: (any ResponseBodyDecoder)? { nil }
 }

@@ -34,13 +34,16 @@ extension NetworkManager {
     ) async throws -> Response<URL> {
         try await reportingFailure {
             var request = try makeRequest(endpoint)
+            let validation = responseChoices(for: endpoint).validation
             let method = request.urlRequest.httpMethod?.uppercased() ?? "GET"
             guard method == "GET", request.urlRequest.value(forHTTPHeaderField: "Range") == nil,
                 let url = request.urlRequest.url
             else {
                 request.destination = .file(destination)
                 do {
-                    return try await exchange(request, progress: progress).map { _ in destination }
+                    return try await exchange(request, progress: progress, validation: validation).map { _ in
+                        destination
+                    }
                 } catch let error as CourierError where error.category == .unacceptableStatus {
                     try? FileManager.default.removeItem(at: destination)
                     throw error
@@ -50,7 +53,8 @@ extension NetworkManager {
             request.destination = .resumableFile(destination, offset: 0)
             let response: Response<Data>
             do {
-                response = try await exchange(request, progress: progress, innermost: resumer)
+                response = try await exchange(
+                    request, progress: progress, validation: validation, innermost: resumer)
             } catch let error as CourierError where error.category == .unacceptableStatus {
                 if !resumer.hasResumableBytes { try? FileManager.default.removeItem(at: destination) }
                 throw error
