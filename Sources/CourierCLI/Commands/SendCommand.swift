@@ -34,7 +34,8 @@ enum SendCommand: Command {
             "--timeout", placeholder: "S",
             help: "whole-transfer deadline in seconds (default: courier.json's timeouts.total)")
         static let output = Option.value(
-            "--output", "-o", placeholder: "FILE", help: "write the body to FILE (streamed) instead of stdout"
+            "--output", "-o", placeholder: "FILE",
+            help: "write the body to FILE (streamed) instead of stdout; a cut GET is resumed, not restarted"
         )
         static let maxBytes = Option.value(
             "--max-bytes", placeholder: "N",
