@@ -206,3 +206,78 @@ final class ResumableOrigin: Sendable {
         return response
     }
 }
+
+/// `ResponseDestination.resumableFile` as each transport writes it.
+@Suite struct ResumableFileDestinationTests {
+    static let body = Pattern.bytes(offset: 0, count: 10_000)
+
+    static let handler = ClosureHandler { request in
+        switch request.path {
+        case "/whole": return ServerResponse(body: .generated(length: 10_000, producer: Pattern.bytes))
+        case "/busy": return .text("try later", status: 503)
+        default: return nil
+        }
+    }
+
+    private func send(
+        _ path: String, range: String? = nil, offset: Int64, file: URL, transport: TransportUnderTest
+    ) async throws -> TransportResponse {
+        try await withMockServer(handlers: [Self.handler]) { server in
+            try await transport.with { sut in
+                var request = URLRequest(
+                    url: try #require(URL(string: "http://127.0.0.1:\(server.port)\(path)")))
+                if let range { request.setValue(range, forHTTPHeaderField: "Range") }
+                return try await sut.send(
+                    TransportRequest(urlRequest: request, destination: .resumableFile(file, offset: offset)))
+            }
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aPartialAnswerIsWrittenAfterTheKeptBytes(transport: TransportUnderTest) async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("partial.bin")
+        try (Self.body.prefix(4000) + Data(repeating: 0xEE, count: 500)).write(to: file)
+        let response = try await send(
+            "/whole", range: "bytes=4000-", offset: 4000, file: file, transport: transport)
+        #expect(response.status == 206)
+        #expect(response.body == .file(file, byteCount: 10_000))
+        #expect(try Data(contentsOf: file) == Self.body, "the bytes after the offset are replaced")
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aWholeAnswerReplacesTheFile(transport: TransportUnderTest) async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("whole.bin")
+        try Data(repeating: 0xEE, count: 20_000).write(to: file)
+        let response = try await send("/whole", offset: 20_000, file: file, transport: transport)
+        #expect(response.status == 200)
+        #expect(response.body == .file(file, byteCount: 10_000))
+        #expect(try Data(contentsOf: file) == Self.body)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func anErrorAnswerGoesToMemoryAndLeavesTheFile(transport: TransportUnderTest) async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("kept.bin")
+        let kept = Data(repeating: 0xAB, count: 3000)
+        try kept.write(to: file)
+        let response = try await send(
+            "/busy", range: "bytes=3000-", offset: 3000, file: file, transport: transport)
+        #expect(response.status == 503)
+        #expect(response.body == .data(Data("try later".utf8)))
+        #expect(try Data(contentsOf: file) == kept)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aFileShorterThanTheOffsetIsRefused(transport: TransportUnderTest) async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("short.bin")
+        try Data(repeating: 1, count: 100).write(to: file)
+        let error = await #expect(throws: CourierError.self) {
+            try await send("/whole", range: "bytes=4000-", offset: 4000, file: file, transport: transport)
+        }
+        #expect(error?.code == .fileWriteFailed)
+        #expect(try Data(contentsOf: file).count == 100, "the file is left as it was")
+    }
+}
