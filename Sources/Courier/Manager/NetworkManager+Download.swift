@@ -8,19 +8,22 @@ extension NetworkManager {
     /// Sends `endpoint` and streams the response body into a file, never holding it all in
     /// memory, resuming a download that an earlier attempt or run left unfinished.
     ///
-    /// A `GET` download is resumable. While it runs, a small record of the response's
+    /// A `GET` without a `Range` header of its own is resumable (other requests write the file
+    /// from its start). While it runs, a small record of the response's
     /// validator (its strong `ETag`, else its `Last-Modified`) sits next to the file, in
     /// `FILE.courier-resume`. When the file and its record are there, the next attempt (a
     /// `RetryPolicy` retry, or a later call) asks only for the missing bytes, with `Range` and
     /// `If-Range`, and progress counts from the bytes already there. The download starts over
     /// from the first byte when the server sends the whole resource instead (it changed, or
     /// ranges are not supported), answers `416`, or sends a `206` for other bytes than those
-    /// asked for (twice in a row is `.rangeMismatch`). A response without a validator cannot be
-    /// resumed safely: it starts over. The record is removed once the download completes.
+    /// asked for (a `206` to the fresh request too fails with `.rangeMismatch`). A response
+    /// without a validator cannot be resumed safely: it starts over. The record is removed once
+    /// the download completes.
     ///
     /// A download cut part way keeps its file and record, so that it can be resumed. When the
     /// response is not acceptable and nothing resumable is left, the file is removed and the
-    /// error carries the first 64 KiB of the body.
+    /// error carries the first 64 KiB of the body. An acceptable status outside 2xx (with a
+    /// `validation` that accepts one) writes its body to the file, replacing it.
     ///
     /// - Parameters:
     ///   - endpoint: what to send.
