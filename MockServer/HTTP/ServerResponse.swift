@@ -17,6 +17,9 @@ public struct ServerResponse: Sendable {
     public var dribble: ChunkedDribble?
     /// A fault to commit instead of (or while) answering.
     public var fault: ServerFault?
+    /// With `fault: .truncatedBody`, how many body bytes go out before the connection is cut;
+    /// half the body when nil.
+    public var truncateAfter: Int64?
     /// When set, the real response comes later from another thread (a proxied stub's).
     var deferred: DeferredResponse?
 
@@ -102,6 +105,7 @@ public enum ServerFault: String, Sendable, CaseIterable {
     case malformedResponseChunk = "MALFORMED_RESPONSE_CHUNK"
     /// Send garbage, then close.
     case randomDataThenClose = "RANDOM_DATA_THEN_CLOSE"
-    /// Send the headers with the full `Content-Length`, half the body, then close.
+    /// Send the headers with the full `Content-Length`, half the body (or
+    /// `ServerResponse.truncateAfter` bytes), then close.
     case truncatedBody = "TRUNCATED_BODY"
 }

@@ -178,7 +178,7 @@ public final class HTTPCache: Interceptor, Sendable {
                 else { return nil }
                 body = .data(data)
             }
-        case .file(let destination):
+        case .file(let destination), .resumableFile(let destination, _):
             do {
                 try? FileManager.default.removeItem(at: destination)
                 if isHead {

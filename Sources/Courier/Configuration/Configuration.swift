@@ -15,6 +15,7 @@ import Foundation
 ///   "defaultHeaders": { "Accept": "application/json" },
 ///   "maxResponseBytes": 16777216,
 ///   "proxy": { "url": "http://proxy.internal:3128", "noProxy": ["localhost", ".corp.example"] }
+///   "decoding": { "keys": "convertFromSnakeCase", "dates": "iso8601" }
 /// }
 /// ```
 ///
@@ -136,11 +137,15 @@ public struct Configuration: Codable, Sendable, Hashable {
     /// Linux cannot take one, so there `makeTransport()` refuses it.
     public var proxy: ProxySettings?
 
+    /// How response bodies are decoded: key and date strategies.
+    public var decoding: Decoding
+
     /// Creates a configuration.
     public init(
         baseURL: URL? = nil, transport: TransportKind = .urlsession, timeouts: Timeouts = Timeouts(),
         retry: Retry = Retry(), defaultHeaders: [String: String] = [:], maxResponseBytes: Int64 = 16 << 20,
-        proxy: ProxySettings? = nil
+        proxy: ProxySettings? = nil,
+        decoding: Decoding = Decoding()
     ) {
         self.baseURL = baseURL
         self.transport = transport
@@ -149,6 +154,7 @@ public struct Configuration: Codable, Sendable, Hashable {
         self.defaultHeaders = defaultHeaders
         self.maxResponseBytes = maxResponseBytes
         self.proxy = proxy
+        self.decoding = decoding
     }
 
     /// Reads a configuration; missing fields take their defaults. Values are not checked
@@ -159,6 +165,7 @@ public struct Configuration: Codable, Sendable, Hashable {
             decoder,
             known: [
                 "baseURL", "transport", "timeouts", "retry", "defaultHeaders", "maxResponseBytes", "proxy",
+                "decoding",
             ])
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = Configuration()
@@ -173,6 +180,7 @@ public struct Configuration: Codable, Sendable, Hashable {
         maxResponseBytes =
             try container.decodeIfPresent(Int64.self, forKey: .maxResponseBytes) ?? defaults.maxResponseBytes
         proxy = try container.decodeIfPresent(ProxySettings.self, forKey: .proxy)
+        decoding = try container.decodeIfPresent(Decoding.self, forKey: .decoding) ?? defaults.decoding
     }
 
     /// The transfer limits these settings give: the response size limit, the connect

@@ -41,6 +41,11 @@ public protocol APIConfigurable: URLRequestConvertible {
     var baseURL: URL? { get }
     /// An idle timeout for this endpoint. Default `nil`: the manager's.
     var timeout: Duration? { get }
+    /// Which responses count as success for this endpoint (statuses and content types).
+    /// Default `nil`: the manager's `validation`.
+    var validation: Validation? { get }
+    /// The decoder for this endpoint's response bodies. Default `nil`: the manager's `decoder`.
+    var decoder: (any ResponseBodyDecoder)? { get }
 }
 
 extension APIConfigurable {
@@ -48,4 +53,6 @@ extension APIConfigurable {
     public var headers: HTTPHeaders { HTTPHeaders() }
     public var baseURL: URL? { nil }
     public var timeout: Duration? { nil }
+    public var validation: Validation? { nil }
+    public var decoder: (any ResponseBodyDecoder)? { nil }
 }

@@ -11,10 +11,13 @@ extension NetworkManager {
     /// - Parameters:
     ///   - request: the request, as `makeRequest` built it.
     ///   - progress: called as bytes move.
+    ///   - validation: the rules that decide success; `nil` uses the manager's.
+    ///   - innermost: an interceptor run inside all of the manager's, next to the transport.
     /// - Returns: the validated response with the raw body as its value.
     /// - Throws: `CourierError`.
     package func exchange(
-        _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil
+        _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        validation: Validation? = nil, innermost step: (any Interceptor)? = nil
     ) async throws -> Response<Data> {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
@@ -42,7 +45,7 @@ extension NetworkManager {
         var next = innermost
         let context = InterceptorContext(
             originalRequest: request, baseURL: baseURL, monitors: monitors)
-        for interceptor in interceptors.reversed() {
+        for interceptor in (interceptors + (step.map { [$0] } ?? [])).reversed() {
             let inner = next
             next = { outgoing in try await interceptor.intercept(outgoing, context: context, next: inner) }
         }
@@ -58,7 +61,7 @@ extension NetworkManager {
             throw CourierError.wrapping(error, request: record.lastSent.urlRequest)
         }
         let sent = record.lastSent.urlRequest
-        try validation.validate(response, request: sent)
+        try (validation ?? self.validation).validate(response, request: sent)
         return Response(
             value: response.body.data, status: response.status, headers: response.headers,
             body: response.body, request: sent, url: response.url, timings: response.timings,

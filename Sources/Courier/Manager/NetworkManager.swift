@@ -83,8 +83,8 @@ public final class NetworkManager: Sendable {
     }
 
     /// Creates a manager from a configuration: its base URL, default headers, limits and
-    /// timeouts, and a `RetryPolicy` from its retry settings as the outermost interceptor
-    /// (none when `retry.maxAttempts` is 1).
+    /// timeouts, a `RetryPolicy` from its retry settings as the outermost interceptor (none
+    /// when `retry.maxAttempts` is 1), and a decoder with its key and date strategies.
     ///
     /// - Parameters:
     ///   - configuration: the settings, usually from `courier.json`.
@@ -95,6 +95,8 @@ public final class NetworkManager: Sendable {
     ///   - callbackQueue: where completion handlers run; default a global queue.
     ///   - cookieJar: the cookies kept between requests; default a new jar in memory, `nil`
     ///     for none.
+    ///   - decoder: the response body decoder; default (`nil`) a `CourierJSONDecoder` with
+    ///     `configuration.decoding`'s strategies.
     public convenience init(
         configuration: Configuration,
         transport: any Transport,
@@ -102,7 +104,8 @@ public final class NetworkManager: Sendable {
         validation: Validation = .default,
         eventMonitors: [any EventMonitor] = [],
         callbackQueue: DispatchQueue = .global(),
-        cookieJar: CookieJar? = CookieJar()
+        cookieJar: CookieJar? = CookieJar(),
+        decoder: (any ResponseBodyDecoder)? = nil
     ) {
         var chain: [any Interceptor] = []
         if configuration.retry.maxAttempts > 1 { chain.append(RetryPolicy(configuration.retry)) }
@@ -111,7 +114,8 @@ public final class NetworkManager: Sendable {
             transport: transport, baseURL: configuration.baseURL,
             transferOptions: configuration.transferOptions, interceptors: chain, validation: validation,
             defaultHeaders: HTTPHeaders(configuration.defaultHeaders.sorted { $0.key < $1.key }),
-            eventMonitors: eventMonitors, callbackQueue: callbackQueue, cookieJar: cookieJar)
+            eventMonitors: eventMonitors, callbackQueue: callbackQueue,
+            decoder: decoder ?? configuration.decoding.decoder, cookieJar: cookieJar)
     }
 
     /// Sends `endpoint` and decodes the body as `T` (JSON; see `ResponseDecoding` for
@@ -130,8 +134,10 @@ public final class NetworkManager: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> Response<T> {
         try await reportingFailure {
-            let raw = try await exchange(try makeRequest(endpoint), progress: progress)
-            return try decode(T.self, from: raw)
+            let choices = responseChoices(for: endpoint)
+            let raw = try await exchange(
+                try makeRequest(endpoint), progress: progress, validation: choices.validation)
+            return try decode(T.self, from: raw, decoder: choices.decoder)
         }
     }
 
@@ -142,7 +148,10 @@ public final class NetworkManager: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response<Void> {
         try await reportingFailure {
-            try await exchange(try makeRequest(endpoint), progress: progress).map { _ in () }
+            try await exchange(
+                try makeRequest(endpoint), progress: progress,
+                validation: responseChoices(for: endpoint).validation
+            ).map { _ in () }
         }
     }
 
@@ -153,7 +162,9 @@ public final class NetworkManager: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response<Data> {
         try await reportingFailure {
-            try await exchange(try makeRequest(endpoint), progress: progress)
+            try await exchange(
+                try makeRequest(endpoint), progress: progress,
+                validation: responseChoices(for: endpoint).validation)
         }
     }
 
@@ -189,10 +200,25 @@ public final class NetworkManager: Sendable {
         return request
     }
 
-    /// Decodes a validated raw response.
-    func decode<T: Decodable & Sendable>(_ type: T.Type, from raw: Response<Data>) throws -> Response<T> {
+    /// The validation and decoder `endpoint` chooses for itself, if any (`nil`: the manager's).
+    func responseChoices(
+        for endpoint: some URLRequestConvertible
+    ) -> (validation: Validation?, decoder: (any ResponseBodyDecoder)?) {
+        if let declared = endpoint as? EndpointRequest {
+            return (declared.endpoint.validation, declared.endpoint.decoder)
+        }
+        if let configurable = endpoint as? any APIConfigurable {
+            return (configurable.validation, configurable.decoder)
+        }
+        return (nil, nil)
+    }
+
+    /// Decodes a validated raw response with `decoder`, else the manager's.
+    func decode<T: Decodable & Sendable>(
+        _ type: T.Type, from raw: Response<Data>, decoder: (any ResponseBodyDecoder)? = nil
+    ) throws -> Response<T> {
         do {
-            let value = try ResponseDecoding.decode(T.self, from: raw.value, decoder: decoder)
+            let value = try ResponseDecoding.decode(T.self, from: raw.value, decoder: decoder ?? self.decoder)
             return raw.map { _ in value }
         } catch var error as CourierError {
             error.request = raw.request

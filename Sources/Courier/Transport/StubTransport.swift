@@ -257,7 +257,8 @@ public final class StubTransport: Transport {
         let total = Int64(data.count)
         request.progress?(TransferProgress(direction: .download, completed: total, total: total))
         let body: ResponseBody
-        switch request.destination {
+        request.onResponseHead?(stub.status, headers)
+        switch request.destination.target(status: stub.status) {
         case .memory:
             if total > request.options.maxResponseBytes {
                 throw CourierError(
@@ -266,15 +267,26 @@ public final class StubTransport: Transport {
                     request: request.urlRequest, status: stub.status, headers: headers)
             }
             body = .data(data)
-        case .file(let fileURL):
+        case .file(let fileURL, let keeping):
             do {
-                try data.write(to: fileURL)
+                if keeping > 0 {
+                    let handle = try FileHandle(forWritingTo: fileURL)
+                    defer { try? handle.close() }
+                    guard try handle.seekToEnd() >= UInt64(keeping) else {
+                        throw CocoaError(.fileWriteUnknown)
+                    }
+                    try handle.truncate(atOffset: UInt64(keeping))
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: data)
+                } else {
+                    try data.write(to: fileURL)
+                }
             } catch {
                 throw CourierError(
                     .fileWriteFailed, "cannot write the response body to \(fileURL.path)",
                     request: request.urlRequest, underlying: error)
             }
-            body = .file(fileURL, byteCount: total)
+            body = .file(fileURL, byteCount: keeping + total)
         }
         return TransportResponse(
             status: stub.status, headers: headers, body: body, url: url, timings: Timings(total: 0),

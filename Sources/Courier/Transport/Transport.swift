@@ -54,6 +54,10 @@ public struct TransportRequest: Sendable {
     /// The cookies to send and to keep, on every hop of a redirect chain; `nil` sends only a
     /// `Cookie` header the request sets itself. `NetworkManager` passes its `cookieJar`.
     public var cookieJar: CookieJar?
+    /// Called once the final response head (status 200 or more) has arrived, before any of
+    /// its body is written; `NetworkManager.download` records the validator of a resumable
+    /// download from it.
+    package var onResponseHead: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)?
 
     /// Creates a transport request.
     public init(

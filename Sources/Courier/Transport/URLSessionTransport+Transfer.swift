@@ -136,7 +136,7 @@ final class Transfer: Sendable {
         }
         let expected: Int64? = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
         var problem: CourierError?
-        switch request.destination {
+        switch request.destination.target(status: http.statusCode) {
         case .memory:
             if let expected, expected > request.options.maxResponseBytes,
                 !TransferOptions.hasNoBody(status: http.statusCode, method: request.method)
@@ -146,8 +146,8 @@ final class Transfer: Sendable {
                     "Content-Length \(expected) exceeds maxResponseBytes (\(request.options.maxResponseBytes))",
                     request: request.urlRequest, status: http.statusCode, headers: Self.headers(of: http))
             }
-        case .file(let url):
-            problem = openFile(url)
+        case .file(let url, let keeping):
+            problem = openFile(url, keeping: keeping)
         }
         state.withLock { state in
             state.response = http
@@ -162,16 +162,34 @@ final class Transfer: Sendable {
             fail(problem)
             return false
         }
+        request.onResponseHead?(http.statusCode, Self.headers(of: http))
         request.progress?(TransferProgress(direction: .download, completed: 0, total: expected))
         return true
     }
 
-    private func openFile(_ url: URL) -> CourierError? {
+    /// Opens the destination file: created or truncated, or cut to its first `keeping` bytes
+    /// and positioned after them.
+    private func openFile(_ url: URL, keeping: Int64) -> CourierError? {
         do {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown)
+            let handle: FileHandle
+            if keeping > 0 {
+                handle = try FileHandle(forWritingTo: url)
+                let size = try handle.seekToEnd()
+                guard size >= UInt64(keeping) else {
+                    try? handle.close()
+                    return CourierError(
+                        .fileWriteFailed,
+                        "\(url.path) has \(size) bytes, fewer than the \(keeping) to resume after",
+                        request: request.urlRequest)
+                }
+                try handle.truncate(atOffset: UInt64(keeping))
+                try handle.seekToEnd()
+            } else {
+                guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                    throw CocoaError(.fileWriteUnknown)
+                }
+                handle = try FileHandle(forWritingTo: url)
             }
-            let handle = try FileHandle(forWritingTo: url)
             state.withLock { state in
                 try? state.file?.close()
                 state.file = handle
@@ -282,9 +300,9 @@ final class Transfer: Sendable {
             return
         }
         let body: ResponseBody
-        switch request.destination {
+        switch request.destination.target(status: http.statusCode) {
         case .memory: body = .data(finalState.data)
-        case .file(let url): body = .file(url, byteCount: finalState.received)
+        case .file(let url, let keeping): body = .file(url, byteCount: keeping + finalState.received)
         }
         let total = elapsed
         continuation.resume(

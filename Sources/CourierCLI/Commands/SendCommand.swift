@@ -34,7 +34,8 @@ enum SendCommand: Command {
             "--timeout", placeholder: "S",
             help: "whole-transfer deadline in seconds (default: courier.json's timeouts.total)")
         static let output = Option.value(
-            "--output", "-o", placeholder: "FILE", help: "write the body to FILE (streamed) instead of stdout"
+            "--output", "-o", placeholder: "FILE",
+            help: "write the body to FILE (streamed) instead of stdout; a cut GET is resumed, not restarted"
         )
         static let maxBytes = Option.value(
             "--max-bytes", placeholder: "N",
@@ -97,7 +98,12 @@ enum SendCommand: Command {
 
         let response: Response<Data>
         do {
-            response = try await manager.sendRaw(request)
+            if case .file(let output) = request.destination {
+                // A download resumes what a cut attempt (or an earlier run) left in the file.
+                response = try await manager.download(request, to: output).map { _ in Data() }
+            } else {
+                response = try await manager.sendRaw(request)
+            }
         } catch let error as CourierError {
             await TransportFactory.shutdown(transport)
             standardError("courier send: \(error)\n")

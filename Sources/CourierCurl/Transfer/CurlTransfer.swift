@@ -27,6 +27,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// The request for errors, built only when one is thrown.
     var urlRequest: URLRequest { request.urlRequest }
     private let progressHandler: (@Sendable (TransferProgress) -> Void)?
+    private let headHandler: (@Sendable (Int, HTTPHeaders) -> Void)?
     private let state = Locked(TransferStateMachine<Continuation>())
 
     // Loop-thread state (see the type's comment).
@@ -56,13 +57,15 @@ final class CurlTransfer: @unchecked Sendable {
         self.plan = plan
         self.request = request
         self.progressHandler = request.progress
+        self.headHandler = request.onResponseHead
         let size = ccurl_error_size()
         errorBuffer = .allocate(capacity: size)
         errorBuffer.initialize(repeating: 0, count: size)
         do {
             source = try BodySource(request.body)
             sink = try ResponseSink(
-                destination: request.destination, maxResponseBytes: plan.maxResponseBytes ?? .max)
+                destination: request.destination,
+                maxResponseBytes: plan.maxResponseBytes ?? request.options.maxResponseBytes)
         } catch var error as CourierError {
             handles.recycle(easy)
             errorBuffer.deallocate()
@@ -173,8 +176,16 @@ final class CurlTransfer: @unchecked Sendable {
     /// One header line arrived. Returns false to abort the transfer.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if shouldAbort { return false }
-        guard head.consume(bytes) == .end, let limit = plan.maxResponseBytes, let status = head.status,
-            status >= 200, !TransferOptions.hasNoBody(status: status, method: request.method),
+        guard head.consume(bytes) == .end, let status = head.status, status >= 200 else { return true }
+        do {
+            try sink.begin(status: status)
+        } catch {
+            if case .writeFailed(let message) = error { fail(.fileWriteFailed(message)) }
+            return false
+        }
+        headHandler?(status, head.headers)
+        guard let limit = plan.maxResponseBytes,
+            !TransferOptions.hasNoBody(status: status, method: request.method),
             let declared = head.contentLength, declared > limit
         else { return true }
         // Refuse before reading a byte of a body that cannot fit.
