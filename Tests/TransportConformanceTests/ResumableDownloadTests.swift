@@ -24,7 +24,9 @@ import Testing
             try await transport.with { sut in
                 let manager = NetworkManager(
                     transport: sut,
-                    interceptors: [RetryPolicy(maxAttempts: 6, baseDelay: .milliseconds(10), maxDelay: .milliseconds(10))])
+                    interceptors: [
+                        RetryPolicy(maxAttempts: 6, baseDelay: .milliseconds(10), maxDelay: .milliseconds(10))
+                    ])
                 return try await manager.download(
                     URLRequest(url: base.appendingPathComponent("file"), timeoutInterval: 120),
                     to: destination,
@@ -114,7 +116,9 @@ import Testing
             try await transport.with { sut in
                 let manager = NetworkManager(
                     transport: sut,
-                    interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(10))])
+                    interceptors: [
+                        RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(10))
+                    ])
                 let request = URLRequest(url: base.appendingPathComponent("file"), timeoutInterval: 30)
                 let response = try await manager.download(request, to: destination)
                 #expect(response.status == 200)
