@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -32,11 +33,16 @@ let package = Package(
             dependencies: ["Courier", "CourierCurl", "Endpoints", "MockServer"],
             path: "Sources/CourierCLI"
         ),
+        // The scoped mock server, the transport conformance suite and test helpers, for users' tests and ours.
+        .target(
+            name: "CourierTesting", dependencies: ["Courier", "CourierCurl", "MockServer"],
+            path: "Sources/CourierTesting"),
         .executableTarget(name: "courier-curl-bench", dependencies: ["CCurl"], path: "Sources/CCurlBench"),
         // Helpers shared by the test targets (starting other programs); not part of any product.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(
-            name: "CourierTests", dependencies: ["Courier", "TestSupport"], path: "Tests/CourierTests",
+            name: "CourierTests", dependencies: ["Courier", "CourierTesting", "TestSupport"],
+            path: "Tests/CourierTests",
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -44,13 +50,12 @@ let package = Package(
             path: "Tests/CourierCurlTests"),
         .testTarget(
             name: "TransportConformanceTests",
-            dependencies: ["Courier", "CourierCurl", "MockServer", "TestSupport"],
+            dependencies: ["Courier", "CourierCurl", "CourierTesting", "MockServer", "TestSupport"],
             path: "Tests/TransportConformanceTests",
-            exclude: [
-                "Fixtures", "Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh",
-            ]),
+            exclude: ["Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh"]),
         .testTarget(
-            name: "MockServerTests", dependencies: ["MockServer", "Courier", "CourierCurl", "TestSupport"],
+            name: "MockServerTests",
+            dependencies: ["MockServer", "Courier", "CourierCurl", "CourierTesting", "TestSupport"],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "EndpointsTests",
@@ -58,7 +63,7 @@ let package = Package(
             path: "Tests/EndpointsTests"),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["Courier", "CourierCurl", "Endpoints", "MockServer"],
+            dependencies: ["Courier", "CourierCurl", "CourierTesting", "Endpoints", "MockServer"],
             path: "Tests/ReliabilityTests"),
         .testTarget(
             name: "CourierCLITests", dependencies: ["CourierCLI", "MockServer", "TestSupport"],

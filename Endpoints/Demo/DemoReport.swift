@@ -20,6 +20,10 @@ public struct DemoReport: Sendable {
     public var transport: String
     /// The steps, in order.
     public var steps: [Step] = []
+    /// Responses the demo's HTTP caches served without asking the server.
+    public var cacheHits = 0
+    /// Responses the demo's HTTP caches served after a `304 Not Modified`.
+    public var cacheRevalidations = 0
 
     /// Whether every step passed.
     public var passed: Bool { !steps.isEmpty && steps.allSatisfy(\.passed) }
@@ -42,6 +46,7 @@ public struct DemoReport: Sendable {
         lines.append(
             "  " + "total".padding(toLength: 27, withPad: " ", startingAt: 0) + (passed ? "ok    " : "FAIL  ")
                 + String(total).leftPadded(to: 8) + " " + String(format: "%7.1fms", seconds * 1000))
+        lines.append("  http cache: \(cacheHits) hits, \(cacheRevalidations) revalidations")
         return lines.joined(separator: "\n")
     }
 }

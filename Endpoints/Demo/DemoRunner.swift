@@ -4,7 +4,8 @@ import Foundation
 /// Runs the whole social flow over one transport and reports each step:
 /// signup → login → upload a video (with a progress bar) → publish → the post is first in
 /// the feed → paginate the feed to its end with no duplicates → tweets with their authors →
-/// a cache hit on the second download of the video.
+/// the session cookie back on `GET /me` → a profile served by the HTTP cache → the second
+/// download of the video revalidated. The report ends with the cache's hit and revalidation counts.
 ///
 /// ```swift
 /// let runner = DemoRunner(transportName: "curl", transport: CurlTransport(), baseURL: server.baseURL)
@@ -125,6 +126,20 @@ struct DemoFlow {
                 })
         else { return }
 
+        guard
+            (await step("cookies") {
+                let cookie = client.manager.baseURL.flatMap {
+                    client.manager.cookieJar?.cookies(for: $0).first
+                }
+                let response = try await client.manager.send(OnboardingEndPoint.me)
+                try Self.check(cookie != nil, "login set no cookie")
+                try Self.check(
+                    response.headers["X-Session-Cookie"] == "recognised",
+                    "GET /me did not carry the session cookie")
+                return ((), "login set \(cookie?.name ?? "?") (HttpOnly); the jar sent it back on GET /me")
+            }) != nil
+        else { return }
+
         let videoFile = directory.appendingPathComponent("demo.mp4")
         try Data((0..<videoBytes).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }).write(to: videoFile)
         let publisher = VideoPostRequest(client: client)
@@ -188,9 +203,28 @@ struct DemoFlow {
             }) != nil
         else { return }
 
+        let httpCache = try HTTPCache(directory: directory.appendingPathComponent("http-cache"))
+        let videos = try VideoCache(
+            directory: directory.appendingPathComponent("cache"), manager: client.manager)
+        defer {
+            report.cacheHits = httpCache.statistics.hits + videos.cache.statistics.hits
+            report.cacheRevalidations =
+                httpCache.statistics.revalidations + videos.cache.statistics.revalidations
+        }
+        _ = await step("http cache") {
+            let manager = client.manager
+            let cached = NetworkManager(
+                transport: manager.transport, baseURL: manager.baseURL,
+                transferOptions: manager.transferOptions,
+                interceptors: manager.interceptors + [httpCache], eventMonitors: manager.eventMonitors,
+                cookieJar: manager.cookieJar)
+            var sources: [ResponseSource] = []
+            for _ in 0..<3 { sources.append(try await cached.send(TweetsEndPoint.user(id: me.id)).source) }
+            try Self.check(sources == [.network, .cache, .cache], "the profile came from \(sources)")
+            return ((), "GET /users/\(me.id) ×3: network, then cache twice (max-age=60)")
+        }
         _ = await step("cache hit on 2nd download") {
-            let cache = try VideoCache(
-                directory: directory.appendingPathComponent("cache"), manager: client.manager)
+            let cache = videos
             guard let url = post.videoURL else { throw StepFailure(description: "the post has no video URL") }
             let first = try await cache.video(at: url)
             let second = try await cache.video(at: url)

@@ -92,6 +92,21 @@ enum ResponseEncoding {
         case unsatisfiable
     }
 
+    /// The `Range` header to honour: `range`, unless an `If-Range` names a validator that is
+    /// not the response's strong `ETag` or its exact `Last-Modified` (RFC 9110 §13.1.5), in
+    /// which case the whole body is sent.
+    static func honouredRange(_ range: String?, ifRange: String?, headers: ServerHeaders) -> String? {
+        guard let range, let ifRange = ifRange?.trimmed(of: " \t") else { return range }
+        if ifRange.hasPrefix("\"") || ifRange.hasPrefix("W/") {
+            guard let etag = headers["ETag"]?.trimmed(of: " \t"), !etag.hasPrefix("W/"), etag == ifRange
+            else { return nil }
+            return range
+        }
+        guard let lastModified = headers["Last-Modified"]?.trimmed(of: " \t"), lastModified == ifRange
+        else { return nil }
+        return range
+    }
+
     /// Interprets a `Range` header; only single `bytes` ranges are honoured, anything else gets the whole body.
     static func resolveRange(_ header: String?, size: Int64) -> RangeResult {
         guard let header else { return .whole }

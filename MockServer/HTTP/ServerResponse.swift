@@ -19,6 +19,9 @@ public struct ServerResponse: Sendable {
     public var fault: ServerFault?
     /// Server-sent events paced over time (a mapping's `eventStream`); the body when set.
     var eventStream: EventStreamBody?
+    /// With `fault: .truncatedBody`, how many body bytes go out before the connection is cut;
+    /// half the body when nil.
+    public var truncateAfter: Int64?
     /// When set, the real response comes later from another thread (a proxied stub's).
     var deferred: DeferredResponse?
 
@@ -104,6 +107,7 @@ public enum ServerFault: String, Sendable, CaseIterable {
     case malformedResponseChunk = "MALFORMED_RESPONSE_CHUNK"
     /// Send garbage, then close.
     case randomDataThenClose = "RANDOM_DATA_THEN_CLOSE"
-    /// Send the headers with the full `Content-Length`, half the body, then close.
+    /// Send the headers with the full `Content-Length`, half the body (or
+    /// `ServerResponse.truncateAfter` bytes), then close.
     case truncatedBody = "TRUNCATED_BODY"
 }

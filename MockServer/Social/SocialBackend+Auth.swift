@@ -33,8 +33,15 @@ extension SocialBackend {
             else { throw SocialFailure.status(401, "unauthorized", "wrong email or password") }
             return issueSession(for: record.id, in: &state, origin: origin)
         }
-        return .json(session)
+        var response = SocialResponse.json(session)
+        response.headers.append(
+            ("Set-Cookie", Self.sessionCookie(session.user.id) + "; Path=/; HttpOnly; Max-Age=3600"))
+        return response
     }
+
+    /// The cookie a login sets, which `GET /me` recognises (`X-Session-Cookie: recognised`),
+    /// so a client can show that its cookie jar works.
+    static func sessionCookie(_ userId: String) -> String { "courier_session=\(userId)" }
 
     func signup(_ form: SignupForm, origin: String) throws -> SocialResponse {
         let session = try state.withLock { state -> AuthSession in
@@ -64,11 +71,16 @@ extension SocialBackend {
         return .json(session)
     }
 
-    func currentUser(_ userId: String, origin: String) throws -> SocialResponse {
+    func currentUser(_ userId: String, origin: String, cookie: String?) throws -> SocialResponse {
         guard let user = state.withLock({ $0.user(userId, origin: origin) }) else {
             throw SocialFailure.status(401, "unauthorized", "the token's user no longer exists")
         }
-        return .json(user)
+        var response = SocialResponse.json(user)
+        let sent = (cookie ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        if sent.contains(Self.sessionCookie(userId)) {
+            response.headers.append(("X-Session-Cookie", "recognised"))
+        }
+        return response
     }
 
     /// A new token (and a refresh token unless one is reused) for `userId`.

@@ -34,6 +34,9 @@ extension SocialBackend {
         guard let user = state.withLock({ $0.user(id, origin: origin) }) else {
             throw SocialFailure.notFound("no user \(id)")
         }
-        return .json(user)
+        // A profile changes rarely: clients may keep it for a minute.
+        var response = SocialResponse.json(user)
+        response.headers.append(("Cache-Control", "private, max-age=60"))
+        return response
     }
 }

@@ -93,7 +93,7 @@ public final class SocialBackend: Sendable {
         case "onboarding.login": return try login(call.decode(Credentials.self), origin: origin)
         case "onboarding.signup": return try signup(call.decode(SignupForm.self), origin: origin)
         case "onboarding.refresh": return try refresh(call.decode(RefreshForm.self), origin: origin)
-        case "onboarding.me": return try currentUser(me, origin: origin)
+        case "onboarding.me": return try currentUser(me, origin: origin, cookie: request.header("Cookie"))
         case "posts.page": return page(call, origin: origin)
         case "posts.feed": return try feed(call, userId: me, origin: origin)
         case "posts.latest": return latest(call, origin: origin)

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 extension CurlTransport {
@@ -17,6 +18,14 @@ extension CurlTransport {
         public var maxCachedConnections: Int
         /// The `User-Agent` sent when the request has none.
         public var userAgent: String
+        /// The proxy for every request (`CURLOPT_PROXY`), except hosts its `noProxy` lists,
+        /// which connect directly. nil (the default) leaves libcurl to the `http_proxy`,
+        /// `https_proxy`, `all_proxy` and `no_proxy` environment variables.
+        public var proxy: ProxySettings?
+        /// Public keys the server must present one of (`CURLOPT_PINNEDPUBLICKEY`); a TLS
+        /// connection with another key fails with `.tls`. Empty (the default) pins nothing.
+        /// Certificate verification stays on either way.
+        public var pinnedPublicKeys: [PublicKeyPin]
 
         /// Creates a configuration.
         ///
@@ -26,18 +35,24 @@ extension CurlTransport {
         ///   - maxConnectionsPerHost: the most simultaneous connections to one host; 0 for no limit.
         ///   - maxCachedConnections: how many idle connections to keep.
         ///   - userAgent: the default `User-Agent`.
+        ///   - proxy: an explicit proxy; nil follows the environment.
+        ///   - pinnedPublicKeys: public keys a TLS server must present one of.
         public init(
             caBundle: URL? = nil,
             preferHTTP2: Bool = true,
             maxConnectionsPerHost: Int = 8,
             maxCachedConnections: Int = 32,
-            userAgent: String = "Courier \(CurlInfo.version.split(separator: " ").first ?? "libcurl")"
+            userAgent: String = "Courier \(CurlInfo.version.split(separator: " ").first ?? "libcurl")",
+            proxy: ProxySettings? = nil,
+            pinnedPublicKeys: [PublicKeyPin] = []
         ) {
             self.caBundle = caBundle
             self.preferHTTP2 = preferHTTP2
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxCachedConnections = maxCachedConnections
             self.userAgent = userAgent
+            self.proxy = proxy
+            self.pinnedPublicKeys = pinnedPublicKeys
         }
     }
 }

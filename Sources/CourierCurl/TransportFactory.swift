@@ -33,13 +33,27 @@ public enum TransportFactory {
     ///
     /// - Parameters:
     ///   - configuration: a loaded configuration (apply the environment first).
-    ///   - curl: settings for a `CurlTransport`.
+    ///   - curl: settings for a `CurlTransport`; `configuration.proxy` fills in its proxy
+    ///     when it has none.
     /// - Returns: the transport.
-    /// - Throws: `CourierError.Code.invalidConfiguration` for an unknown kind.
+    /// - Throws: `CourierError.Code.invalidConfiguration` for an unknown kind, or for a proxy
+    ///   with URLSession on Linux (FoundationNetworking cannot use one).
     public static func make(
         for configuration: Configuration, curl: CurlTransport.Configuration = CurlTransport.Configuration()
     ) throws -> any Transport {
-        try make(kind: configuration.transport, curl: curl)
+        guard let proxy = configuration.proxy else {
+            return try make(kind: configuration.transport, curl: curl)
+        }
+        switch configuration.transport {
+        case .curl:
+            var curl = curl
+            if curl.proxy == nil { curl.proxy = proxy }
+            return CurlTransport(configuration: curl)
+        case .urlsession:
+            return try URLSessionTransport(configuration: .init(proxy: proxy))
+        default:
+            return try make(kind: configuration.transport, curl: curl)
+        }
     }
 
     /// Shuts a transport down if it needs it (a `CurlTransport` frees its handles);
@@ -56,7 +70,8 @@ extension Configuration {
     ///
     /// - Parameter curl: settings for a `CurlTransport`.
     /// - Returns: the transport.
-    /// - Throws: `CourierError.Code.invalidConfiguration` for an unknown kind.
+    /// - Throws: `CourierError.Code.invalidConfiguration` for an unknown kind, or a proxy with
+    ///   URLSession on Linux.
     public func makeTransport(
         curl: CurlTransport.Configuration = CurlTransport.Configuration()
     ) throws -> any Transport {

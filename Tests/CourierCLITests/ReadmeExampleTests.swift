@@ -49,7 +49,7 @@ struct ReadmeExampleTests {
 
     @Test func unsafePathSegmentIsRefusedBeforeSending() {
         #expect {
-            try PostsAPI.post(id: "../admin").makeHTTPRequest(baseURL: URL(string: "https://api.example.com"))
+            try PostsAPI.post(id: "../admin").makeRequest(baseURL: URL(string: "https://api.example.com"))
         } throws: { error in
             (error as? CourierError)?.code == .invalidURL
         }

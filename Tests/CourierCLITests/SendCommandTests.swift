@@ -12,6 +12,7 @@ private let echo = ClosureHandler { request in
                 Data((0..<count).map { UInt8((offset + Int64($0)) % 251) })
             })
     }
+    if request.path == "/cut" { return cutTwice(range: request.headers["Range"]) }
     let body = (try? request.bodyData()) ?? Data()
     let echoed: [String: Any] = [
         "method": request.method,
@@ -93,6 +94,30 @@ struct SendCommandTests {
     }
 
     @Test(arguments: ["curl", "urlsession"])
+    func outputResumesACutDownloadUnderTheConfiguredRetries(transport: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cli-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("cut.bin")
+        let config = directory.appendingPathComponent("courier.json")
+        try Data(#"{ "retry": { "maxAttempts": 3, "baseDelay": 0.01 } }"#.utf8).write(to: config)
+        try await withMockServer(handlers: [echo]) { server in
+            let output = try await CourierProcess.run([
+                "send", "GET", "\(server.baseURL)/cut", "--output", target.path, "--transport", transport,
+                "--config", config.path, "--verbose",
+            ])
+            #expect(output.status == 0, "stderr: \(output.stderr)")
+            #expect(output.stderr.contains("* attempt 3"), "two cuts, two retries: \(output.stderr)")
+            let resumes = output.stderr.components(separatedBy: "Range: bytes=").count - 1
+            #expect(resumes == 2, "each retry asks for the rest: \(output.stderr)")
+            #expect(output.stderr.contains("If-Range: \"cut-v1\""))
+            let written = try Data(contentsOf: target)
+            #expect(written == cutBody(offset: 0, count: cutSize))
+            #expect(!FileManager.default.fileExists(atPath: target.path + ".courier-resume"))
+        }
+    }
+
+    @Test(arguments: ["curl", "urlsession"])
     func outputStreamsTheBodyToAFile(transport: String) async throws {
         let target = FileManager.default.temporaryDirectory.appendingPathComponent(
             "courier-cli-\(UUID()).bin")
@@ -147,4 +172,32 @@ struct SendCommandTests {
                 output.stdoutText.contains("usage: courier \(command)"), "\(command): \(output.stdoutText)")
         }
     }
+}
+
+private let cutSize = 3 << 20
+
+private func cutBody(offset: Int64, count: Int) -> Data {
+    Data((0..<count).map { UInt8((offset + Int64($0)) % 253) })
+}
+
+/// `/cut`: `cutSize` bytes with an `ETag`, cut twice without keeping any state: a request
+/// without `Range` is cut in the first third, one resuming before the middle is cut past it,
+/// and one resuming after the middle gets the rest.
+private func cutTwice(range: String?) -> ServerResponse {
+    let size = Int64(cutSize)
+    var response = ServerResponse(
+        headers: ["Content-Type": "application/octet-stream", "ETag": "\"cut-v1\""],
+        body: .generated(length: size) { offset, count in cutBody(offset: offset, count: count) })
+    let start = range.flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) }
+    switch start {
+    case nil:
+        response.fault = .truncatedBody
+        response.truncateAfter = Int64.random(in: 1..<(size / 3))
+    case let start? where start < size / 2:
+        response.fault = .truncatedBody
+        response.truncateAfter = Int64.random(in: (size / 2 - start)..<(size * 3 / 4 - start))
+    default:
+        break
+    }
+    return response
 }

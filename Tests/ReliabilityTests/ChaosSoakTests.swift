@@ -95,7 +95,7 @@ struct ChaosSoakTests {
     ) -> SocialClient {
         SocialClient(
             transport: transport, baseURL: baseURL,
-            interceptors: [RetryPolicy(maxAttempts: 6, baseDelay: 0.005, maxDelay: 0.05)],
+            interceptors: [RetryPolicy(maxAttempts: 6, baseDelay: .seconds(0.005), maxDelay: .seconds(0.05))],
             eventMonitors: [
                 ClosureEventMonitor { event in
                     if case .retrying = event { retries.increment() }

@@ -30,13 +30,14 @@ struct ConnectionReuseTests {
             try await transport.with { client in
                 let manager = NetworkManager(
                     transport: client, baseURL: server.baseURL,
-                    transferOptions: TransferOptions(totalTimeout: 10),
-                    interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: 0.01)])
+                    transferOptions: TransferOptions(totalTimeout: .seconds(10)),
+                    interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: .seconds(0.01))])
                 var outcomes: [String] = []
                 for path in ["a", "b", "c"] {
                     var request = URLRequest(url: server.baseURL.appendingPathComponent(path))
                     request.httpMethod = "POST"
-                    let sent = HTTPRequest(urlRequest: request, body: .data(Data(repeating: 65, count: 200)))
+                    let sent = TransportRequest(
+                        urlRequest: request, body: .data(Data(repeating: 65, count: 200)))
                     let outcome = try await withDeadline(seconds: 20) { () -> String in
                         do {
                             return "\(try await manager.sendRaw(sent).status)"

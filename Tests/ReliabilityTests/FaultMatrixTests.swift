@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import MockServer
 import Testing
@@ -122,7 +123,7 @@ struct FaultMatrixTests {
                         client, url: server.baseURL.appendingPathComponent("fault"), served: served)
                 }
             }
-            return try await withClosedLoopbackPort { port in
+            return try await LoopbackPort.withRefusingPort { port in
                 try await transport.with { client in
                     let url = URL(string: "http://127.0.0.1:\(port)/fault")!
                     return try await Self.call(client, url: url, served: served)
@@ -148,8 +149,10 @@ struct FaultMatrixTests {
         let manager = NetworkManager(
             transport: transport,
             transferOptions: TransferOptions(
-                connectTimeout: 2, idleTimeout: timeout, maxRedirects: maxRedirects),
-            interceptors: [RetryPolicy(maxAttempts: maxAttempts, baseDelay: 0.01, maxDelay: 2)],
+                connectTimeout: .seconds(2), idleTimeout: .seconds(timeout), maxRedirects: maxRedirects),
+            interceptors: [
+                RetryPolicy(maxAttempts: maxAttempts, baseDelay: .seconds(0.01), maxDelay: .seconds(2))
+            ],
             eventMonitors: [
                 ClosureEventMonitor { event in
                     if case .requestSent = event { attempts.increment() }
@@ -189,7 +192,7 @@ struct SubSecondTimeoutTests {
         let outcomes = try await withMockServer(handlers: [handler]) { server in
             try await transport.with { client in
                 let manager = NetworkManager(
-                    transport: client, transferOptions: TransferOptions(totalTimeout: 0.75))
+                    transport: client, transferOptions: TransferOptions(totalTimeout: .seconds(0.75)))
                 var outcomes: [(code: String?, elapsed: Double)] = []
                 for _ in 0..<10 {
                     let url = server.baseURL.appendingPathComponent("slowish")

@@ -62,7 +62,7 @@ extension HostileClientTests {
             try await transport.with { client in
                 let manager = NetworkManager(
                     transport: client, baseURL: server.baseURL,
-                    interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: 0.01)])
+                    interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: .seconds(0.01))])
                 return try await withDeadline(seconds: 15) { () -> CourierError? in
                     do {
                         _ = try await manager.send(HostileEndpoint.rawPath("list"), as: [Item].self)
@@ -118,8 +118,8 @@ extension HostileClientTests {
             try await transport.with { client in
                 let manager = NetworkManager(
                     transport: client, baseURL: server.baseURL,
-                    transferOptions: TransferOptions(maxResponseBytes: 10_000, idleTimeout: 5),
-                    interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: 0.01)])
+                    transferOptions: TransferOptions(maxResponseBytes: 10_000, idleTimeout: .seconds(5)),
+                    interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: .seconds(0.01))])
                 return try await withDeadline(seconds: 15) { () -> CourierError? in
                     do {
                         _ = try await manager.sendRaw(HostileEndpoint.rawPath("big"))

@@ -52,7 +52,7 @@ extension HostileClientTests {
                     request.setValue("session=SECRET-COOKIE", forHTTPHeaderField: "Cookie")
                     request.setValue("SECRET-API-KEY", forHTTPHeaderField: "X-Api-Key")
                     let manager = NetworkManager(
-                        transport: client, transferOptions: TransferOptions(idleTimeout: 5))
+                        transport: client, transferOptions: TransferOptions(idleTimeout: .seconds(5)))
                     let sent = request
                     return try await withDeadline(seconds: 15) { try await manager.sendRaw(sent).status }
                 }
@@ -119,14 +119,14 @@ extension HostileClientTests {
             OnboardingEndPoint.signup(name: "A", email: "a@example.com", password: "hunter2-password"),
             OnboardingEndPoint.refresh(refreshToken: "REFRESH-456"),
         ] {
-            renderings.append(CURLRendering.command(for: try endpoint.makeHTTPRequest(baseURL: nil)))
+            renderings.append(CURLRendering.command(for: try endpoint.makeRequest(baseURL: nil)))
         }
-        var form = HTTPRequest(
+        var form = TransportRequest(
             urlRequest: URLRequest(
                 url: URL(string: "http://u:hunter2-password@127.0.0.1/x?token=SECRET-TOKEN-123")!))
         try FormBody(["password": .string("hunter2-password"), "user": .string("a")]).encode(into: &form)
-        form.urlRequest.setValue("Bearer SECRET-TOKEN-123", forHTTPHeaderField: "Authorization")
-        form.urlRequest.setValue("REFRESH-456", forHTTPHeaderField: "X-Refresh-Token")
+        form.headers.replaceOrAdd(name: "Authorization", value: "Bearer SECRET-TOKEN-123")
+        form.headers.replaceOrAdd(name: "X-Refresh-Token", value: "REFRESH-456")
         renderings.append(CURLRendering.command(for: form))
         for rendering in renderings {
             for secret in Self.secrets {

@@ -99,7 +99,7 @@ struct HostileClientTests {
     /// error (nil when the call succeeded) and how many requests the server saw.
     static func send(
         _ endpoint: any Sendable, over transport: TransportUnderTest, baseURL: URL? = nil,
-        options: TransferOptions = TransferOptions(idleTimeout: 5)
+        options: TransferOptions = TransferOptions(idleTimeout: .seconds(5))
     ) async throws -> (CourierError?, Int) {
         let served = Counter()
         let handler = ClosureHandler { _ in
@@ -110,7 +110,7 @@ struct HostileClientTests {
             try await transport.with { client in
                 let manager = NetworkManager(
                     transport: client, baseURL: baseURL ?? server.baseURL, transferOptions: options,
-                    interceptors: [RetryPolicy(maxAttempts: 2, baseDelay: 0.01)])
+                    interceptors: [RetryPolicy(maxAttempts: 2, baseDelay: .seconds(0.01))])
                 return try await withDeadline(seconds: 15) { () -> CourierError? in
                     do {
                         _ = try await Self.sendRaw(endpoint, manager)

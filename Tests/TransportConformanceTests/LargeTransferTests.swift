@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import MockServer
 import Testing
@@ -17,7 +18,7 @@ import Testing
         let file = try Pattern.writeFile(length: Self.size, in: directory.url)
         let expected = try Checksum.sha256(file: file)
         let progress = ProgressLog()
-        try await withConformanceServer { server in
+        try await withConformanceServer(fileDigest: { try? Checksum.sha256(file: $0) }) { server in
             try await transport.with { sut in
                 let request = try server.request(
                     "/echo/big", method: "PUT", headers: ["Content-Type": "application/octet-stream"],

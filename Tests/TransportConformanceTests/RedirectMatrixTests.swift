@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import MockServer
 import Testing
@@ -81,7 +82,7 @@ import Testing
                                 response.headers["X-Echo-Body-Length"] == String(expectedBody.count),
                                 "\(cell)")
                             #expect(
-                                response.headers["X-Echo-Body-Digest"] == Checksum.fnv1a(expectedBody),
+                                response.headers["X-Echo-Body-Digest"] == Pattern.fnv1a(expectedBody),
                                 "\(cell)")
                             let names = Set(
                                 (response.headers["X-Echo-Header-Names"] ?? "").split(separator: ",").map(

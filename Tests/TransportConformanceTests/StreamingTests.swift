@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import MockServer
 import Testing
@@ -189,12 +190,15 @@ import Testing
                     failure = error
                 }
                 let growth = peak - baseline
+                let ending = failure.map { ", ended by \($0.code): \($0.message)" } ?? ", read to the end"
+                let name = transport.name
+                let memory =
+                    "RSS baseline \(baseline >> 20) MiB, peak \(peak >> 20) MiB, growth \(growth >> 20) MiB"
+                let buffered = "peak buffered \(streamed.body.peakBufferedBytes >> 10) KiB"
+                let took = ContinuousClock.now - started
                 print(
-                    "stream \(transport.testDescription) \(mebibytes) MiB, sleeping consumer: "
-                        + "RSS baseline \(baseline >> 20) MiB, peak \(peak >> 20) MiB, growth \(growth >> 20) MiB, "
-                        + "peak buffered \(streamed.body.peakBufferedBytes >> 10) KiB, "
-                        + "\(ContinuousClock.now - started)"
-                        + (failure.map { ", ended by \($0.code): \($0.message)" } ?? ", read to the end"))
+                    "stream \(name) \(mebibytes) MiB, sleeping consumer: \(memory), \(buffered), \(took)\(ending)"
+                )
                 if transport.kind == .curl || failure == nil {
                     #expect(failure == nil)
                     #expect(received == size)
@@ -217,8 +221,8 @@ extension StreamingTests {
     /// Both socket transports, or the one `COURIER_STREAM_TRANSPORT` names.
     static var measuredTransports: [TransportUnderTest] {
         switch ProcessInfo.processInfo.environment["COURIER_STREAM_TRANSPORT"] {
-        case "curl": [TransportUnderTest(kind: .curl)]
-        case "urlsession": [TransportUnderTest(kind: .urlsession)]
+        case "curl": [.curl]
+        case "urlsession": [.urlSession]
         default: TransportUnderTest.all
         }
     }

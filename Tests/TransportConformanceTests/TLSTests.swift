@@ -1,5 +1,6 @@
 import Courier
 import CourierCurl
+import CourierTesting
 import Foundation
 import Testing
 
@@ -25,8 +26,8 @@ import Testing
                 #expect(error?.code == .tls, "\(String(describing: error))")
             case .urlsession:
                 expectUntrustedOverURLSession(error)
-            case .stub:
-                Issue.record("TLS needs a socket; StubTransport is not in TransportUnderTest.all")
+            case .stub, .other:
+                Issue.record("TLS needs a socket; only CurlTransport and URLSessionTransport run this")
             }
         }
     }
@@ -50,7 +51,7 @@ import Testing
                 let payload = Pattern.bytes(offset: 0, count: 300_000)
                 var put = URLRequest(url: try #require(server.url("/upload/streamed.bin")))
                 put.httpMethod = "PUT"
-                let stream = BodyStream(length: nil) { ChunkedReader(payload, chunk: 10_000) }
+                let stream = BodyStream(length: nil) { PieceReader(payload, piece: 10_000) }
                 let stored = try await sut.send(TransportRequest(urlRequest: put, body: .stream(stream)))
                 #expect(stored.status == 201)
                 #expect(stored.httpVersion == "HTTP/2")
@@ -60,10 +61,76 @@ import Testing
                 // Documented difference: URLSessionTransport has no custom-CA option on
                 // Linux, so the self-signed server stays untrusted.
                 expectUntrustedOverURLSession(await expectCourierError(sut, request))
-            case .stub:
-                Issue.record("TLS needs a socket; StubTransport is not in TransportUnderTest.all")
+            case .stub, .other:
+                Issue.record("TLS needs a socket; only CurlTransport and URLSessionTransport run this")
             }
         }
+    }
+}
+
+/// Public-key pinning and HTTPS through a proxy, against the same nginx.
+@Suite(.serialized) struct TLSPinningAndProxyTests {
+    /// A right pin lets the request through; a wrong one fails with `.tls`, though the CA
+    /// bundle trusts the certificate.
+    @Test(arguments: [true, false])
+    func curlChecksThePinnedPublicKey(rightPin: Bool) async throws {
+        let nginx = try #require(NginxTLSServer.nginxPath, "nginx is not installed (apt-get install nginx)")
+        let server = try NginxTLSServer(nginx: nginx)
+        defer { server.stop() }
+        let pin =
+            rightPin
+            ? try server.publicKeyPin() : try PublicKeyPin("sha256//" + Data(count: 32).base64EncodedString())
+        let configuration = CurlTransport.Configuration(caBundle: server.caBundle, pinnedPublicKeys: [pin])
+        try await CurlTransport.with(configuration: configuration) { sut in
+            let request = TransportRequest(urlRequest: URLRequest(url: try #require(server.url("/"))))
+            if rightPin {
+                let response = try await sut.send(request)
+                #expect(response.body.data == Data("courier tls ok\n".utf8))
+            } else {
+                let error = await expectCourierError(sut, request)
+                #expect(error?.code == .tls, "\(String(describing: error))")
+                #expect(error?.message.contains("pinned") == true, "\(String(describing: error))")
+            }
+        }
+    }
+
+    /// An `https://` request through an HTTP proxy goes through a CONNECT tunnel, with TLS
+    /// (and the pin) end to end.
+    @Test func curlTunnelsHTTPSThroughAnHTTPProxy() async throws {
+        let nginx = try #require(NginxTLSServer.nginxPath, "nginx is not installed (apt-get install nginx)")
+        let server = try NginxTLSServer(nginx: nginx)
+        defer { server.stop() }
+        let proxy = try RecordingProxy()
+        defer { proxy.stop() }
+        let configuration = CurlTransport.Configuration(
+            caBundle: server.caBundle, proxy: try ProxySettings(url: proxy.url),
+            pinnedPublicKeys: [try server.publicKeyPin()])
+        try await CurlTransport.with(configuration: configuration) { sut in
+            let request = TransportRequest(urlRequest: URLRequest(url: try #require(server.url("/"))))
+            let response = try await sut.send(request)
+            #expect(response.body.data == Data("courier tls ok\n".utf8))
+        }
+        #expect(proxy.entries.map(\.kind) == [.connect])
+        #expect(proxy.entries.map(\.target) == ["127.0.0.1:\(server.port)"])
+    }
+
+    /// URLSession has no server-trust hook on Linux: a pin is refused when the transport is made.
+    @Test func urlSessionRefusesAPin() throws {
+        let pin = try PublicKeyPin("sha256//" + Data(count: 32).base64EncodedString())
+        let error = #expect(throws: CourierError.self) {
+            try URLSessionTransport(configuration: .init(pinnedPublicKeys: [pin]))
+        }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("pin") == true)
+    }
+
+    @Test(arguments: [
+        "", "sha256//", "sha256//not base64!", "sha1//AAAA",
+        "sha256//" + Data(count: 20).base64EncodedString(),
+    ])
+    func malformedPinsAreRefused(text: String) {
+        let error = #expect(throws: CourierError.self) { try PublicKeyPin(text) }
+        #expect(error?.code == .invalidConfiguration)
     }
 }
 

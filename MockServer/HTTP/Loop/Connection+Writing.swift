@@ -228,7 +228,9 @@ extension Connection {
         }
 
         if rangeable && status == 200 && (slot.method == "GET" || slot.method == "HEAD") {
-            switch ResponseEncoding.resolveRange(slot.rangeHeader, size: length) {
+            let range = ResponseEncoding.honouredRange(
+                slot.rangeHeader, ifRange: slot.ifRangeHeader, headers: response.headers)
+            switch ResponseEncoding.resolveRange(range, size: length) {
             case .whole:
                 break
             case .partial(let lower, let upper):
@@ -309,7 +311,8 @@ extension Connection {
             Self.release(source)
             source = .none
         } else if truncate {
-            source = Self.advance(source, to: 0, count: length / 2)
+            source = Self.advance(
+                source, to: 0, count: min(length, max(0, response.truncateAfter ?? length / 2)))
         }
         let closeAfter: CloseKind? = truncate ? .abrupt : (keepAlive ? nil : .graceful)
         active = Active(source: source, closeAfter: closeAfter)

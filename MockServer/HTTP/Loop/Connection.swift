@@ -25,6 +25,8 @@ final class Connection {
     final class Slot {
         let method: String
         let rangeHeader: String?
+        /// The request's `If-Range`, which decides whether `rangeHeader` is honoured.
+        var ifRangeHeader: String?
         var response: ServerResponse
         let keepAlive: Bool
         let interim: Bool
@@ -250,6 +252,7 @@ final class Connection {
         let slot = Slot(
             method: head.method, rangeHeader: head.headers["Range"], response: response, keepAlive: keepAlive,
             interim: false, ready: delay == 0 && response.deferred == nil)
+        slot.ifRangeHeader = head.headers["If-Range"]
         queue.append(slot)
         if !keepAlive { stopParsing = true }
         if let deferred = response.deferred {

@@ -85,8 +85,8 @@ public struct AuthInterceptor: Interceptor {
         _ request: TransportRequest, context: InterceptorContext,
         next: @Sendable (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
-        if request.urlRequest.value(forHTTPHeaderField: "Authorization") != nil
-            || !scope.allows(request.urlRequest.url, baseURL: context.baseURL)
+        if request.headers.contains("Authorization")
+            || !scope.allows(request.url, baseURL: context.baseURL)
         {
             return try await next(request)
         }
@@ -115,7 +115,7 @@ public struct AuthInterceptor: Interceptor {
     private func authorized(_ request: TransportRequest, token: String?) -> TransportRequest {
         guard let token else { return request }
         var request = request
-        request.urlRequest.setValue("\(scheme) \(token)", forHTTPHeaderField: "Authorization")
+        request.headers.replaceOrAdd(name: "Authorization", value: "\(scheme) \(token)")
         return request
     }
 }

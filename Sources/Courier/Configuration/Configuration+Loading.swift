@@ -69,25 +69,30 @@ extension Configuration {
                 throw fail("baseURL", "must be an absolute http or https URL, got \(baseURL.absoluteString)")
             }
         }
-        guard timeouts.connect > 0, timeouts.connect.isFinite else {
-            throw fail("timeouts.connect", "must be a positive number of seconds, got \(timeouts.connect)")
+        guard timeouts.connect > .zero else {
+            throw fail(
+                "timeouts.connect",
+                "must be a positive number of seconds, got \(timeouts.connect.timeInterval)")
         }
-        guard timeouts.idle > 0, timeouts.idle.isFinite else {
-            throw fail("timeouts.idle", "must be a positive number of seconds, got \(timeouts.idle)")
+        guard timeouts.idle > .zero else {
+            throw fail(
+                "timeouts.idle", "must be a positive number of seconds, got \(timeouts.idle.timeInterval)")
         }
         if let total = timeouts.total {
-            guard total > 0, total.isFinite else {
-                throw fail("timeouts.total", "must be a positive number of seconds, got \(total)")
+            guard total > .zero else {
+                throw fail(
+                    "timeouts.total", "must be a positive number of seconds, got \(total.timeInterval)")
             }
         }
         guard (1...100).contains(retry.maxAttempts) else {
             throw fail("retry.maxAttempts", "must be between 1 and 100, got \(retry.maxAttempts)")
         }
-        guard retry.baseDelay >= 0, retry.baseDelay.isFinite else {
-            throw fail("retry.baseDelay", "must be zero or more seconds, got \(retry.baseDelay)")
+        guard retry.baseDelay >= .zero else {
+            throw fail("retry.baseDelay", "must be zero or more seconds, got \(retry.baseDelay.timeInterval)")
         }
-        guard retry.maxDelay >= retry.baseDelay, retry.maxDelay.isFinite else {
-            throw fail("retry.maxDelay", "must be at least retry.baseDelay, got \(retry.maxDelay)")
+        guard retry.maxDelay >= retry.baseDelay else {
+            throw fail(
+                "retry.maxDelay", "must be at least retry.baseDelay, got \(retry.maxDelay.timeInterval)")
         }
         guard maxResponseBytes > 0 else {
             throw fail("maxResponseBytes", "must be positive, got \(maxResponseBytes)")

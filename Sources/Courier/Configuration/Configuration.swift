@@ -13,27 +13,29 @@ import Foundation
 ///   "timeouts": { "connect": 10, "idle": 60, "total": 300 },
 ///   "retry": { "maxAttempts": 3, "baseDelay": 0.5, "maxDelay": 30 },
 ///   "defaultHeaders": { "Accept": "application/json" },
-///   "maxResponseBytes": 16777216
+///   "maxResponseBytes": 16777216,
+///   "proxy": { "url": "http://proxy.internal:3128", "noProxy": ["localhost", ".corp.example"] }
+///   "decoding": { "keys": "convertFromSnakeCase", "dates": "iso8601" }
 /// }
 /// ```
 ///
 /// `COURIER_TRANSPORT=curl` in the environment overrides `transport`; see
 /// `applyingEnvironment(_:)`.
 public struct Configuration: Codable, Sendable, Hashable {
-    /// Timeouts, in seconds.
+    /// Timeouts. `courier.json` gives them in seconds.
     ///
     /// In `courier.json`: `{ "connect": 10, "idle": 60, "total": 300 }`. The old key `"request"`
     /// is still read as `"idle"`; a file giving both is refused.
     public struct Timeouts: Codable, Sendable, Hashable {
-        /// How long to wait for a connection. Default 10.
-        public var connect: TimeInterval
-        /// How long a transfer may go without progress before it fails. Default 60.
-        public var idle: TimeInterval
+        /// How long to wait for a connection. Default 10 s.
+        public var connect: Duration
+        /// How long a transfer may go without progress before it fails. Default 60 s.
+        public var idle: Duration
         /// How long the whole transfer may take; `nil` (the default) sets no such deadline.
-        public var total: TimeInterval?
+        public var total: Duration?
 
         /// Creates timeouts.
-        public init(connect: TimeInterval = 10, idle: TimeInterval = 60, total: TimeInterval? = nil) {
+        public init(connect: Duration = .seconds(10), idle: Duration = .seconds(60), total: Duration? = nil) {
             self.connect = connect
             self.idle = idle
             self.total = total
@@ -54,8 +56,8 @@ public struct Configuration: Codable, Sendable, Hashable {
                 decoder, known: CodingKeys.allCases.map(\.rawValue), alsoAccepted: [Self.requestAlias])
             let container = try decoder.container(keyedBy: ConfigurationKeys.AnyKey.self)
             let defaults = Timeouts()
-            func value(_ name: String) throws -> TimeInterval? {
-                try container.decodeIfPresent(TimeInterval.self, forKey: .init(name))
+            func value(_ name: String) throws -> Duration? {
+                try ConfigurationKeys.seconds(in: container, name)
             }
             connect = try value(CodingKeys.connect.rawValue) ?? defaults.connect
             let idle = try value(CodingKeys.idle.rawValue)
@@ -70,19 +72,28 @@ public struct Configuration: Codable, Sendable, Hashable {
             self.idle = idle ?? request ?? defaults.idle
             total = try value(CodingKeys.total.rawValue)
         }
+
+        /// Writes the timeouts in seconds, as `courier.json` has them.
+        /// - Throws: what the encoder throws.
+        public func encode(to encoder: any Encoder) throws {
+            try ConfigurationKeys.encodeSeconds(
+                ["connect": connect, "idle": idle, "total": total], to: encoder)
+        }
     }
 
     /// Retry settings for the `RetryPolicy` the manager installs.
     public struct Retry: Codable, Sendable, Hashable {
         /// Attempts in all, including the first; 1 disables retries. Default 3.
         public var maxAttempts: Int
-        /// The backoff base in seconds: retry n waits up to `baseDelay * 2^(n-1)`. Default 0.5.
-        public var baseDelay: TimeInterval
-        /// The most a backoff (or a `Retry-After`) may wait, in seconds. Default 30.
-        public var maxDelay: TimeInterval
+        /// The backoff base: retry n waits up to `baseDelay * 2^(n-1)`. Default 0.5 s.
+        public var baseDelay: Duration
+        /// The most a backoff (or a `Retry-After`) may wait. Default 30 s.
+        public var maxDelay: Duration
 
         /// Creates retry settings.
-        public init(maxAttempts: Int = 3, baseDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 30) {
+        public init(
+            maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30)
+        ) {
             self.maxAttempts = maxAttempts
             self.baseDelay = baseDelay
             self.maxDelay = maxDelay
@@ -92,14 +103,20 @@ public struct Configuration: Codable, Sendable, Hashable {
         /// - Throws: `DecodingError` for a wrong type; `CourierError` (`.invalidConfiguration`) for an unknown key.
         public init(from decoder: any Decoder) throws {
             try ConfigurationKeys.check(decoder, known: ["maxAttempts", "baseDelay", "maxDelay"])
-            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let container = try decoder.container(keyedBy: ConfigurationKeys.AnyKey.self)
             let defaults = Retry()
             maxAttempts =
-                try container.decodeIfPresent(Int.self, forKey: .maxAttempts) ?? defaults.maxAttempts
-            baseDelay =
-                try container.decodeIfPresent(TimeInterval.self, forKey: .baseDelay) ?? defaults.baseDelay
-            maxDelay =
-                try container.decodeIfPresent(TimeInterval.self, forKey: .maxDelay) ?? defaults.maxDelay
+                try container.decodeIfPresent(Int.self, forKey: .init("maxAttempts")) ?? defaults.maxAttempts
+            baseDelay = try ConfigurationKeys.seconds(in: container, "baseDelay") ?? defaults.baseDelay
+            maxDelay = try ConfigurationKeys.seconds(in: container, "maxDelay") ?? defaults.maxDelay
+        }
+
+        /// Writes the settings, delays in seconds, as `courier.json` has them.
+        /// - Throws: what the encoder throws.
+        public func encode(to encoder: any Encoder) throws {
+            try ConfigurationKeys.encodeSeconds(["baseDelay": baseDelay, "maxDelay": maxDelay], to: encoder)
+            var container = encoder.container(keyedBy: ConfigurationKeys.AnyKey.self)
+            try container.encode(maxAttempts, forKey: .init("maxAttempts"))
         }
     }
 
@@ -115,11 +132,20 @@ public struct Configuration: Codable, Sendable, Hashable {
     public var defaultHeaders: [String: String]
     /// The most response-body bytes kept in memory. Default 16 MiB.
     public var maxResponseBytes: Int64
+    /// An explicit proxy for the transport `makeTransport()` builds. Default none: the
+    /// transport follows the `http_proxy`/`no_proxy` environment variables. URLSession on
+    /// Linux cannot take one, so there `makeTransport()` refuses it.
+    public var proxy: ProxySettings?
+
+    /// How response bodies are decoded: key and date strategies.
+    public var decoding: Decoding
 
     /// Creates a configuration.
     public init(
         baseURL: URL? = nil, transport: TransportKind = .urlsession, timeouts: Timeouts = Timeouts(),
-        retry: Retry = Retry(), defaultHeaders: [String: String] = [:], maxResponseBytes: Int64 = 16 << 20
+        retry: Retry = Retry(), defaultHeaders: [String: String] = [:], maxResponseBytes: Int64 = 16 << 20,
+        proxy: ProxySettings? = nil,
+        decoding: Decoding = Decoding()
     ) {
         self.baseURL = baseURL
         self.transport = transport
@@ -127,6 +153,8 @@ public struct Configuration: Codable, Sendable, Hashable {
         self.retry = retry
         self.defaultHeaders = defaultHeaders
         self.maxResponseBytes = maxResponseBytes
+        self.proxy = proxy
+        self.decoding = decoding
     }
 
     /// Reads a configuration; missing fields take their defaults. Values are not checked
@@ -135,7 +163,10 @@ public struct Configuration: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         try ConfigurationKeys.check(
             decoder,
-            known: ["baseURL", "transport", "timeouts", "retry", "defaultHeaders", "maxResponseBytes"])
+            known: [
+                "baseURL", "transport", "timeouts", "retry", "defaultHeaders", "maxResponseBytes", "proxy",
+                "decoding",
+            ])
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = Configuration()
         baseURL = try container.decodeIfPresent(URL.self, forKey: .baseURL)
@@ -148,6 +179,8 @@ public struct Configuration: Codable, Sendable, Hashable {
             ?? defaults.defaultHeaders
         maxResponseBytes =
             try container.decodeIfPresent(Int64.self, forKey: .maxResponseBytes) ?? defaults.maxResponseBytes
+        proxy = try container.decodeIfPresent(ProxySettings.self, forKey: .proxy)
+        decoding = try container.decodeIfPresent(Decoding.self, forKey: .decoding) ?? defaults.decoding
     }
 
     /// The transfer limits these settings give: the response size limit, the connect

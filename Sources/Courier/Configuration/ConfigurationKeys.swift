@@ -12,6 +12,26 @@ enum ConfigurationKeys {
         init?(intValue: Int) { nil }
     }
 
+    /// The duration given in seconds under `name`, if present (`validate` checks its range).
+    /// - Throws: `DecodingError` when it is not a number; `CourierError`
+    ///   (`.invalidConfiguration`) for one too large to be a duration.
+    static func seconds(in container: KeyedDecodingContainer<AnyKey>, _ name: String) throws -> Duration? {
+        guard let value = try container.decodeIfPresent(Double.self, forKey: AnyKey(name)) else { return nil }
+        guard abs(value) < 1e15, let duration = Duration.seconds(exactly: value) else {
+            let path = ResponseDecoding.pathString(container.codingPath + [AnyKey(name)])
+            throw CourierError(.invalidConfiguration, "\(path) is too large, got \(value)", codingPath: path)
+        }
+        return duration
+    }
+
+    /// Writes each duration that is present as a number of seconds under its name.
+    static func encodeSeconds(_ values: KeyValuePairs<String, Duration?>, to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyKey.self)
+        for (name, value) in values {
+            if let value { try container.encode(value.timeInterval, forKey: AnyKey(name)) }
+        }
+    }
+
     /// Checks that the object `decoder` reads has only `known` (or `alsoAccepted`) keys.
     /// - Throws: `CourierError` with code `.invalidConfiguration` naming the first unknown key
     ///   (in sorted order) by its path, with the closest known key when one is near.

@@ -89,7 +89,16 @@ public protocol EndpointDescribing: Sendable {
     var arguments: [String: String] { get }
     /// Builds the request against `baseURL`.
     /// - Throws: `CourierError` with an invalid-request code.
-    func makeHTTPRequest(baseURL: URL?) throws -> HTTPRequest
+    func makeRequest(baseURL: URL?) throws -> TransportRequest
+    /// Which responses count as success for this call; `nil` (the default) uses the manager's.
+    var validation: Validation? { get }
+    /// The decoder for this call's response body; `nil` (the default) uses the manager's.
+    var decoder: (any ResponseBodyDecoder)? { get }
+}
+
+extension EndpointDescribing {
+    public var validation: Validation? { nil }
+    public var decoder: (any ResponseBodyDecoder)? { nil }
 }
 
 /// One call of a declared operation, carrying its response type.
@@ -105,6 +114,12 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
     private let body: (any ParameterConvertible)?
     /// The header parameters' values.
     public let headers: HTTPHeaders
+    /// Which responses count as success for this call; `nil` uses the manager's. Set it with
+    /// `validated(by:)`.
+    public private(set) var validation: Validation?
+    /// The decoder for this call's response body; `nil` uses the manager's. Set it with
+    /// `decoded(with:)`.
+    public private(set) var decoder: (any ResponseBodyDecoder)?
 
     init(
         id: String, method: HTTPMethod, path: String, summary: String, status: Int, auth: Bool, errors: [Int],
@@ -174,18 +189,42 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
     /// Builds the request.
     /// - Throws: `CourierError` `.invalidURL` when a path value is unsafe (`..`, a `/`, a
     ///   control character), or what encoding the body throws.
-    public func makeHTTPRequest(baseURL base: URL?) throws -> HTTPRequest {
+    public func makeRequest(baseURL base: URL?) throws -> TransportRequest {
         if let pathError { throw pathError }
-        var request = HTTPRequest(
-            urlRequest: URLRequest(url: try RequestBuilding.url(path: path, base: base)))
-        if method != .get { request.urlRequest.httpMethod = method.rawValue }
+        var request = TransportRequest(method: method, url: try RequestBuilding.url(path: path, base: base))
         if !query.isEmpty { try URLQuery(query).encode(into: &request) }
         try body?.encode(into: &request)
         for field in headers {
             try RequestBuilding.validateHeader(name: field.name, value: field.value)
-            request.urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
+            request.headers.replaceOrAdd(name: field.name, value: field.value)
         }
         return request
+    }
+
+    /// This call with its own rules for which responses count as success, instead of the
+    /// manager's: an operation whose 404 carries a body worth decoding, or one that must
+    /// answer JSON.
+    ///
+    /// ```swift
+    /// endpoint(.get, "/notes/{id}", "One note", errors: [404]) { Path("id", id) }
+    ///     .validated(by: Validation(acceptableStatusCodes: [200, 404]))
+    /// ```
+    /// - Parameter validation: the statuses and content types to accept.
+    /// - Returns: the endpoint with `validation` set.
+    public func validated(by validation: Validation) -> Endpoint {
+        var copy = self
+        copy.validation = validation
+        return copy
+    }
+
+    /// This call with its own decoder for the response body, instead of the manager's: a
+    /// service that answers in snake_case, or with dates in seconds.
+    /// - Parameter decoder: the decoder, such as a `CourierJSONDecoder` with other strategies.
+    /// - Returns: the endpoint with `decoder` set.
+    public func decoded(with decoder: any ResponseBodyDecoder) -> Endpoint {
+        var copy = self
+        copy.decoder = decoder
+        return copy
     }
 }
 

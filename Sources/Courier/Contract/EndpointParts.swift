@@ -169,11 +169,11 @@ struct FileBody: ParameterConvertible {
         self.contentType = contentType
     }
 
-    func encode(into request: inout HTTPRequest) throws {
+    func encode(into request: inout TransportRequest) throws {
         guard FileManager.default.isReadableFile(atPath: file.path) else {
             throw CourierError(.invalidBody, "cannot read \(file.path)")
         }
         request.body = .file(file)
-        request.urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        request.headers.replaceOrAdd(name: "Content-Type", value: contentType)
     }
 }

@@ -98,6 +98,9 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         /// The content type is not the one expected.
         public static let unacceptableContentType = Code(
             "unacceptableContentType", .unacceptableStatus)
+        /// A resumed download's `206 Partial Content` did not carry the bytes asked for, even
+        /// after starting over once.
+        public static let rangeMismatch = Code("rangeMismatch", .unacceptableStatus)
 
         // Decoding.
         /// The body is not valid for the expected type.

@@ -4,6 +4,16 @@ import Foundation
     import FoundationNetworking
 #endif
 
+/// Where a response came from.
+public enum ResponseSource: String, Sendable, Hashable, Codable {
+    /// Sent by the server now.
+    case network
+    /// Served by an `HTTPCache` without asking the server.
+    case cache
+    /// Served by an `HTTPCache` after the server answered `304 Not Modified`.
+    case revalidated
+}
+
 /// A decoded response: the value, and everything about how it arrived.
 public struct Response<Value: Sendable>: Sendable {
     /// The decoded value.
@@ -24,12 +34,14 @@ public struct Response<Value: Sendable>: Sendable {
     public var httpVersion: String?
     /// How many attempts it took, 1 when there was no retry.
     public var attempts: Int
+    /// Whether it came from the network, a cache, or a cache after revalidation.
+    public var source: ResponseSource
 
     /// Creates a response.
     public init(
         value: Value, status: Int, headers: HTTPHeaders, body: ResponseBody,
         request: URLRequest, url: URL? = nil, timings: Timings = Timings(),
-        httpVersion: String? = nil, attempts: Int = 1
+        httpVersion: String? = nil, attempts: Int = 1, source: ResponseSource = .network
     ) {
         self.value = value
         self.status = status
@@ -40,6 +52,7 @@ public struct Response<Value: Sendable>: Sendable {
         self.timings = timings
         self.httpVersion = httpVersion
         self.attempts = attempts
+        self.source = source
     }
 
     /// The same response with its value transformed.
@@ -48,6 +61,6 @@ public struct Response<Value: Sendable>: Sendable {
         Response<T>(
             value: try transform(value), status: status, headers: headers, body: body,
             request: request, url: url, timings: timings, httpVersion: httpVersion,
-            attempts: attempts)
+            attempts: attempts, source: source)
     }
 }

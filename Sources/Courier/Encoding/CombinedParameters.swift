@@ -16,7 +16,7 @@ public struct CombinedParameters: ParameterConvertible {
 
     /// Applies every part in order.
     /// - Throws: the first part's `CourierError`.
-    public func encode(into request: inout HTTPRequest) throws {
+    public func encode(into request: inout TransportRequest) throws {
         for part in parts { try part.encode(into: &request) }
     }
 }

@@ -48,14 +48,14 @@ public struct FormBody: ParameterConvertible {
     /// Sets the body and `Content-Type: application/x-www-form-urlencoded`.
     /// - Throws: `CourierError` with code `.invalidParameters`, also when the request
     ///   already has a body.
-    public func encode(into request: inout HTTPRequest) throws {
+    public func encode(into request: inout TransportRequest) throws {
         try request.requireNoBody(for: "FormBody")
         request.body = .data(Data(try encodedString().utf8))
-        request.urlRequest.setValue(Self.contentType, forHTTPHeaderField: "Content-Type")
+        request.headers.replaceOrAdd(name: "Content-Type", value: Self.contentType)
     }
 }
 
-extension HTTPRequest {
+extension TransportRequest {
     /// Refuses a second body encoder on the same request.
     func requireNoBody(for encoder: String) throws {
         if case .empty = body { return }

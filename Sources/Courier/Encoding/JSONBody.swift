@@ -36,9 +36,9 @@ public struct JSONBody: ParameterConvertible {
     /// Sets the body and `Content-Type: application/json`.
     /// - Throws: `CourierError` with code `.invalidParameters`, also when the request
     ///   already has a body.
-    public func encode(into request: inout HTTPRequest) throws {
+    public func encode(into request: inout TransportRequest) throws {
         try request.requireNoBody(for: "JSONBody")
         request.body = .data(try encodedData())
-        request.urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
     }
 }

@@ -114,12 +114,12 @@ public struct MultipartForm: ParameterConvertible {
     /// file parts are sent from memory; forms with file parts stream.
     /// - Throws: as `makeBodyStream()`, and `.invalidParameters` when the request already
     ///   has a body.
-    public func encode(into request: inout HTTPRequest) throws {
+    public func encode(into request: inout TransportRequest) throws {
         try request.requireNoBody(for: "MultipartForm")
         let stream = try makeBodyStream()
         let hasFiles = parts.contains { if case .file = $0.content { true } else { false } }
         request.body = hasFiles ? .stream(stream) : .data(try stream.collect())
-        request.urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        request.headers.replaceOrAdd(name: "Content-Type", value: contentType)
     }
 
     /// The body as a list of in-memory and file segments.

@@ -55,12 +55,11 @@ public struct URLQuery: ParameterConvertible {
 
     /// Appends the query to the request's URL, after any query it already has.
     /// - Throws: `CourierError` with code `.invalidParameters` or `.invalidURL`.
-    public func encode(into request: inout HTTPRequest) throws {
+    public func encode(into request: inout TransportRequest) throws {
         let query = try percentEncodedQuery()
         guard !query.isEmpty else { return }
-        guard let url = request.urlRequest.url,
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else {
+        let url = request.url
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw CourierError(.invalidURL, "the request has no URL to add a query to")
         }
         if let existing = components.percentEncodedQuery, !existing.isEmpty {
@@ -71,6 +70,6 @@ public struct URLQuery: ParameterConvertible {
         guard let newURL = components.url else {
             throw CourierError(.invalidURL, "cannot add query \(query) to \(url)")
         }
-        request.urlRequest.url = newURL
+        request.url = newURL
     }
 }

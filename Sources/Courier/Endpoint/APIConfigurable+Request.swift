@@ -7,39 +7,24 @@ import Foundation
 extension APIConfigurable {
     /// Builds the request against `baseURL`, or with a relative URL when there is none.
     public func asURLRequest() throws -> URLRequest {
-        try asHTTPRequest().flattenedURLRequest
+        try makeRequest(baseURL: baseURL).flattenedURLRequest
     }
 
-    /// Builds the request, with a body that may stream, against `baseURL`.
-    public func asHTTPRequest() throws -> HTTPRequest {
-        try makeHTTPRequest(baseURL: baseURL)
-    }
-
-    /// Builds the request against `base` (the endpoint's own `baseURL` wins over it).
+    /// Builds the request against `base` (the endpoint's own `baseURL` wins over it): method,
+    /// path, timeout, parameters, headers.
     ///
     /// - Parameter base: the base URL to resolve `path` against; `nil` leaves it relative.
     /// - Throws: `CourierError.Code.invalidURL`, `.invalidHeader` or `.invalidParameters`.
-    public func makeHTTPRequest(baseURL base: URL?) throws -> HTTPRequest {
-        try buildHTTPRequest(baseURL: base)
-    }
-
-    /// The default request building: method, path against the base URL, timeout,
-    /// parameters, headers.
-    func buildHTTPRequest(baseURL base: URL?) throws -> HTTPRequest {
+    package func makeRequest(baseURL base: URL?) throws -> TransportRequest {
         if let problem = path.problem { throw CourierError(.invalidURL, problem) }
-        let url = try RequestBuilding.url(path: path.text, base: baseURL ?? base)
-        var urlRequest = URLRequest(url: url)
-        // A new URLRequest is a GET already; each setter copies Foundation's underlying request.
-        if method != .get {
-            try RequestBuilding.validateMethod(method.rawValue)
-            urlRequest.httpMethod = method.rawValue
-        }
-        if let timeout { urlRequest.timeoutInterval = timeout }
-        var request = HTTPRequest(urlRequest: urlRequest)
+        if method != .get { try RequestBuilding.validateMethod(method.rawValue) }
+        var request = TransportRequest(
+            method: method, url: try RequestBuilding.url(path: path.text, base: baseURL ?? base))
+        if let timeout { request.options.idleTimeout = timeout }
         try parameters.encode(into: &request)
         for field in headers {
             try RequestBuilding.validateHeader(name: field.name, value: field.value)
-            request.urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
+            request.headers.replaceOrAdd(name: field.name, value: field.value)
         }
         return request
     }
@@ -126,14 +111,14 @@ package enum RequestBuilding {
     /// The checks every transport makes before anything reaches a socket: the method is a
     /// token and every header is well formed.
     /// - Throws: `CourierError` `.invalidParameters` or `.invalidHeader`, carrying `request`.
-    package static func validateForSending(_ request: URLRequest) throws {
+    package static func validateForSending(_ request: TransportRequest) throws {
         do {
-            try validateMethod(request.httpMethod ?? "GET")
-            for (name, value) in request.allHTTPHeaderFields ?? [:] {
-                try validateHeader(name: name, value: value)
+            try validateMethod(request.method.rawValue)
+            for field in request.headers {
+                try validateHeader(name: field.name, value: field.value)
             }
         } catch var error as CourierError {
-            error.request = request
+            error.request = request.urlRequest
             throw error
         }
     }

@@ -39,17 +39,20 @@ public protocol APIConfigurable: URLRequestConvertible {
     var headers: HTTPHeaders { get }
     /// An absolute base URL for this endpoint. Default `nil`: the manager's base URL.
     var baseURL: URL? { get }
-    /// A timeout for this endpoint, in seconds. Default `nil`: the manager's.
-    var timeout: TimeInterval? { get }
-
-    /// Builds the request against `base` (the endpoint's own `baseURL` wins over it).
-    /// - Throws: `CourierError` with an invalid-request code.
-    func makeHTTPRequest(baseURL base: URL?) throws -> HTTPRequest
+    /// An idle timeout for this endpoint. Default `nil`: the manager's.
+    var timeout: Duration? { get }
+    /// Which responses count as success for this endpoint (statuses and content types).
+    /// Default `nil`: the manager's `validation`.
+    var validation: Validation? { get }
+    /// The decoder for this endpoint's response bodies. Default `nil`: the manager's `decoder`.
+    var decoder: (any ResponseBodyDecoder)? { get }
 }
 
 extension APIConfigurable {
     public var parameters: any ParameterConvertible { NoParameters() }
     public var headers: HTTPHeaders { HTTPHeaders() }
     public var baseURL: URL? { nil }
-    public var timeout: TimeInterval? { nil }
+    public var timeout: Duration? { nil }
+    public var validation: Validation? { nil }
+    public var decoder: (any ResponseBodyDecoder)? { nil }
 }

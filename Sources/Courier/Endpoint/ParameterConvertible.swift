@@ -10,12 +10,12 @@ public protocol ParameterConvertible: Sendable {
     /// Encodes the parameters into `request`: appends query items, or sets the body and
     /// its `Content-Type`.
     /// - Throws: `CourierError` with code `.invalidParameters` when a value cannot be encoded.
-    func encode(into request: inout HTTPRequest) throws
+    func encode(into request: inout TransportRequest) throws
 }
 
 /// No parameters at all.
 public struct NoParameters: ParameterConvertible {
     /// Creates an empty parameter set.
     public init() {}
-    public func encode(into request: inout HTTPRequest) throws {}
+    public func encode(into request: inout TransportRequest) throws {}
 }

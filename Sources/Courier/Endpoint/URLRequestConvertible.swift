@@ -12,16 +12,18 @@ public protocol URLRequestConvertible: Sendable {
     /// Builds the request.
     /// - Throws: `CourierError` with an invalid-request code.
     func asURLRequest() throws -> URLRequest
-
-    /// Builds the request with a body that may stream (multipart file parts).
-    /// The default wraps `asURLRequest()`.
-    /// - Throws: `CourierError` with an invalid-request code.
-    func asHTTPRequest() throws -> HTTPRequest
 }
 
 extension URLRequestConvertible {
-    public func asHTTPRequest() throws -> HTTPRequest {
-        HTTPRequest(urlRequest: try asURLRequest())
+    /// The request with a body that may stream (multipart file parts): an endpoint's own
+    /// building, the request itself, or `asURLRequest()` wrapped.
+    package func transportRequest() throws -> TransportRequest {
+        if let request = self as? TransportRequest { return request }
+        if let endpoint = self as? EndpointRequest { return try endpoint.makeRequest() }
+        if let configurable = self as? any APIConfigurable {
+            return try configurable.makeRequest(baseURL: configurable.baseURL)
+        }
+        return TransportRequest(urlRequest: try asURLRequest())
     }
 }
 
@@ -30,9 +32,7 @@ extension URLRequest: URLRequestConvertible {
     public func asURLRequest() throws -> URLRequest { self }
 }
 
-extension HTTPRequest: URLRequestConvertible {
+extension TransportRequest: URLRequestConvertible {
     /// Returns the head with an in-memory body in `httpBody`.
     public func asURLRequest() throws -> URLRequest { flattenedURLRequest }
-    /// Returns the request itself.
-    public func asHTTPRequest() throws -> HTTPRequest { self }
 }

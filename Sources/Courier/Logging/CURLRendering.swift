@@ -18,7 +18,7 @@ package enum CURLRendering {
     ///   - request: the request.
     ///   - redacting: whether to hide secrets; default `true`. Pass `false` only when the
     ///     user asked to see them.
-    package static func command(for request: HTTPRequest, redacting: Bool = true) -> String {
+    package static func command(for request: TransportRequest, redacting: Bool = true) -> String {
         let head = request.urlRequest
         let method = head.httpMethod ?? "GET"
         var lines = ["curl"]
@@ -45,7 +45,7 @@ package enum CURLRendering {
 
     /// The command for a plain `URLRequest` (its `httpBody`, if any, as the body).
     package static func command(for request: URLRequest) -> String {
-        command(for: HTTPRequest(urlRequest: request))
+        command(for: TransportRequest(urlRequest: request))
     }
 
     /// The `--data-binary` option for an in-memory body; `contentType` nil shows it unredacted.
@@ -117,7 +117,7 @@ extension Redaction {
     }
 }
 
-extension HTTPRequest {
+extension TransportRequest {
     /// The request as a `curl` command with secrets hidden.
     package var cURLDescription: String { CURLRendering.command(for: self) }
 }

@@ -47,7 +47,7 @@ public struct LoggingEventMonitor: EventMonitor {
             }
             return "← \(response.status) \(describe(request)) " + details.joined(separator: ", ")
         case .retrying(let attempt, let delay):
-            return "↻ retrying, attempt \(attempt) in \(String(format: "%.2f", delay)) s"
+            return "↻ retrying, attempt \(attempt) in \(String(format: "%.2f", delay.timeInterval)) s"
         case .failed(let error):
             return "✗ \(error.description)"
         }
@@ -61,7 +61,7 @@ public struct LoggingEventMonitor: EventMonitor {
         }
     }
 
-    private static func describe(_ request: URLRequest) -> String {
-        "\(request.httpMethod ?? "GET") \(request.url.map(Redaction.redact(url:)) ?? "(no URL)")"
+    private static func describe(_ request: TransportRequest) -> String {
+        "\(request.method) \(Redaction.redact(url: request.url))"
     }
 }

@@ -32,13 +32,13 @@ public protocol Interceptor: Sendable {
 /// What an interceptor knows about the exchange it runs in.
 public struct InterceptorContext: Sendable {
     /// The request as the endpoint built it, before any interceptor changed it.
-    public let originalRequest: URLRequest
+    public let originalRequest: TransportRequest
     /// The manager's base URL: the API's own origin.
     public let baseURL: URL?
     let monitors: [any EventMonitor]
 
     /// Creates a context; `NetworkManager` makes one per call.
-    public init(originalRequest: URLRequest, baseURL: URL? = nil, monitors: [any EventMonitor] = []) {
+    package init(originalRequest: TransportRequest, baseURL: URL? = nil, monitors: [any EventMonitor] = []) {
         self.originalRequest = originalRequest
         self.baseURL = baseURL
         self.monitors = monitors
@@ -53,7 +53,7 @@ public struct InterceptorContext: Sendable {
 /// An interceptor that only adapts the request before it is sent, such as adding a header.
 ///
 /// ```swift
-/// RequestAdapter { request in request.urlRequest.setValue("ios", forHTTPHeaderField: "X-Client") }
+/// RequestAdapter { request in request.headers.replaceOrAdd(name: "X-Client", value: "ios") }
 /// ```
 public struct RequestAdapter: Interceptor {
     private let adapt: @Sendable (inout TransportRequest) async throws -> Void

@@ -6,15 +6,29 @@ import Foundation
 
 extension NetworkManager {
     /// Sends `endpoint` and streams the response body into a file, never holding it all in
-    /// memory.
+    /// memory, resuming a download that an earlier attempt or run left unfinished.
     ///
-    /// The file is created or truncated. When the response is not acceptable the file is
-    /// removed and the error carries the first 64 KiB of the body.
+    /// A `GET` without a `Range` header of its own is resumable (other requests write the file
+    /// from its start). While it runs, a small record of the response's
+    /// validator (its strong `ETag`, else its `Last-Modified`) sits next to the file, in
+    /// `FILE.courier-resume`. When the file and its record are there, the next attempt (a
+    /// `RetryPolicy` retry, or a later call) asks only for the missing bytes, with `Range` and
+    /// `If-Range`, and progress counts from the bytes already there. The download starts over
+    /// from the first byte when the server sends the whole resource instead (it changed, or
+    /// ranges are not supported), answers `416`, or sends a `206` for other bytes than those
+    /// asked for (a `206` to the fresh request too fails with `.rangeMismatch`). A response
+    /// without a validator cannot be resumed safely: it starts over. The record is removed once
+    /// the download completes.
+    ///
+    /// A download cut part way keeps its file and record, so that it can be resumed. When the
+    /// response is not acceptable and nothing resumable is left, the file is removed and the
+    /// error carries the first 64 KiB of the body. An acceptable status outside 2xx (with a
+    /// `validation` that accepts one) writes its body to the file, replacing it.
     ///
     /// - Parameters:
     ///   - endpoint: what to send.
     ///   - destination: the file to write.
-    ///   - progress: called as bytes move.
+    ///   - progress: called as bytes move; download progress includes the bytes resumed after.
     /// - Returns: the response, whose value is `destination`.
     /// - Throws: `CourierError`.
     public func download(
@@ -23,13 +37,53 @@ extension NetworkManager {
     ) async throws -> Response<URL> {
         try await reportingFailure {
             var request = try makeRequest(endpoint)
-            request.destination = .file(destination)
+            let validation = responseChoices(for: endpoint).validation
+            let url = request.url
+            guard request.method == .get, !request.headers.contains("Range") else {
+                request.destination = .file(destination)
+                do {
+                    return try await exchange(request, progress: progress, validation: validation).map { _ in
+                        destination
+                    }
+                } catch let error as CourierError where error.category == .unacceptableStatus {
+                    try? FileManager.default.removeItem(at: destination)
+                    throw error
+                }
+            }
+            let resumer = ResumableDownload(file: destination, url: url)
+            request.destination = .resumableFile(destination, offset: 0)
+            let response: Response<Data>
             do {
-                return try await exchange(request, progress: progress).map { _ in destination }
+                response = try await exchange(
+                    request, progress: progress, validation: validation, innermost: resumer)
             } catch let error as CourierError where error.category == .unacceptableStatus {
-                try? FileManager.default.removeItem(at: destination)
+                if !resumer.hasResumableBytes { try? FileManager.default.removeItem(at: destination) }
                 throw error
             }
+            resumer.finish()
+            if case .data(let data) = response.body {
+                // An accepted status outside 2xx: its body was kept in memory, off the file.
+                do {
+                    try data.write(to: destination)
+                } catch {
+                    throw CourierError(
+                        .fileWriteFailed, "cannot write the response body to \(destination.path)",
+                        request: response.request, underlying: error)
+                }
+                return Response(
+                    value: destination, status: response.status, headers: response.headers,
+                    body: .file(destination, byteCount: Int64(data.count)), request: response.request,
+                    url: response.url, timings: response.timings, httpVersion: response.httpVersion,
+                    attempts: response.attempts)
+            }
+            return response.map { _ in destination }
         }
+    }
+
+    /// Where `download(_:to:progress:)` keeps the validator of an unfinished download of
+    /// `destination`.
+    package static func resumeRecordURL(for destination: URL) -> URL {
+        destination.deletingLastPathComponent().appendingPathComponent(
+            destination.lastPathComponent + ".courier-resume")
     }
 }

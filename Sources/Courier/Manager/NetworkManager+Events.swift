@@ -27,15 +27,15 @@ extension NetworkManager {
         _ endpoint: some URLRequestConvertible, options: EventStreamOptions = EventStreamOptions()
     ) throws -> ServerSentEvents {
         var request = try makeRequest(endpoint)
-        if request.urlRequest.value(forHTTPHeaderField: "Accept") == nil {
-            request.urlRequest.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+        if !request.headers.contains("Accept") {
+            request.headers.add(name: "Accept", value: "text/event-stream")
         }
-        request.urlRequest.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
+        request.headers.replaceOrAdd(name: "Cache-Control", value: "no-cache")
         let built = request
         return ServerSentEvents(options: options) { [self] lastEventID in
             var attempt = built
             if !lastEventID.isEmpty {
-                attempt.urlRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
+                attempt.headers.replaceOrAdd(name: "Last-Event-ID", value: lastEventID)
             }
             return try await reportingFailure { try await streamExchange(attempt) }
         }

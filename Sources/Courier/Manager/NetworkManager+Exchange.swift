@@ -11,26 +11,32 @@ extension NetworkManager {
     /// - Parameters:
     ///   - request: the request, as `makeRequest` built it.
     ///   - progress: called as bytes move.
+    ///   - validation: the rules that decide success; `nil` uses the manager's.
+    ///   - innermost: an interceptor run inside all of the manager's, next to the transport.
     /// - Returns: the validated response with the raw body as its value.
     /// - Throws: `CourierError`.
     package func exchange(
-        _ request: HTTPRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil
+        _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        validation: Validation? = nil, innermost step: (any Interceptor)? = nil
     ) async throws -> Response<Data> {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
         }
-        let record = ExchangeRecord(request: request.urlRequest)
+        let record = ExchangeRecord(request: request)
         let transport = self.transport
         let monitors = eventMonitors
+        let jar = cookieJar
         let innermost: @Sendable (TransportRequest) async throws -> TransportResponse = { outgoing in
-            let attempt = record.begin(outgoing.urlRequest)
+            var outgoing = outgoing
+            if outgoing.cookieJar == nil { outgoing.cookieJar = jar }
+            let attempt = record.begin(outgoing)
             if Task.isCancelled {
                 throw CourierError(.cancelled, "the task was cancelled", request: outgoing.urlRequest)
             }
-            for monitor in monitors { monitor.handle(.requestSent(outgoing.urlRequest, attempt: attempt)) }
+            for monitor in monitors { monitor.handle(.requestSent(outgoing, attempt: attempt)) }
             do {
                 let response = try await transport.send(outgoing)
-                for monitor in monitors { monitor.handle(.responseReceived(outgoing.urlRequest, response)) }
+                for monitor in monitors { monitor.handle(.responseReceived(outgoing, response)) }
                 return response
             } catch {
                 throw CourierError.wrapping(error, request: outgoing.urlRequest)
@@ -38,24 +44,28 @@ extension NetworkManager {
         }
         var next = innermost
         let context = InterceptorContext(
-            originalRequest: request.urlRequest, baseURL: baseURL, monitors: monitors)
-        for interceptor in interceptors.reversed() {
+            originalRequest: request, baseURL: baseURL, monitors: monitors)
+        for interceptor in (interceptors + (step.map { [$0] } ?? [])).reversed() {
             let inner = next
             next = { outgoing in try await interceptor.intercept(outgoing, context: context, next: inner) }
         }
+        var outgoing = request
+        outgoing.options = transferOptions
+        // The manager's idle timeout, when set, wins over the endpoint's.
+        outgoing.options.idleTimeout = transferOptions.idleTimeout ?? request.options.idleTimeout
+        outgoing.progress = progress
         let response: TransportResponse
         do {
-            response = try await next(
-                TransportRequest(request, options: transferOptions, progress: progress))
+            response = try await next(outgoing)
         } catch {
-            throw CourierError.wrapping(error, request: record.lastSent)
+            throw CourierError.wrapping(error, request: record.lastSent.urlRequest)
         }
-        let sent = record.lastSent
-        try validation.validate(response, request: sent)
+        let sent = record.lastSent.urlRequest
+        try (validation ?? self.validation).validate(response, request: sent)
         return Response(
             value: response.body.data, status: response.status, headers: response.headers,
             body: response.body, request: sent, url: response.url, timings: response.timings,
-            httpVersion: response.httpVersion, attempts: record.attempts)
+            httpVersion: response.httpVersion, attempts: record.attempts, source: response.source)
     }
 }
 
@@ -63,15 +73,15 @@ extension NetworkManager {
 final class ExchangeRecord: Sendable {
     private struct State {
         var attempts = 0
-        var lastSent: URLRequest
+        var lastSent: TransportRequest
     }
 
     private let state: Locked<State>
 
-    init(request: URLRequest) { state = Locked(State(lastSent: request)) }
+    init(request: TransportRequest) { state = Locked(State(lastSent: request)) }
 
     /// Records an attempt and returns its number, from 1.
-    func begin(_ request: URLRequest) -> Int {
+    func begin(_ request: TransportRequest) -> Int {
         state.withLock { state in
             state.attempts += 1
             state.lastSent = request
@@ -80,7 +90,7 @@ final class ExchangeRecord: Sendable {
     }
 
     var attempts: Int { state.withLock { max(1, $0.attempts) } }
-    var lastSent: URLRequest { state.withLock { $0.lastSent } }
+    var lastSent: TransportRequest { state.withLock { $0.lastSent } }
 }
 
 extension CourierError {

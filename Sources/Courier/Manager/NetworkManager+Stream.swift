@@ -31,29 +31,35 @@ extension NetworkManager {
         _ endpoint: some URLRequestConvertible, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response<ResponseStream> {
         try await reportingFailure {
-            try await streamExchange(try makeRequest(endpoint), progress: progress)
+            try await streamExchange(
+                try makeRequest(endpoint), progress: progress,
+                validation: responseChoices(for: endpoint).validation)
         }
     }
 
     /// Sends a built request through the interceptors and `Transport.stream`, then validates
     /// the head.
     package func streamExchange(
-        _ request: HTTPRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil
+        _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        validation: Validation? = nil
     ) async throws -> Response<ResponseStream> {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
         }
-        let record = ExchangeRecord(request: request.urlRequest)
+        let record = ExchangeRecord(request: request)
         // The body of the latest attempt; an earlier attempt's is cancelled when a retry replaces it.
         let latest = Locked<ResponseStream?>(nil)
         let transport = self.transport
         let monitors = eventMonitors
+        let jar = cookieJar
         let innermost: @Sendable (TransportRequest) async throws -> TransportResponse = { outgoing in
-            let attempt = record.begin(outgoing.urlRequest)
+            var outgoing = outgoing
+            if outgoing.cookieJar == nil { outgoing.cookieJar = jar }
+            let attempt = record.begin(outgoing)
             if Task.isCancelled {
                 throw CourierError(.cancelled, "the task was cancelled", request: outgoing.urlRequest)
             }
-            for monitor in monitors { monitor.handle(.requestSent(outgoing.urlRequest, attempt: attempt)) }
+            for monitor in monitors { monitor.handle(.requestSent(outgoing, attempt: attempt)) }
             do {
                 let streamed = try await transport.stream(outgoing)
                 let previous = latest.withLock { latest in
@@ -62,7 +68,7 @@ extension NetworkManager {
                 }
                 previous?.cancel()
                 for monitor in monitors {
-                    monitor.handle(.responseReceived(outgoing.urlRequest, streamed.head))
+                    monitor.handle(.responseReceived(outgoing, streamed.head))
                 }
                 return streamed.head
             } catch {
@@ -71,19 +77,23 @@ extension NetworkManager {
         }
         var next = innermost
         let context = InterceptorContext(
-            originalRequest: request.urlRequest, baseURL: baseURL, monitors: monitors)
+            originalRequest: request, baseURL: baseURL, monitors: monitors)
         for interceptor in interceptors.reversed() {
             let inner = next
             next = { outgoing in try await interceptor.intercept(outgoing, context: context, next: inner) }
         }
         let head: TransportResponse
         do {
-            head = try await next(TransportRequest(request, options: transferOptions, progress: progress))
+            var outgoing = request
+            outgoing.options = transferOptions
+            outgoing.options.idleTimeout = transferOptions.idleTimeout ?? request.options.idleTimeout
+            outgoing.progress = progress
+            head = try await next(outgoing)
         } catch {
             latest.withLock { $0 }?.cancel()
-            throw CourierError.wrapping(error, request: record.lastSent)
+            throw CourierError.wrapping(error, request: record.lastSent.urlRequest)
         }
-        let sent = record.lastSent
+        let sent = record.lastSent.urlRequest
         guard let body = latest.withLock({ $0 }) else {
             throw CourierError(
                 .interceptorFailed, "an interceptor answered without calling the transport", request: sent)
@@ -92,10 +102,10 @@ extension NetworkManager {
             // The body has not been read, so validation is told that one follows (unless the
             // status or method says none does) for its content-type rule to apply.
             var checked = head
-            if !TransferOptions.hasNoBody(status: head.status, method: sent.httpMethod) {
+            if !TransferOptions.hasNoBody(status: head.status, method: record.lastSent.method) {
                 checked.body = .data(Data([0]))
             }
-            try validation.validate(checked, request: sent)
+            try (validation ?? self.validation).validate(checked, request: sent)
         } catch var error as CourierError {
             error.body = await Self.snapshot(of: body)
             throw error

@@ -62,6 +62,6 @@ struct EndpointRequest: URLRequestConvertible {
     let endpoint: any EndpointDescribing
     let baseURL: URL?
 
-    func asURLRequest() throws -> URLRequest { try asHTTPRequest().flattenedURLRequest }
-    func asHTTPRequest() throws -> HTTPRequest { try endpoint.makeHTTPRequest(baseURL: baseURL) }
+    func asURLRequest() throws -> URLRequest { try makeRequest().flattenedURLRequest }
+    func makeRequest() throws -> TransportRequest { try endpoint.makeRequest(baseURL: baseURL) }
 }

@@ -40,6 +40,8 @@ public final class NetworkManager: Sendable {
     public let callbackQueue: DispatchQueue
     /// The decoder for response bodies: `CourierJSONDecoder` unless another was given.
     public let decoder: any ResponseBodyDecoder
+    /// The cookies kept between this manager's requests, redirects included; `nil` keeps none.
+    public let cookieJar: CookieJar?
 
     /// Creates a manager.
     ///
@@ -54,6 +56,8 @@ public final class NetworkManager: Sendable {
     ///   - callbackQueue: where completion handlers run; default a global queue.
     ///   - decoder: the response body decoder; default `CourierJSONDecoder.courier` (ISO 8601
     ///     dates). Pass `JSONDecoder.courier` to decode with Foundation's decoder instead.
+    ///   - cookieJar: the cookies kept between requests; default a new jar in memory, `nil`
+    ///     for none.
     public init(
         transport: any Transport,
         baseURL: URL? = nil,
@@ -63,7 +67,8 @@ public final class NetworkManager: Sendable {
         defaultHeaders: HTTPHeaders = HTTPHeaders(),
         eventMonitors: [any EventMonitor] = [],
         callbackQueue: DispatchQueue = .global(),
-        decoder: any ResponseBodyDecoder = CourierJSONDecoder.courier
+        decoder: any ResponseBodyDecoder = CourierJSONDecoder.courier,
+        cookieJar: CookieJar? = CookieJar()
     ) {
         self.transport = transport
         self.baseURL = baseURL
@@ -74,11 +79,12 @@ public final class NetworkManager: Sendable {
         self.eventMonitors = eventMonitors
         self.callbackQueue = callbackQueue
         self.decoder = decoder
+        self.cookieJar = cookieJar
     }
 
     /// Creates a manager from a configuration: its base URL, default headers, limits and
-    /// timeouts, and a `RetryPolicy` from its retry settings as the outermost interceptor
-    /// (none when `retry.maxAttempts` is 1).
+    /// timeouts, a `RetryPolicy` from its retry settings as the outermost interceptor (none
+    /// when `retry.maxAttempts` is 1), and a decoder with its key and date strategies.
     ///
     /// - Parameters:
     ///   - configuration: the settings, usually from `courier.json`.
@@ -87,13 +93,19 @@ public final class NetworkManager: Sendable {
     ///   - validation: which responses are success; default 2xx.
     ///   - eventMonitors: receive events for logging and metrics.
     ///   - callbackQueue: where completion handlers run; default a global queue.
+    ///   - cookieJar: the cookies kept between requests; default a new jar in memory, `nil`
+    ///     for none.
+    ///   - decoder: the response body decoder; default (`nil`) a `CourierJSONDecoder` with
+    ///     `configuration.decoding`'s strategies.
     public convenience init(
         configuration: Configuration,
         transport: any Transport,
         interceptors: [any Interceptor] = [],
         validation: Validation = .default,
         eventMonitors: [any EventMonitor] = [],
-        callbackQueue: DispatchQueue = .global()
+        callbackQueue: DispatchQueue = .global(),
+        cookieJar: CookieJar? = CookieJar(),
+        decoder: (any ResponseBodyDecoder)? = nil
     ) {
         var chain: [any Interceptor] = []
         if configuration.retry.maxAttempts > 1 { chain.append(RetryPolicy(configuration.retry)) }
@@ -102,7 +114,8 @@ public final class NetworkManager: Sendable {
             transport: transport, baseURL: configuration.baseURL,
             transferOptions: configuration.transferOptions, interceptors: chain, validation: validation,
             defaultHeaders: HTTPHeaders(configuration.defaultHeaders.sorted { $0.key < $1.key }),
-            eventMonitors: eventMonitors, callbackQueue: callbackQueue)
+            eventMonitors: eventMonitors, callbackQueue: callbackQueue,
+            decoder: decoder ?? configuration.decoding.decoder, cookieJar: cookieJar)
     }
 
     /// Sends `endpoint` and decodes the body as `T` (JSON; see `ResponseDecoding` for
@@ -121,8 +134,10 @@ public final class NetworkManager: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> Response<T> {
         try await reportingFailure {
-            let raw = try await exchange(try makeRequest(endpoint), progress: progress)
-            return try decode(T.self, from: raw)
+            let choices = responseChoices(for: endpoint)
+            let raw = try await exchange(
+                try makeRequest(endpoint), progress: progress, validation: choices.validation)
+            return try decode(T.self, from: raw, decoder: choices.decoder)
         }
     }
 
@@ -133,7 +148,10 @@ public final class NetworkManager: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response<Void> {
         try await reportingFailure {
-            try await exchange(try makeRequest(endpoint), progress: progress).map { _ in () }
+            try await exchange(
+                try makeRequest(endpoint), progress: progress,
+                validation: responseChoices(for: endpoint).validation
+            ).map { _ in () }
         }
     }
 
@@ -144,22 +162,24 @@ public final class NetworkManager: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response<Data> {
         try await reportingFailure {
-            try await exchange(try makeRequest(endpoint), progress: progress)
+            try await exchange(
+                try makeRequest(endpoint), progress: progress,
+                validation: responseChoices(for: endpoint).validation)
         }
     }
 
     /// Builds the request for `endpoint`, resolving a relative URL against `baseURL` and
     /// adding `defaultHeaders` it does not set.
     /// - Throws: `CourierError` with an invalid-request code.
-    package func makeRequest(_ endpoint: some URLRequestConvertible) throws -> HTTPRequest {
-        var request: HTTPRequest
+    package func makeRequest(_ endpoint: some URLRequestConvertible) throws -> TransportRequest {
+        var request: TransportRequest
         do {
             if let configurable = endpoint as? any APIConfigurable {
-                request = try configurable.makeHTTPRequest(baseURL: baseURL)
+                request = try configurable.makeRequest(baseURL: baseURL)
             } else {
-                request = try endpoint.asHTTPRequest()
-                if let url = request.urlRequest.url, url.scheme == nil {
-                    request.urlRequest.url = try RequestBuilding.url(path: url.absoluteString, base: baseURL)
+                request = try endpoint.transportRequest()
+                if request.url.scheme == nil {
+                    request.url = try RequestBuilding.url(path: request.url.absoluteString, base: baseURL)
                 }
             }
         } catch let error as CourierError {
@@ -167,23 +187,38 @@ public final class NetworkManager: Sendable {
         } catch {
             throw CourierError(.invalidURL, "cannot build the request: \(error)", underlying: error)
         }
-        guard let url = request.urlRequest.url, url.scheme != nil, url.host != nil else {
+        guard request.url.scheme != nil, request.url.host != nil else {
             throw CourierError(
                 .invalidURL,
-                "the URL \(request.urlRequest.url?.absoluteString ?? "(none)") is not absolute; give the manager a baseURL",
+                "the URL \(request.url.absoluteString) is not absolute; give the manager a baseURL",
                 request: request.urlRequest)
         }
-        for field in defaultHeaders where request.urlRequest.value(forHTTPHeaderField: field.name) == nil {
+        for field in defaultHeaders where !request.headers.contains(field.name) {
             try RequestBuilding.validateHeader(name: field.name, value: field.value)
-            request.urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
+            request.headers.add(name: field.name, value: field.value)
         }
         return request
     }
 
-    /// Decodes a validated raw response.
-    func decode<T: Decodable & Sendable>(_ type: T.Type, from raw: Response<Data>) throws -> Response<T> {
+    /// The validation and decoder `endpoint` chooses for itself, if any (`nil`: the manager's).
+    func responseChoices(
+        for endpoint: some URLRequestConvertible
+    ) -> (validation: Validation?, decoder: (any ResponseBodyDecoder)?) {
+        if let declared = endpoint as? EndpointRequest {
+            return (declared.endpoint.validation, declared.endpoint.decoder)
+        }
+        if let configurable = endpoint as? any APIConfigurable {
+            return (configurable.validation, configurable.decoder)
+        }
+        return (nil, nil)
+    }
+
+    /// Decodes a validated raw response with `decoder`, else the manager's.
+    func decode<T: Decodable & Sendable>(
+        _ type: T.Type, from raw: Response<Data>, decoder: (any ResponseBodyDecoder)? = nil
+    ) throws -> Response<T> {
         do {
-            let value = try ResponseDecoding.decode(T.self, from: raw.value, decoder: decoder)
+            let value = try ResponseDecoding.decode(T.self, from: raw.value, decoder: decoder ?? self.decoder)
             return raw.map { _ in value }
         } catch var error as CourierError {
             error.request = raw.request

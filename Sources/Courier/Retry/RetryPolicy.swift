@@ -18,24 +18,23 @@ import Foundation
 ///
 /// Retry n waits a random time in `0...min(maxDelay, baseDelay * 2^(n-1))` ("full jitter"),
 /// or what the response's `Retry-After` asks (seconds or HTTP-date), capped at `maxDelay`.
-/// The random source and the sleeper are injectable, so tests are deterministic and instant.
 public struct RetryPolicy: Interceptor {
     /// Attempts in all, including the first. Default 3.
     public var maxAttempts: Int
-    /// The backoff base, in seconds. Default 0.5.
-    public var baseDelay: TimeInterval
-    /// The longest wait, for backoff and `Retry-After` alike, in seconds. Default 30.
-    public var maxDelay: TimeInterval
+    /// The backoff base. Default 0.5 s.
+    public var baseDelay: Duration
+    /// The longest wait, for backoff and `Retry-After` alike. Default 30 s.
+    public var maxDelay: Duration
     /// Statuses worth retrying.
     public var retryableStatuses: Set<Int>
     /// Transport failures worth retrying.
     public var retryableCodes: Set<CourierError.Code>
     /// Returns a number in `0..<1`; the jitter source.
-    public var random: @Sendable () -> Double
+    package var random: @Sendable () -> Double
     /// Waits the given seconds; throws when cancelled.
-    public var sleep: @Sendable (TimeInterval) async throws -> Void
+    package var sleep: @Sendable (TimeInterval) async throws -> Void
     /// The current time, for `Retry-After` HTTP-dates.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
 
     /// The default retryable statuses: 408, 429, 500, 502, 503, 504.
     public static let defaultRetryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
@@ -47,26 +46,39 @@ public struct RetryPolicy: Interceptor {
     /// Creates a policy.
     /// - Parameters:
     ///   - maxAttempts: attempts in all, including the first (at least 1).
-    ///   - baseDelay: the backoff base in seconds.
-    ///   - maxDelay: the longest wait in seconds.
+    ///   - baseDelay: the backoff base.
+    ///   - maxDelay: the longest wait.
     ///   - retryableStatuses: statuses worth retrying.
     ///   - retryableCodes: transport failures worth retrying.
-    ///   - random: returns a number in `0..<1`; default the system generator.
-    ///   - sleep: waits; default `Task.sleep`.
-    ///   - now: the clock for HTTP-dates; default `Date()`.
     public init(
         maxAttempts: Int = 3,
-        baseDelay: TimeInterval = 0.5,
-        maxDelay: TimeInterval = 30,
+        baseDelay: Duration = .milliseconds(500),
+        maxDelay: Duration = .seconds(30),
+        retryableStatuses: Set<Int> = RetryPolicy.defaultRetryableStatuses,
+        retryableCodes: Set<CourierError.Code> = RetryPolicy.defaultRetryableCodes
+    ) {
+        self.init(
+            maxAttempts: maxAttempts, baseDelay: baseDelay, maxDelay: maxDelay,
+            retryableStatuses: retryableStatuses,
+            retryableCodes: retryableCodes, random: { Double.random(in: 0..<1) }, sleep: RetryPolicy.taskSleep
+        )
+    }
+
+    /// Creates a policy with its jitter source, sleeper and clock injected, so tests are
+    /// deterministic and instant.
+    package init(
+        maxAttempts: Int = 3,
+        baseDelay: Duration = .milliseconds(500),
+        maxDelay: Duration = .seconds(30),
         retryableStatuses: Set<Int> = RetryPolicy.defaultRetryableStatuses,
         retryableCodes: Set<CourierError.Code> = RetryPolicy.defaultRetryableCodes,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        random: @escaping @Sendable () -> Double,
         sleep: @escaping @Sendable (TimeInterval) async throws -> Void = RetryPolicy.taskSleep,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.maxAttempts = max(1, maxAttempts)
-        self.baseDelay = max(0, baseDelay)
-        self.maxDelay = max(0, maxDelay)
+        self.baseDelay = max(.zero, baseDelay)
+        self.maxDelay = max(.zero, maxDelay)
         self.retryableStatuses = retryableStatuses
         self.retryableCodes = retryableCodes
         self.random = random
@@ -82,35 +94,35 @@ public struct RetryPolicy: Interceptor {
 
     /// Sleeps with `Task.sleep`.
     /// - Throws: `CancellationError` when the task is cancelled.
-    @Sendable public static func taskSleep(_ seconds: TimeInterval) async throws {
+    @Sendable package static func taskSleep(_ seconds: TimeInterval) async throws {
         guard seconds > 0 else { return }
         try await Task.sleep(nanoseconds: UInt64(min(seconds, 86_400) * 1_000_000_000))
     }
 
     /// Whether the request may be sent more than once at all.
-    public func canRetry(_ request: TransportRequest) -> Bool {
-        let method = HTTPMethod(rawValue: request.urlRequest.httpMethod ?? "GET")
+    package func canRetry(_ request: TransportRequest) -> Bool {
+        let method = request.method
         let idempotent =
-            method.isIdempotent || request.urlRequest.value(forHTTPHeaderField: "Idempotency-Key") != nil
+            method.isIdempotent || request.headers.contains("Idempotency-Key")
         return idempotent && request.body.isReplayable
     }
 
     /// The backoff before retry number `retry` (1 for the first retry): a random time in
     /// `0...min(maxDelay, baseDelay * 2^(retry-1))`.
-    public func backoff(retry: Int) -> TimeInterval {
+    package func backoff(retry: Int) -> TimeInterval {
         let exponent = Double(min(max(retry - 1, 0), 62))
-        let ceiling = min(maxDelay, baseDelay * pow(2, exponent))
+        let ceiling = min(maxDelay.timeInterval, baseDelay.timeInterval * pow(2, exponent))
         let fraction = min(max(random(), 0), 1)
         return ceiling * fraction
     }
 
     /// The delay a response asks for with `Retry-After`, capped at `maxDelay`; `nil` when
     /// there is no valid header.
-    public func retryAfterDelay(_ headers: HTTPHeaders) -> TimeInterval? {
+    package func retryAfterDelay(_ headers: HTTPHeaders) -> TimeInterval? {
         guard let value = headers["Retry-After"],
             let seconds = RetryAfter.seconds(from: value, now: now())
         else { return nil }
-        return min(seconds, maxDelay)
+        return min(seconds, maxDelay.timeInterval)
     }
 
     /// Sends the request, retrying as the policy allows.
@@ -137,7 +149,7 @@ public struct RetryPolicy: Interceptor {
                 delay = backoff(retry: attempt)
             }
             attempt += 1
-            context.emit(.retrying(attempt: attempt, delay: delay))
+            context.emit(.retrying(attempt: attempt, delay: .seconds(delay)))
             do {
                 try await sleep(delay)
             } catch {

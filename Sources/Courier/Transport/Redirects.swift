@@ -56,6 +56,10 @@ public struct CrossOriginHeaderPolicy: Sendable, Hashable {
 ///   be; a stream that is not replayable fails with `.invalidBody` instead of sending
 ///   nothing.
 /// - A redirect to another origin drops the headers of `TransferOptions.crossOriginHeaderPolicy`.
+/// - With a `cookieJar`, each hop sends the jar's cookies for its own URL (after any `Cookie`
+///   header the caller set, while that header is kept) and each response's `Set-Cookie`
+///   fields are stored before the next hop is made, so cookies follow a redirect only to a
+///   host and path they belong to.
 /// - A `Location` that is not a URL fails with `.invalidURL`, one that is not http or https
 ///   with `.unsupportedProtocol` (neither is retried), and more than
 ///   `maxRedirects` hops with `.tooManyRedirects`; `maxRedirects` 0 returns the 3xx itself.
@@ -80,8 +84,8 @@ package enum Redirects {
         _ request: TransportRequest, bodyIsReplayable: Bool? = nil,
         hop: (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
-        try RequestBuilding.validateForSending(request.urlRequest)
-        if request.urlRequest.httpMethod?.uppercased() == "HEAD", !isEmpty(request.body) {
+        try RequestBuilding.validateForSending(request)
+        if request.method == .head, !isEmpty(request.body) {
             throw CourierError(
                 .invalidBody, "a HEAD request cannot carry a body", request: request.urlRequest)
         }
@@ -89,29 +93,43 @@ package enum Redirects {
         let started = ContinuousClock.now
         var current = request
         var hops = 0
+        // The caller's own Cookie header, without the jar's cookies: dropped like any other
+        // header by a redirect to another origin.
+        var explicitCookie = request.headers["Cookie"]
         while true {
             let hopStarted = ContinuousClock.now
             if let total = request.options.totalTimeout {
-                let left = total - seconds(hopStarted - started)
-                guard left > 0 else {
+                let left = total - (hopStarted - started)
+                guard left > .zero else {
                     throw CourierError(
-                        .timedOut, "the request took longer than \(total) s", request: current.urlRequest)
+                        .timedOut, "the request took longer than \(total.timeInterval) s",
+                        request: current.urlRequest)
                 }
                 current.options.totalTimeout = left
             }
-            var response = try await hop(current)
+            var outgoing = current
+            if let jar = request.cookieJar {
+                if let cookie = jar.header(for: current.url, adding: explicitCookie) {
+                    outgoing.headers.replaceOrAdd(name: "Cookie", value: cookie)
+                } else {
+                    outgoing.headers.remove(name: "Cookie")
+                }
+            }
+            var response = try await hop(outgoing)
+            request.cookieJar?.store(from: response.headers, for: current.url)
             guard
                 let next = try nextRequest(
                     after: response, of: current, original: request, bodyIsReplayable: replayable, hops: &hops
                 )
             else {
                 if hops > 0 {
-                    response.timings = shifted(response.timings, by: seconds(hopStarted - started))
-                    response.timings.total = seconds(ContinuousClock.now - started)
+                    response.timings = shifted(response.timings, by: (hopStarted - started).timeInterval)
+                    response.timings.total = (ContinuousClock.now - started).timeInterval
                 }
                 return response
             }
             current = next
+            explicitCookie = next.headers["Cookie"]
         }
     }
 
@@ -123,7 +141,7 @@ package enum Redirects {
         guard followedStatuses.contains(response.status), original.options.maxRedirects > 0,
             let location = response.headers["Location"]
         else { return nil }
-        let from = current.urlRequest.url
+        let from = current.url
         let failure = { (code: CourierError.Code, message: String) in
             removeFile(of: response)
             return CourierError(
@@ -146,17 +164,17 @@ package enum Redirects {
         }
 
         var next = current
-        let method = (current.urlRequest.httpMethod ?? "GET").uppercased()
+        let method = current.method
         let becomesGet =
-            (response.status == 303 && method != "HEAD")
-            || ((response.status == 301 || response.status == 302) && method == "POST")
+            (response.status == 303 && method != .head)
+            || ((response.status == 301 || response.status == 302) && method == .post)
         if becomesGet {
-            next.urlRequest.httpMethod = "GET"
+            next.method = .get
             next.body = .empty
             for name in [
                 "Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location",
             ] {
-                next.urlRequest.setValue(nil, forHTTPHeaderField: name)
+                next.headers.remove(name: name)
             }
         } else if !bodyIsReplayable, !isEmpty(current.body) {
             throw failure(
@@ -166,11 +184,11 @@ package enum Redirects {
         }
         if !sameOrigin(from, target) {
             let policy = original.options.crossOriginHeaderPolicy
-            for name in (next.urlRequest.allHTTPHeaderFields ?? [:]).keys where policy.drops(name) {
-                next.urlRequest.setValue(nil, forHTTPHeaderField: name)
+            for name in Set(next.headers.map(\.name)) where policy.drops(name) {
+                next.headers.remove(name: name)
             }
         }
-        next.urlRequest.url = target
+        next.url = target
         removeFile(of: response)
         return next
     }
@@ -210,9 +228,5 @@ package enum Redirects {
         timings.firstByte = timings.firstByte.map { $0 + offset }
         timings.redirect = offset
         return timings
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -91,6 +91,39 @@ public enum ResponseDestination: Sendable, Hashable {
     case memory
     /// Streamed into a file at this URL, created or truncated.
     case file(URL)
+    /// Streamed into a file at this URL so that an interrupted download can be finished:
+    /// - a `206 Partial Content` body is written after the file's first `offset` bytes (the
+    ///   file is cut to `offset` bytes first; one shorter than `offset` fails with
+    ///   `.fileWriteFailed`);
+    /// - any other 2xx body replaces the file, as with `.file`;
+    /// - any other status's body goes to memory, up to `TransferOptions.maxResponseBytes`,
+    ///   and the file is left as it was.
+    ///
+    /// Unlike `.file`, a transfer that fails part way keeps the bytes already written.
+    /// `NetworkManager.download(_:to:progress:)` uses it to resume.
+    case resumableFile(URL, offset: Int64)
+}
+
+extension ResponseDestination {
+    /// Where the body of a response with `status` goes.
+    package enum Target: Equatable {
+        /// Into memory.
+        case memory
+        /// Into the file, after its first `keeping` bytes (0: the file is replaced).
+        case file(URL, keeping: Int64)
+    }
+
+    /// Where the body of a response with `status` goes, for this destination.
+    package func target(status: Int) -> Target {
+        switch self {
+        case .memory: .memory
+        case .file(let url): .file(url, keeping: 0)
+        case .resumableFile(let url, let offset):
+            status == 206
+                ? .file(url, keeping: max(0, offset))
+                : (200..<300).contains(status) ? .file(url, keeping: 0) : .memory
+        }
+    }
 }
 
 /// A response body as delivered.

@@ -17,15 +17,15 @@ public struct StubResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: Body
-    /// Seconds to wait before answering (or failing).
-    public var delay: TimeInterval
+    /// How long to wait before answering (or failing).
+    public var delay: Duration
     /// When set, the transport throws this instead of answering.
     public var error: CourierError?
 
     /// Creates a stub answer.
     public init(
         status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: Body = .data(Data()),
-        delay: TimeInterval = 0, error: CourierError? = nil
+        delay: Duration = .zero, error: CourierError? = nil
     ) {
         self.status = status
         self.headers = headers
@@ -96,10 +96,10 @@ public struct StubResponse: Sendable {
         failure(CourierError(code, "stubbed \(code.name) failure"))
     }
 
-    /// The same answer after `seconds`.
-    public func delayed(by seconds: TimeInterval) -> StubResponse {
+    /// The same answer after `delay`.
+    public func delayed(by delay: Duration) -> StubResponse {
         var copy = self
-        copy.delay = seconds
+        copy.delay = delay
         return copy
     }
 }

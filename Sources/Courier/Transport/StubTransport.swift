@@ -147,9 +147,12 @@ public final class StubTransport: Transport {
     ///   a delay; `.responseTooLarge` over `maxResponseBytes`; `.invalidConfiguration` for a
     ///   missing fixture; `.fileWriteFailed` when the destination file cannot be written.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let urlRequest = request.urlRequest
-        guard let url = urlRequest.url else {
-            throw CourierError(.invalidURL, "the request has no URL", request: urlRequest)
+        var request = request
+        let url = request.url
+        if let jar = request.cookieJar,
+            let cookie = jar.header(for: url, adding: request.headers["Cookie"])
+        {
+            request.headers.replaceOrAdd(name: "Cookie", value: cookie)
         }
         let recorded = try record(request, url: url)
         let handler = state.withLock { state in
@@ -162,20 +165,24 @@ public final class StubTransport: Transport {
         } else {
             stub = .text("StubTransport: no stub for \(recorded.method) \(url.path)", status: 404)
         }
-        if stub.delay > 0 {
+        if stub.delay > .zero {
             do {
-                try await Task.sleep(nanoseconds: UInt64(stub.delay * 1_000_000_000))
+                try await Task.sleep(for: stub.delay)
             } catch {
                 throw CourierError(
-                    .cancelled, "the task was cancelled", request: urlRequest, underlying: error)
+                    .cancelled, "the task was cancelled", request: request.urlRequest, underlying: error)
             }
         }
-        if Task.isCancelled { throw CourierError(.cancelled, "the task was cancelled", request: urlRequest) }
+        if Task.isCancelled {
+            throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
+        }
         if var error = stub.error {
-            if error.request == nil { error.request = urlRequest }
+            if error.request == nil { error.request = request.urlRequest }
             throw error
         }
-        return try deliver(stub, for: request, url: url)
+        let response = try deliver(stub, for: request, url: url)
+        request.cookieJar?.store(from: response.headers, for: url)
+        return response
     }
 
     /// Answers as `send` does (the body in memory, up to `maxResponseBytes`), then hands the
@@ -191,10 +198,7 @@ public final class StubTransport: Transport {
     }
 
     private func record(_ request: TransportRequest, url: URL) throws -> RecordedRequest {
-        var headers = HTTPHeaders()
-        for (name, value) in (request.urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
-            headers.add(name: name, value: value)
-        }
+        let headers = request.headers
         var kept = Data()
         var length: Int64 = 0
         func take(_ chunk: Data) {
@@ -232,7 +236,7 @@ public final class StubTransport: Transport {
         }
         return RecordedRequest(
             urlRequest: request.urlRequest,
-            method: HTTPMethod(rawValue: request.urlRequest.httpMethod ?? "GET"),
+            method: request.method,
             url: url, headers: headers, body: kept, bodyLength: length)
     }
 
@@ -260,12 +264,13 @@ public final class StubTransport: Transport {
                 headers["Content-Type"] = MediaType.guess(forExtension: fileURL.pathExtension)
             }
         }
-        if request.urlRequest.httpMethod == "HEAD" { data = Data() }
+        if request.method == .head { data = Data() }
         if headers["Content-Length"] == nil { headers["Content-Length"] = String(data.count) }
         let total = Int64(data.count)
         request.progress?(TransferProgress(direction: .download, completed: total, total: total))
         let body: ResponseBody
-        switch request.destination {
+        request.onResponseHead?(stub.status, headers)
+        switch request.destination.target(status: stub.status) {
         case .memory:
             if total > request.options.maxResponseBytes {
                 throw CourierError(
@@ -274,15 +279,26 @@ public final class StubTransport: Transport {
                     request: request.urlRequest, status: stub.status, headers: headers)
             }
             body = .data(data)
-        case .file(let fileURL):
+        case .file(let fileURL, let keeping):
             do {
-                try data.write(to: fileURL)
+                if keeping > 0 {
+                    let handle = try FileHandle(forWritingTo: fileURL)
+                    defer { try? handle.close() }
+                    guard try handle.seekToEnd() >= UInt64(keeping) else {
+                        throw CocoaError(.fileWriteUnknown)
+                    }
+                    try handle.truncate(atOffset: UInt64(keeping))
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: data)
+                } else {
+                    try data.write(to: fileURL)
+                }
             } catch {
                 throw CourierError(
                     .fileWriteFailed, "cannot write the response body to \(fileURL.path)",
                     request: request.urlRequest, underlying: error)
             }
-            body = .file(fileURL, byteCount: total)
+            body = .file(fileURL, byteCount: keeping + total)
         }
         return TransportResponse(
             status: stub.status, headers: headers, body: body, url: url, timings: Timings(total: 0),

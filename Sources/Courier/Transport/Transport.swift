@@ -63,11 +63,18 @@ public struct TransportStream: Sendable {
     }
 }
 
-/// A request as a transport sees it: the head (`URLRequest`), a body that may stream,
-/// and what to do with the response.
+/// A request as a transport sees it: method, URL, headers, a body that may stream from disk,
+/// where the response body goes, the transfer's limits and a progress callback.
+///
+/// It is the one request type from an endpoint down to a transport: parameters encode into
+/// it, interceptors adapt it, and `Transport.send(_:)` sends it.
 public struct TransportRequest: Sendable {
-    /// Method, URL, headers and timeout. Its `httpBody` is ignored; `body` is sent.
-    public var urlRequest: URLRequest
+    /// The request method.
+    public var method: HTTPMethod
+    /// The absolute URL to send to.
+    public var url: URL
+    /// The header fields, in order.
+    public var headers: HTTPHeaders
     /// The body to send.
     public var body: RequestBody
     /// Where the response body goes.
@@ -76,35 +83,80 @@ public struct TransportRequest: Sendable {
     public var options: TransferOptions
     /// Called from any thread as bytes go out and come in. Keep it cheap.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// The cookies to send and to keep, on every hop of a redirect chain; `nil` sends only a
+    /// `Cookie` header the request sets itself. `NetworkManager` passes its `cookieJar`.
+    public var cookieJar: CookieJar?
+    /// Called once the final response head (status 200 or more) has arrived, before any of
+    /// its body is written; `NetworkManager.download` records the validator of a resumable
+    /// download from it.
+    package var onResponseHead: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)?
 
     /// Creates a transport request.
     public init(
-        urlRequest: URLRequest,
+        method: HTTPMethod = .get,
+        url: URL,
+        headers: HTTPHeaders = HTTPHeaders(),
         body: RequestBody = .empty,
         destination: ResponseDestination = .memory,
         options: TransferOptions = TransferOptions(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
-        self.urlRequest = urlRequest
+        self.method = method
+        self.url = url
+        self.headers = headers
         self.body = body
         self.destination = destination
         self.options = options
         self.progress = progress
     }
 
-    /// Creates a transport request from an `HTTPRequest`.
-    public init(
-        _ request: HTTPRequest,
+    /// Creates a request from a Foundation `URLRequest`: its method, URL, headers and
+    /// timeout (as the idle timeout, unless `options` sets one), and its `httpBody` when
+    /// `body` is empty.
+    package init(
+        urlRequest: URLRequest,
+        body: RequestBody = .empty,
+        destination: ResponseDestination = .memory,
         options: TransferOptions = TransferOptions(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
         self.init(
-            urlRequest: request.urlRequest,
-            body: request.body,
-            destination: request.destination,
-            options: options,
-            progress: progress
-        )
+            url: urlRequest.url ?? URL(fileURLWithPath: "/"), body: body, destination: destination,
+            options: options, progress: progress)
+        if options.idleTimeout == nil {
+            self.options.idleTimeout = .seconds(exactly: urlRequest.timeoutInterval) ?? .seconds(7 * 86_400)
+        }
+        self.urlRequest = urlRequest
+    }
+
+    /// The request as a Foundation `URLRequest`, without its body. Setting it takes the
+    /// method, URL and headers (and an in-memory body when `body` is empty).
+    package var urlRequest: URLRequest {
+        get {
+            var request = URLRequest(url: url)
+            if method != .get { request.httpMethod = method.rawValue }
+            for field in headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
+            if let idle = options.idleTimeout { request.timeoutInterval = idle.timeInterval }
+            return request
+        }
+        set {
+            if let newURL = newValue.url { url = newURL }
+            method = HTTPMethod(rawValue: newValue.httpMethod ?? "GET")
+            var fields = HTTPHeaders()
+            for (name, value) in (newValue.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+                fields.add(name: name, value: value)
+            }
+            headers = fields
+            if let data = newValue.httpBody, case .empty = body { body = .data(data) }
+        }
+    }
+
+    /// The head with an in-memory body copied into `httpBody`, for code that needs a plain
+    /// `URLRequest`. File and stream bodies are not copied.
+    package var flattenedURLRequest: URLRequest {
+        var request = urlRequest
+        if case .data(let data) = body { request.httpBody = data }
+        return request
     }
 }
 
@@ -112,7 +164,7 @@ public struct TransportRequest: Sendable {
 ///
 /// Timeouts come in three kinds, as in curl and URLSession:
 /// - `connectTimeout` bounds establishing the connection;
-/// - the idle timeout (`idleTimeout`, else the request's `timeoutInterval`, 60 s by default)
+/// - the idle timeout (`idleTimeout`, 60 s by default)
 ///   fails a transfer that makes no progress for that long, however long it runs in all, so a
 ///   large download that keeps moving is never cut;
 /// - `totalTimeout`, off by default, is a deadline for the whole transfer.
@@ -121,14 +173,14 @@ public struct TransferOptions: Sendable, Hashable {
     /// before the body is read (unless no body follows: HEAD, 204, 304); a body that grows
     /// past it is aborted. Default 16 MiB.
     public var maxResponseBytes: Int64
-    /// How long to wait for a connection to be established, in seconds.
-    public var connectTimeout: TimeInterval
-    /// How long the transfer may go without sending or receiving a byte, in seconds. `nil`
-    /// uses `urlRequest.timeoutInterval`.
-    public var idleTimeout: TimeInterval?
-    /// How long the whole transfer may take, in seconds, redirects included. `nil` (the
-    /// default) sets no deadline: only the connect and idle timeouts apply.
-    public var totalTimeout: TimeInterval?
+    /// How long to wait for a connection to be established. Default 10 s.
+    public var connectTimeout: Duration
+    /// How long the transfer may go without sending or receiving a byte. `nil` means 60 s;
+    /// zero or less means no idle timeout.
+    public var idleTimeout: Duration?
+    /// How long the whole transfer may take, redirects included. `nil` (the default) sets no
+    /// deadline: only the connect and idle timeouts apply.
+    public var totalTimeout: Duration?
     /// How many redirects to follow. 0 returns the 3xx response as is.
     public var maxRedirects: Int
     /// Which headers a redirect to another origin drops. Default: every secret header.
@@ -140,9 +192,9 @@ public struct TransferOptions: Sendable, Hashable {
     /// Creates transfer options.
     public init(
         maxResponseBytes: Int64 = 16 << 20,
-        connectTimeout: TimeInterval = 10,
-        idleTimeout: TimeInterval? = nil,
-        totalTimeout: TimeInterval? = nil,
+        connectTimeout: Duration = .seconds(10),
+        idleTimeout: Duration? = nil,
+        totalTimeout: Duration? = nil,
         maxRedirects: Int = 10,
         crossOriginHeaderPolicy: CrossOriginHeaderPolicy = .sensitive
     ) {
@@ -154,16 +206,16 @@ public struct TransferOptions: Sendable, Hashable {
         self.crossOriginHeaderPolicy = crossOriginHeaderPolicy
     }
 
-    /// The idle timeout in force for `request`, in seconds; nil or non-positive for none.
-    package func idleTimeout(for request: URLRequest) -> TimeInterval? {
-        let idle = idleTimeout ?? request.timeoutInterval
-        return idle.isFinite && idle > 0 ? idle : nil
+    /// The idle timeout in force, in seconds; nil when it is infinite or not positive.
+    package var effectiveIdleTimeout: TimeInterval? {
+        let idle = (idleTimeout ?? .seconds(60)).timeInterval
+        return idle > 0 ? idle : nil
     }
 
     /// Whether a response with this status to this method carries no body, whatever its
     /// `Content-Length` says (RFC 9110 §6.4.1), so the size limit does not apply.
-    package static func hasNoBody(status: Int, method: String?) -> Bool {
-        method?.uppercased() == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status)
+    package static func hasNoBody(status: Int, method: HTTPMethod) -> Bool {
+        method == .head || status == 204 || status == 304 || (100..<200).contains(status)
     }
 }
 
@@ -210,6 +262,8 @@ public struct TransportResponse: Sendable {
     public var timings: Timings
     /// The HTTP version used, such as "HTTP/1.1" or "HTTP/2".
     public var httpVersion: String?
+    /// Where it came from: `.network` from a transport, otherwise from an `HTTPCache`.
+    public var source: ResponseSource
 
     /// Creates a response.
     public init(
@@ -218,7 +272,8 @@ public struct TransportResponse: Sendable {
         body: ResponseBody = .data(Data()),
         url: URL? = nil,
         timings: Timings = Timings(),
-        httpVersion: String? = nil
+        httpVersion: String? = nil,
+        source: ResponseSource = .network
     ) {
         self.status = status
         self.headers = headers
@@ -226,6 +281,7 @@ public struct TransportResponse: Sendable {
         self.url = url
         self.timings = timings
         self.httpVersion = httpVersion
+        self.source = source
     }
 }
 

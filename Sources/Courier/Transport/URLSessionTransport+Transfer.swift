@@ -76,8 +76,8 @@ final class Transfer: Sendable {
 
     /// Starts the task, or fails at once when cancelled before starting.
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
-        let total = request.options.totalTimeout ?? 0
-        let idle = request.options.idleTimeout(for: request.urlRequest)
+        let total = request.options.totalTimeout?.timeInterval ?? 0
+        let idle = request.options.effectiveIdleTimeout
         let failure: CourierError? = state.withLock { state in
             if let failure = state.failure {
                 state.finished = true
@@ -114,7 +114,7 @@ final class Transfer: Sendable {
     }
 
     private func checkIdle() {
-        guard let idle = request.options.idleTimeout(for: request.urlRequest) else { return }
+        guard let idle = request.options.effectiveIdleTimeout else { return }
         let expired: Bool = state.withLock { state in
             guard !state.finished, state.failure == nil else { return false }
             // A task suspended for a slow stream consumer is not idle.
@@ -165,20 +165,20 @@ final class Transfer: Sendable {
         }
         let expected: Int64? = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
         var problem: CourierError?
-        switch request.destination {
+        switch request.destination.target(status: http.statusCode) {
         case .memory where stream != nil:
             break
         case .memory:
             if let expected, expected > request.options.maxResponseBytes,
-                !TransferOptions.hasNoBody(status: http.statusCode, method: request.urlRequest.httpMethod)
+                !TransferOptions.hasNoBody(status: http.statusCode, method: request.method)
             {
                 problem = CourierError(
                     .responseTooLarge,
                     "Content-Length \(expected) exceeds maxResponseBytes (\(request.options.maxResponseBytes))",
                     request: request.urlRequest, status: http.statusCode, headers: Self.headers(of: http))
             }
-        case .file(let url):
-            problem = openFile(url)
+        case .file(let url, let keeping):
+            problem = openFile(url, keeping: keeping)
         }
         state.withLock { state in
             state.response = http
@@ -193,6 +193,7 @@ final class Transfer: Sendable {
             fail(problem)
             return false
         }
+        request.onResponseHead?(http.statusCode, Self.headers(of: http))
         request.progress?(TransferProgress(direction: .download, completed: 0, total: expected))
         if stream != nil { deliverHead(http) }
         return true
@@ -208,16 +209,33 @@ final class Transfer: Sendable {
         continuation?.resume(
             returning: TransportResponse(
                 status: http.statusCode, headers: Self.headers(of: http),
-                url: http.url ?? request.urlRequest.url,
+                url: http.url ?? request.url,
                 timings: Timings(firstByte: firstByte, total: elapsed)))
     }
 
-    private func openFile(_ url: URL) -> CourierError? {
+    /// Opens the destination file: created or truncated, or cut to its first `keeping` bytes
+    /// and positioned after them.
+    private func openFile(_ url: URL, keeping: Int64) -> CourierError? {
         do {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown)
+            let handle: FileHandle
+            if keeping > 0 {
+                handle = try FileHandle(forWritingTo: url)
+                let size = try handle.seekToEnd()
+                guard size >= UInt64(keeping) else {
+                    try? handle.close()
+                    return CourierError(
+                        .fileWriteFailed,
+                        "\(url.path) has \(size) bytes, fewer than the \(keeping) to resume after",
+                        request: request.urlRequest)
+                }
+                try handle.truncate(atOffset: UInt64(keeping))
+                try handle.seekToEnd()
+            } else {
+                guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                    throw CocoaError(.fileWriteUnknown)
+                }
+                handle = try FileHandle(forWritingTo: url)
             }
-            let handle = try FileHandle(forWritingTo: url)
             state.withLock { state in
                 try? state.file?.close()
                 state.file = handle
@@ -378,15 +396,15 @@ final class Transfer: Sendable {
             return
         }
         let body: ResponseBody
-        switch request.destination {
+        switch request.destination.target(status: http.statusCode) {
         case .memory: body = .data(finalState.data)
-        case .file(let url): body = .file(url, byteCount: finalState.received)
+        case .file(let url, let keeping): body = .file(url, byteCount: keeping + finalState.received)
         }
         let total = elapsed
         continuation.resume(
             returning: TransportResponse(
                 status: http.statusCode, headers: Self.headers(of: http), body: body,
-                url: http.url ?? request.urlRequest.url,
+                url: http.url ?? request.url,
                 timings: Timings(firstByte: finalState.firstByte, total: total)))
     }
 

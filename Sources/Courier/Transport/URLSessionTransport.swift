@@ -26,9 +26,13 @@ import Foundation
 ///   not known and stays `nil`.
 /// - **Custom CA certificates** are not supported: FoundationNetworking gives no
 ///   server-trust hook on Linux. Use `CurlTransport` for a private CA.
-/// - Cookies and caching are off, so no state leaks between requests; send `Cookie`
-///   yourself when needed.
+/// - URLSession's own cookies and caching are off, so no state leaks between requests;
+///   `NetworkManager`'s `CookieJar` and an `HTTPCache` interceptor work as over any transport.
 /// - Background sessions do not exist on Linux and are not used anywhere.
+/// - **Proxies and pinning**: FoundationNetworking ignores `connectionProxyDictionary` and has
+///   no server-trust hook, so `init(configuration:)` refuses an explicit proxy or a public-key
+///   pin with `.invalidConfiguration`; the `http_proxy`/`no_proxy` environment variables still
+///   apply. Use `CurlTransport` for either.
 ///
 /// Requests with a body use a second session and `Connection: close`, so an upload never
 /// goes out on a reused connection that may have died (FoundationNetworking cannot
@@ -45,7 +49,13 @@ public final class URLSessionTransport: Transport {
 
     /// Creates a transport with its own sessions.
     /// - Parameter maximumConnectionsPerHost: the connection pool size per host.
-    public init(maximumConnectionsPerHost: Int = 6) {
+    public convenience init(maximumConnectionsPerHost: Int = 6) {
+        self.init(checked: Configuration(maximumConnectionsPerHost: maximumConnectionsPerHost))
+    }
+
+    /// Creates a transport from settings `Configuration.check()` has accepted.
+    init(checked settings: Configuration) {
+        let maximumConnectionsPerHost = settings.maximumConnectionsPerHost
         let delegate = SessionDelegate()
         let queue = OperationQueue()
         queue.name = "courier.urlsession.delegate"
@@ -53,10 +63,12 @@ public final class URLSessionTransport: Transport {
         self.delegate = delegate
         delegateQueue = queue
         session = URLSession(
-            configuration: Self.configuration(maximumConnectionsPerHost), delegate: delegate,
+            configuration: settings.apply(to: Self.configuration(maximumConnectionsPerHost)),
+            delegate: delegate,
             delegateQueue: queue)
         uploadSession = URLSession(
-            configuration: Self.configuration(maximumConnectionsPerHost), delegate: delegate,
+            configuration: settings.apply(to: Self.configuration(maximumConnectionsPerHost)),
+            delegate: delegate,
             delegateQueue: queue)
     }
 
@@ -76,29 +88,32 @@ public final class URLSessionTransport: Transport {
         uploadSession.finishTasksAndInvalidate()
     }
 
+    /// Refuses what this transport cannot send: a URL that is not absolute http(s), a
+    /// cancelled task, an invalid header, or a GET with a body.
+    private static func checkSendable(_ request: TransportRequest) throws {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw CourierError(
+                .invalidURL, "URLSessionTransport sends only absolute http and https URLs",
+                request: request.urlRequest)
+        }
+        if Task.isCancelled {
+            throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
+        }
+        try RequestBuilding.validateForSending(request)
+        if request.method == .get, !Redirects.isEmpty(request.body) {
+            throw CourierError(
+                .invalidBody,
+                "URLSessionTransport cannot send a GET with a body (FoundationNetworking refuses it); use CurlTransport",
+                request: request.urlRequest)
+        }
+    }
+
     /// Sends the request.
     /// - Throws: `CourierError`: `.invalidURL`/`.invalidBody` for a request that cannot go
     ///   out, a transport code for a failed transfer, `.cancelled` when the task is
     ///   cancelled.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let urlRequest = request.urlRequest
-        guard let url = urlRequest.url, let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https"
-        else {
-            throw CourierError(
-                .invalidURL, "URLSessionTransport sends only absolute http and https URLs",
-                request: urlRequest)
-        }
-        if Task.isCancelled { throw CourierError(.cancelled, "the task was cancelled", request: urlRequest) }
-        try RequestBuilding.validateForSending(urlRequest)
-        if urlRequest.httpMethod == nil || urlRequest.httpMethod?.uppercased() == "GET",
-            !Redirects.isEmpty(request.body)
-        {
-            throw CourierError(
-                .invalidBody,
-                "URLSessionTransport cannot send a GET with a body (FoundationNetworking refuses it); use CurlTransport",
-                request: urlRequest)
-        }
+        try Self.checkSendable(request)
         // The body is prepared once (a stream is spooled to a file) and sent from there on
         // every hop of a redirect chain, which `Redirects` follows for both transports alike.
         let prepared = try await PreparedUpload.make(for: request)
@@ -129,24 +144,7 @@ public final class URLSessionTransport: Transport {
     /// - Returns: the final head (after redirects) and the body stream.
     /// - Throws: `CourierError` as `send` does.
     public func stream(_ request: TransportRequest) async throws -> TransportStream {
-        let urlRequest = request.urlRequest
-        guard let url = urlRequest.url, let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https"
-        else {
-            throw CourierError(
-                .invalidURL, "URLSessionTransport sends only absolute http and https URLs",
-                request: urlRequest)
-        }
-        if Task.isCancelled { throw CourierError(.cancelled, "the task was cancelled", request: urlRequest) }
-        try RequestBuilding.validateForSending(urlRequest)
-        if urlRequest.httpMethod == nil || urlRequest.httpMethod?.uppercased() == "GET",
-            !Redirects.isEmpty(request.body)
-        {
-            throw CourierError(
-                .invalidBody,
-                "URLSessionTransport cannot send a GET with a body (FoundationNetworking refuses it); use CurlTransport",
-                request: urlRequest)
-        }
+        try Self.checkSendable(request)
         let prepared = try await PreparedUpload.make(for: request)
         defer { if let file = prepared.temporaryFile { try? FileManager.default.removeItem(at: file) } }
         var replayable = request
@@ -173,7 +171,7 @@ public final class URLSessionTransport: Transport {
             throw error
         }
         guard var streamed = current else {
-            throw CourierError(.transferFailed, "no response was streamed", request: urlRequest)
+            throw CourierError(.transferFailed, "no response was streamed", request: request.urlRequest)
         }
         streamed.head = head
         return streamed

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// `courier bench fixtures DIR` writes the files both servers serve; `courier bench run`
 /// drives one workload through one transport and prints one JSON line of results; `courier bench
-/// decode` measures the JSON decoders alone.
+/// decode` measures the JSON decoders alone; `courier bench cut-server` serves a file that it cuts
+/// part way, for measuring resumed downloads.
 enum BenchCommand: Command {
     static let name = "bench"
     static let summary = "benchmark client and fixtures used by 'make bench' (see BENCHMARKS.md)"
@@ -48,13 +49,11 @@ enum BenchCommand: Command {
         positionals: ["DIR"]
     )
 
-    static var specs: [ArgumentSpec] { [runSpec, fixturesSpec, DecoderBench.spec] }
+    static var specs: [ArgumentSpec] { [runSpec, fixturesSpec, DecoderBench.spec, CutServer.spec] }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let sub = arguments.first, sub == "run" || sub == "fixtures" || sub == "decode" else {
-            print(
-                "\(runSpec.helpText)\n\n\(fixturesSpec.helpText)\n\n\(DecoderBench.spec.helpText)"
-            )
+        guard let sub = arguments.first, ["run", "fixtures", "decode", "cut-server"].contains(sub) else {
+            print(specs.map(\.helpText).joined(separator: "\n\n"))
             return arguments.contains("--help") || arguments.contains("-h")
                 ? ExitStatus.success : ExitStatus.usage
         }
@@ -66,6 +65,11 @@ enum BenchCommand: Command {
             }
             try BenchFixtures.write(
                 to: URL(fileURLWithPath: directory), bigMiB: try parsed.int(FixturesOptions.bigMib) ?? 1024)
+            return ExitStatus.success
+        }
+        if sub == "cut-server" {
+            guard let parsed = try CutServer.spec.parseUnlessHelp(rest) else { return ExitStatus.success }
+            try await CutServer.run(parsed)
             return ExitStatus.success
         }
         if sub == "decode" {

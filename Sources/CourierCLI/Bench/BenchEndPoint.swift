@@ -30,12 +30,12 @@ enum BenchEndPoint: APIConfigurable {
 struct FileUpload: ParameterConvertible {
     var file: URL
 
-    func encode(into request: inout HTTPRequest) throws {
+    func encode(into request: inout TransportRequest) throws {
         guard FileManager.default.isReadableFile(atPath: file.path) else {
             throw CourierError(.invalidBody, "cannot read \(file.path)")
         }
         request.body = .file(file)
-        request.urlRequest.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        request.headers.replaceOrAdd(name: "Content-Type", value: "application/octet-stream")
     }
 }
 

@@ -49,8 +49,8 @@ struct BenchRunner {
         configuration.baseURL = base
         configuration.retry.maxAttempts = 1
         configuration.maxResponseBytes = 64 << 20
-        configuration.timeouts.idle = 600
-        configuration.timeouts.total = 600
+        configuration.timeouts.idle = .seconds(600)
+        configuration.timeouts.total = .seconds(600)
         let transport = try TransportFactory.make(for: configuration)
         let manager = NetworkManager(configuration: configuration, transport: transport)
 

@@ -58,14 +58,16 @@ struct ClientSettings {
     /// - Parameters:
     ///   - validation: which statuses count as success.
     ///   - eventMonitors: receive each attempt, response and retry.
+    ///   - cookieJar: the cookies for this command; default a jar in memory for its requests.
     /// - Throws: `CourierError` for a transport this build does not know.
-    func makeClient(validation: Validation = .default, eventMonitors: [any EventMonitor] = []) throws
-        -> (manager: NetworkManager, transport: any Transport)
-    {
+    func makeClient(
+        validation: Validation = .default, eventMonitors: [any EventMonitor] = [],
+        cookieJar: CookieJar = CookieJar()
+    ) throws -> (manager: NetworkManager, transport: any Transport) {
         let transport = try TransportFactory.make(for: configuration)
         let manager = NetworkManager(
             configuration: configuration, transport: transport, validation: validation,
-            eventMonitors: eventMonitors)
+            eventMonitors: eventMonitors, cookieJar: cookieJar)
         return (manager, transport)
     }
 }

@@ -7,7 +7,7 @@ import MockServer
 /// `courier demo`: the whole social flow over one or both transports, with a report.
 enum DemoCommand: Command {
     static let name = "demo"
-    static let summary = "run the social flow (signup → upload → feed → tweets → cache) and report each step"
+    static let summary = "run the social flow (signup → upload → feed → tweets → cookies → cache)"
 
     enum Options {
         static let transport = Option.value(
@@ -25,8 +25,9 @@ enum DemoCommand: Command {
         command: name,
         summary: """
             Runs signup → login → upload a video (progress bar) → publish → first in the feed → paginate to the end \
-            → tweets with authors → cache hit on the second video download, over each transport, and prints each \
-            step's result, request count and time. By default it starts the mock server in-process with sample data.
+            → tweets with authors, the session cookie sent back, a profile from the HTTP cache and the second video \
+            download revalidated, over each transport, and prints each step's result, request count and time, and \
+            the cache's hits and revalidations. By default it starts the mock server in-process with sample data.
             """,
         options: [Options.transport, Options.baseUrl, Options.seedData, Options.videoMib]
     )

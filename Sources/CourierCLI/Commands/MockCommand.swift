@@ -176,9 +176,7 @@ struct TransportProxyClient: ProxyClient {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.addValue(value, forHTTPHeaderField: name) }
-        let seconds =
-            Double(request.timeout.components.seconds) + Double(request.timeout.components.attoseconds) / 1e18
-        let options = TransferOptions(totalTimeout: seconds, maxRedirects: 0)
+        let options = TransferOptions(totalTimeout: request.timeout, maxRedirects: 0)
         let response = try await transport.send(
             TransportRequest(
                 urlRequest: urlRequest, body: request.body.isEmpty ? .empty : .data(request.body),

@@ -34,11 +34,17 @@ enum SendCommand: Command {
             "--timeout", placeholder: "S",
             help: "whole-transfer deadline in seconds (default: courier.json's timeouts.total)")
         static let output = Option.value(
-            "--output", "-o", placeholder: "FILE", help: "write the body to FILE (streamed) instead of stdout"
+            "--output", "-o", placeholder: "FILE",
+            help: "write the body to FILE (streamed) instead of stdout; a cut GET is resumed, not restarted"
         )
         static let maxBytes = Option.value(
             "--max-bytes", placeholder: "N",
             help: "largest response body kept in memory (default: courier.json's maxResponseBytes, 16 MiB)")
+        static let cookieJar = Option.value(
+            "--cookie-jar", "-c", placeholder: "FILE",
+            help:
+                "read cookies from FILE and save the ones received to it (default: kept for this command only)"
+        )
         static let include = Option.flag("--include", "-i", help: "print the status line and headers first")
         static let fail = Option.flag("--fail", "-f", help: "exit 22 when the status is 400 or more")
         static let verbose = Option.flag(
@@ -54,7 +60,8 @@ enum SendCommand: Command {
         summary: "Sends one HTTP request through Courier's NetworkManager and prints the response body.",
         options: [
             Options.header, Options.json, Options.data, Options.form, Options.file, Options.user,
-            Options.timeout, Options.output, Options.maxBytes, Options.include, Options.fail, Options.verbose,
+            Options.timeout, Options.output, Options.maxBytes, Options.cookieJar, Options.include,
+            Options.fail, Options.verbose,
             Options.noRedact,
         ] + ClientOptions.all,
         positionals: ["METHOD", "URL"]
@@ -74,20 +81,29 @@ enum SendCommand: Command {
             settings.configuration.maxResponseBytes = Int64(maxBytes)
         }
         if let timeout = try parsed.double(Options.timeout) {
-            guard timeout > 0 else { throw UsageError("--timeout must be positive") }
-            settings.configuration.timeouts.total = timeout
+            guard timeout > 0, timeout < 1e9 else {
+                throw UsageError("--timeout must be a positive number of seconds")
+            }
+            settings.configuration.timeouts.total = .seconds(timeout)
         }
         let verbose = parsed.has(Options.verbose)
         if parsed.has(Options.noRedact), !verbose { throw UsageError("--no-redact only goes with --verbose") }
         let monitors: [any EventMonitor] =
-            verbose ? [VerboseMonitor(body: request.body, redacting: !parsed.has(Options.noRedact))] : []
+            verbose ? [VerboseMonitor(redacting: !parsed.has(Options.noRedact))] : []
         // `send` prints whatever arrives: every status is a response, not an error.
+        let jar = try parsed.value(Options.cookieJar).map { try CookieJar(file: URL(fileURLWithPath: $0)) }
         let (manager, transport) = try settings.makeClient(
-            validation: Validation(acceptableStatusCodes: 100..<600), eventMonitors: monitors)
+            validation: Validation(acceptableStatusCodes: 100..<600), eventMonitors: monitors,
+            cookieJar: jar ?? CookieJar())
 
         let response: Response<Data>
         do {
-            response = try await manager.sendRaw(request)
+            if case .file(let output) = request.destination {
+                // A download resumes what a cut attempt (or an earlier run) left in the file.
+                response = try await manager.download(request, to: output).map { _ in Data() }
+            } else {
+                response = try await manager.sendRaw(request)
+            }
         } catch let error as CourierError {
             await TransportFactory.shutdown(transport)
             standardError("courier send: \(error)\n")
@@ -116,15 +132,13 @@ enum SendCommand: Command {
 /// default headers), each response head as `< ` lines, and retries; secrets hidden unless
 /// `redacting` is false.
 struct VerboseMonitor: EventMonitor {
-    var body: RequestBody
     var redacting: Bool
 
     func handle(_ event: NetworkEvent) {
         switch event {
         case .requestSent(let request, let attempt):
             if attempt > 1 { standardError("* attempt \(attempt)\n") }
-            let command = CURLRendering.command(
-                for: HTTPRequest(urlRequest: request, body: body), redacting: redacting)
+            let command = CURLRendering.command(for: request, redacting: redacting)
             standardError(command + "\n")
         case .responseReceived(_, let response):
             var lines = ["< \(response.httpVersion ?? "HTTP/1.1") \(response.status)"]
@@ -134,7 +148,8 @@ struct VerboseMonitor: EventMonitor {
             }
             standardError(lines.joined(separator: "\n") + "\n<\n")
         case .retrying(let attempt, let delay):
-            standardError("* retrying, attempt \(attempt) in \(String(format: "%.2f", delay)) s\n")
+            standardError(
+                "* retrying, attempt \(attempt) in \(String(format: "%.2f", delay.timeInterval)) s\n")
         case .failed:
             break
         }

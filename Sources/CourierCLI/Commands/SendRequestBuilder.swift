@@ -5,12 +5,12 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Turns `courier send`'s arguments into an `HTTPRequest`: a pure function, tested without a network.
+/// Turns `courier send`'s arguments into a `TransportRequest`: a pure function, tested without a network.
 struct SendRequestBuilder {
     private typealias O = SendCommand.Options
     var parsed: ParsedArguments
 
-    func build() throws -> HTTPRequest {
+    func build() throws -> TransportRequest {
         let method = HTTPMethod(rawValue: parsed.positionals[0])
         guard !method.rawValue.isEmpty, method.rawValue.allSatisfy({ $0.isLetter }) else {
             throw UsageError("'\(parsed.positionals[0])' is not an HTTP method")
@@ -20,9 +20,7 @@ struct SendRequestBuilder {
             scheme == "http" || scheme == "https", url.host?.isEmpty == false
         else { throw UsageError("'\(urlText)' is not an absolute http or https URL") }
 
-        var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = method.rawValue
-        var request = HTTPRequest(urlRequest: urlRequest)
+        var request = TransportRequest(method: method, url: url)
         if let outputPath = parsed.value(O.output) {
             request.destination = .file(URL(fileURLWithPath: outputPath))
         }
@@ -38,17 +36,17 @@ struct SendRequestBuilder {
             } catch let error as CourierError {
                 throw UsageError(error.message)
             }
-            request.urlRequest.setValue(value, forHTTPHeaderField: name)
+            request.headers.replaceOrAdd(name: name, value: value)
         }
         if let user = parsed.value(O.user) {
             guard user.contains(":") else { throw UsageError("--user takes user:password") }
-            request.urlRequest.setValue(
-                "Basic " + Data(user.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            request.headers.replaceOrAdd(
+                name: "Authorization", value: "Basic " + Data(user.utf8).base64EncodedString())
         }
         return request
     }
 
-    private func addBody(to request: inout HTTPRequest) throws {
+    private func addBody(to request: inout TransportRequest) throws {
         let bodyKinds = [
             parsed.value(O.json) != nil, parsed.value(O.data) != nil,
             !parsed.all(O.form).isEmpty || !parsed.all(O.file).isEmpty,
@@ -63,7 +61,7 @@ struct SendRequestBuilder {
                 throw UsageError("--json is not valid JSON: \(error.localizedDescription)")
             }
             request.body = .data(Data(json.utf8))
-            request.urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
         } else if let data = parsed.value(O.data) {
             if data.hasPrefix("@") {
                 let path = String(data.dropFirst())
@@ -74,8 +72,7 @@ struct SendRequestBuilder {
             } else {
                 request.body = .data(Data(data.utf8))
             }
-            request.urlRequest.setValue(
-                "application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.headers.replaceOrAdd(name: "Content-Type", value: "application/x-www-form-urlencoded")
         } else if !parsed.all(O.form).isEmpty || !parsed.all(O.file).isEmpty {
             var form = MultipartForm()
             for field in parsed.all(O.form) {

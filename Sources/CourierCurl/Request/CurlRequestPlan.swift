@@ -55,6 +55,11 @@ struct CurlRequestPlan: Sendable, Equatable {
     /// `Idempotency-Key`): libcurl silently re-sends a request whose reused connection died
     /// before a reply, and the server may already have processed it.
     var freshConnection: Bool = false
+    /// `CURLOPT_PROXY`: nil leaves libcurl to the environment; "" connects directly (a
+    /// `noProxy` host); otherwise the proxy's URL.
+    var proxy: String? = nil
+    /// `CURLOPT_PINNEDPUBLICKEY`: "sha256//…" pins joined with ";"; nil pins nothing.
+    var pinnedPublicKey: String? = nil
 
     /// Builds the plan for `request`.
     ///
@@ -65,24 +70,23 @@ struct CurlRequestPlan: Sendable, Equatable {
     static func make(
         for request: TransportRequest, configuration: CurlTransport.Configuration
     ) throws -> CurlRequestPlan {
-        let head = request.urlRequest
-        guard let url = head.url, let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https",
+        let url = request.url
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else {
             throw CourierError(
-                .invalidURL,
-                "CurlTransport needs an absolute http or https URL, got \(head.url?.absoluteString ?? "nil")",
-                request: head)
+                .invalidURL, "CurlTransport needs an absolute http or https URL, got \(url.absoluteString)",
+                request: request.urlRequest)
         }
-        let methodName = head.httpMethod ?? "GET"
-        try RequestBuilding.validateForSending(head)
+        let methodName = request.method.rawValue
+        try RequestBuilding.validateForSending(request)
 
         let bodyPresent: Bool
         if case .empty = request.body { bodyPresent = false } else { bodyPresent = true }
         let length = request.body.length
         if case .file(let file) = request.body, length == nil {
-            throw CourierError(.invalidBody, "cannot read body file \(file.path)", request: head)
+            throw CourierError(
+                .invalidBody, "cannot read body file \(file.path)", request: request.urlRequest)
         }
         let bodyUpload: Upload = length.map { .sized($0) } ?? .chunked
 
@@ -103,16 +107,15 @@ struct CurlRequestPlan: Sendable, Equatable {
             upload = bodyPresent || methodName == "PUT" || methodName == "PATCH" ? bodyUpload : .none
         }
 
-        let fields = (head.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
         let lines: [String]
         do {
-            lines = try headerLines(for: fields.map { ($0.key, $0.value) }, upload: upload)
+            lines = try headerLines(for: request.headers.map { ($0.name, $0.value) }, upload: upload)
         } catch var error as CourierError {
-            error.request = head
+            error.request = request.urlRequest
             throw error
         }
 
-        let total = request.options.totalTimeout ?? 0
+        let total = request.options.totalTimeout?.timeInterval ?? 0
         let maxResponseBytes: Int64?
         if case .memory = request.destination {
             maxResponseBytes = request.options.maxResponseBytes
@@ -124,17 +127,19 @@ struct CurlRequestPlan: Sendable, Equatable {
             method: method,
             upload: upload,
             headerLines: lines,
-            connectTimeoutMilliseconds: milliseconds(request.options.connectTimeout),
+            connectTimeoutMilliseconds: milliseconds(request.options.connectTimeout.timeInterval),
             totalTimeoutMilliseconds: milliseconds(total),
-            idleTimeout: request.options.idleTimeout(for: head),
+            idleTimeout: request.options.effectiveIdleTimeout,
             acceptEncoding: "",
             caBundlePath: configuration.caBundle?.path,
             userAgent: configuration.userAgent,
             preferHTTP2: configuration.preferHTTP2,
             maxResponseBytes: maxResponseBytes,
             allowedProtocols: "http,https",
-            freshConnection: !HTTPMethod(rawValue: methodName).isIdempotent
-                && head.value(forHTTPHeaderField: "Idempotency-Key") == nil
+            freshConnection: !request.method.isIdempotent && !request.headers.contains("Idempotency-Key"),
+            proxy: configuration.proxy.map { $0.bypasses(url) ? "" : $0.url.absoluteString },
+            pinnedPublicKey: configuration.pinnedPublicKeys.isEmpty
+                ? nil : configuration.pinnedPublicKeys.map(\.description).joined(separator: ";")
         )
     }
 

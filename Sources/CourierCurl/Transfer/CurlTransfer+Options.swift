@@ -107,6 +107,8 @@ extension CurlTransfer {
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)
         if let path = plan.caBundlePath { try set(CURLOPT_CAINFO, path) }
+        if let pins = plan.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, pins) }
+        if let proxy = plan.proxy { try set(CURLOPT_PROXY, proxy) }
     }
 
     private func set(_ option: CURLoption, _ value: Int) throws {

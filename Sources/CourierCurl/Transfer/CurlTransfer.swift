@@ -23,8 +23,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// Where `easy` goes back when the transfer is done.
     private let handles: EasyHandlePool
     let plan: CurlRequestPlan
-    let urlRequest: URLRequest
+    let request: TransportRequest
+    /// The request for errors, built only when one is thrown.
+    var urlRequest: URLRequest { request.urlRequest }
     private let progressHandler: (@Sendable (TransferProgress) -> Void)?
+    private let headHandler: (@Sendable (Int, HTTPHeaders) -> Void)?
     private let state = Locked(TransferStateMachine<Continuation>())
 
     // Loop-thread state (see the type's comment).
@@ -57,16 +60,18 @@ final class CurlTransfer: @unchecked Sendable {
         self.easy = easy
         self.handles = handles
         self.plan = plan
-        self.urlRequest = request.urlRequest
+        self.request = request
         self.progressHandler = request.progress
         self.stream = stream
+        self.headHandler = request.onResponseHead
         let size = ccurl_error_size()
         errorBuffer = .allocate(capacity: size)
         errorBuffer.initialize(repeating: 0, count: size)
         do {
             source = try BodySource(request.body)
             sink = try ResponseSink(
-                destination: request.destination, maxResponseBytes: plan.maxResponseBytes ?? .max)
+                destination: request.destination,
+                maxResponseBytes: plan.maxResponseBytes ?? request.options.maxResponseBytes)
         } catch var error as CourierError {
             handles.recycle(easy)
             errorBuffer.deallocate()
@@ -162,7 +167,7 @@ final class CurlTransfer: @unchecked Sendable {
                 status: status,
                 headers: head.headers,
                 body: body,
-                url: CurlResponseInfo.effectiveURL(easy, requested: plan.url, requestedURL: urlRequest.url),
+                url: CurlResponseInfo.effectiveURL(easy, requested: plan.url, requestedURL: request.url),
                 timings: CurlResponseInfo.timings(easy),
                 httpVersion: CurlResponseInfo.httpVersion(easy) ?? head.httpVersion
             ))
@@ -184,13 +189,20 @@ final class CurlTransfer: @unchecked Sendable {
     /// One header line arrived. Returns false to abort the transfer.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if shouldAbort { return false }
-        let line = head.consume(bytes)
+        guard head.consume(bytes) == .end, let status = head.status, status >= 200 else { return true }
         if stream != nil {
-            if line == .end, let status = head.status, status >= 200 { deliverHead(status: status) }
+            deliverHead(status: status)
             return true
         }
-        guard line == .end, let limit = plan.maxResponseBytes, let status = head.status,
-            status >= 200, !TransferOptions.hasNoBody(status: status, method: urlRequest.httpMethod),
+        do {
+            try sink.begin(status: status)
+        } catch {
+            if case .writeFailed(let message) = error { fail(.fileWriteFailed(message)) }
+            return false
+        }
+        headHandler?(status, head.headers)
+        guard let limit = plan.maxResponseBytes,
+            !TransferOptions.hasNoBody(status: status, method: request.method),
             let declared = head.contentLength, declared > limit
         else { return true }
         // Refuse before reading a byte of a body that cannot fit.

@@ -23,17 +23,22 @@ final class ResponseSink {
     private enum Storage {
         case memory(Data, limit: Int64)
         case file(fd: Int32, url: URL, count: Int64)
+        /// A resumable file destination, decided by the status in `begin(status:)`.
+        case pending(ResponseDestination, limit: Int64)
         case closed
     }
 
     private var storage: Storage
 
-    /// Prepares the destination; a file is created or truncated now.
+    /// Prepares the destination; a `.file` is created or truncated now, a `.resumableFile` is
+    /// opened by `begin(status:)`.
     /// - Throws: `CourierError.Code.fileWriteFailed` when the file cannot be created.
     init(destination: ResponseDestination, maxResponseBytes: Int64) throws {
         switch destination {
         case .memory:
             storage = .memory(Data(), limit: maxResponseBytes)
+        case .resumableFile:
+            storage = .pending(destination, limit: maxResponseBytes)
         case .file(let url):
             let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
@@ -41,6 +46,29 @@ final class ResponseSink {
                     .fileWriteFailed, "cannot create response file \(url.path): \(errnoText())")
             }
             storage = .file(fd: fd, url: url, count: 0)
+        }
+    }
+
+    /// The final response head arrived: a `.resumableFile` destination now opens its file (cut
+    /// to the bytes it keeps) or turns to memory. Does nothing for other destinations.
+    /// - Throws: `Refusal.writeFailed` when the file cannot be opened or is too short.
+    func begin(status: Int) throws(Refusal) {
+        guard case .pending(let destination, let limit) = storage else { return }
+        switch destination.target(status: status) {
+        case .memory:
+            storage = .memory(Data(), limit: limit)
+        case .file(let url, let keeping):
+            let fd = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC | (keeping > 0 ? 0 : O_TRUNC), 0o644)
+            guard fd >= 0 else { throw .writeFailed("cannot open \(url.path): \(errnoText())") }
+            let size = lseek(fd, 0, SEEK_END)
+            guard size >= keeping, ftruncate(fd, off_t(keeping)) == 0, lseek(fd, 0, SEEK_END) == keeping
+            else {
+                let reason =
+                    size >= 0 && size < keeping ? "it has \(size) bytes, fewer than \(keeping)" : errnoText()
+                SystemFile.close(fd)
+                throw .writeFailed("cannot resume \(url.path): \(reason)")
+            }
+            storage = .file(fd: fd, url: url, count: keeping)
         }
     }
 
@@ -65,6 +93,8 @@ final class ResponseSink {
                 offset += written
             }
             storage = .file(fd: fd, url: url, count: count + Int64(chunk.count))
+        case .pending:
+            throw .writeFailed("body bytes arrived before the response head")
         case .closed:
             throw .writeFailed("the response sink is closed")
         }
@@ -81,6 +111,9 @@ final class ResponseSink {
             storage = .closed
             if SystemFile.close(fd) != 0 { throw .writeFailed("closing \(url.path): \(errnoText())") }
             return .file(url, byteCount: count)
+        case .pending:
+            storage = .closed
+            return .data(Data())
         case .closed:
             throw .writeFailed("the response sink is closed")
         }

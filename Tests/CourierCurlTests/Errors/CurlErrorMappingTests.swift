@@ -70,12 +70,12 @@ import Testing
     @Test(arguments: [CURLE_FAILED_INIT, CURLcode(rawValue: 9999)])
     func retryPolicyAttemptsAPermanentFailureOnce(result: CURLcode) async throws {
         let attempts = Locked(0)
-        let policy = RetryPolicy(maxAttempts: 5, sleep: { _ in })
+        let policy = RetryPolicy(maxAttempts: 5, random: { 0.5 }, sleep: { _ in })
         let urlRequest = URLRequest(url: URL(string: "http://127.0.0.1:1/x")!)
         let error = await #expect(throws: CourierError.self) {
             try await policy.intercept(
                 TransportRequest(urlRequest: urlRequest),
-                context: InterceptorContext(originalRequest: urlRequest)
+                context: InterceptorContext(originalRequest: TransportRequest(urlRequest: urlRequest))
             ) { request in
                 attempts.withLock { $0 += 1 }
                 throw CurlErrorMapping.error(for: result, errorBuffer: "", request: request.urlRequest)
@@ -97,12 +97,12 @@ import Testing
         }
         try await withMockServer(handlers: [redirect]) { server in
             try await CurlTransport.with { transport in
-                let policy = RetryPolicy(maxAttempts: 5, sleep: { _ in })
+                let policy = RetryPolicy(maxAttempts: 5, random: { 0.5 }, sleep: { _ in })
                 let urlRequest = URLRequest(url: server.baseURL.appendingPathComponent("start"))
                 let error = await #expect(throws: CourierError.self) {
                     try await policy.intercept(
                         TransportRequest(urlRequest: urlRequest),
-                        context: InterceptorContext(originalRequest: urlRequest)
+                        context: InterceptorContext(originalRequest: TransportRequest(urlRequest: urlRequest))
                     ) { try await transport.send($0) }
                 }
                 #expect(error?.code == .unsupportedProtocol, "\(String(describing: error))")

@@ -82,7 +82,8 @@ import Testing
         let plan = try plan(
             destination: .file(URL(fileURLWithPath: "/tmp/out")),
             options: TransferOptions(
-                connectTimeout: 0.25, idleTimeout: 1.5, totalTimeout: 2.5, maxRedirects: 0),
+                connectTimeout: .seconds(0.25), idleTimeout: .seconds(1.5), totalTimeout: .seconds(2.5),
+                maxRedirects: 0),
             configuration: .init(caBundle: ca, preferHTTP2: false))
         #expect(plan.maxResponseBytes == nil, "no memory limit when streaming to a file")
         #expect(plan.connectTimeoutMilliseconds == 250)

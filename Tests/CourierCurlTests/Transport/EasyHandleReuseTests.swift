@@ -84,7 +84,7 @@ import Testing
                 var big = try request(server, "GET", "/big")
                 big.options.maxResponseBytes = 1_000
                 var slow = try request(server, "GET", "/slow")
-                slow.options.idleTimeout = 0.5
+                slow.options.idleTimeout = .milliseconds(500)
                 let failing = [try request(server, "GET", "/cut"), big, slow]
                 for (index, failure) in failing.enumerated() {
                     await #expect(throws: CourierError.self) { try await transport.send(failure) }

@@ -37,21 +37,23 @@ struct ConfigurationKeysTests {
 
     @Test func timeoutsAreConnectIdleAndTotal() throws {
         let defaults = try decode("{}").timeouts
-        #expect(defaults.connect == 10)
-        #expect(defaults.idle == 60)
+        #expect(defaults.connect == .seconds(10))
+        #expect(defaults.idle == .seconds(60))
         #expect(defaults.total == nil)
         let given = try decode(#"{ "timeouts": { "connect": 2, "idle": 7, "total": 300 } }"#)
-        #expect(given.timeouts == Configuration.Timeouts(connect: 2, idle: 7, total: 300))
-        #expect(given.transferOptions.connectTimeout == 2)
-        #expect(given.transferOptions.totalTimeout == 300)
+        #expect(
+            given.timeouts
+                == Configuration.Timeouts(connect: .seconds(2), idle: .seconds(7), total: .seconds(300)))
+        #expect(given.transferOptions.connectTimeout == .seconds(2))
+        #expect(given.transferOptions.totalTimeout == .seconds(300))
         #expect(try decode(#"{ "timeouts": { "idle": 7 } }"#).transferOptions.totalTimeout == nil)
-        #expect(try decode(#"{ "timeouts": { "idle": 7 } }"#).transferOptions.idleTimeout == 7)
-        #expect(given.transferOptions.totalTimeout == 300)
+        #expect(try decode(#"{ "timeouts": { "idle": 7 } }"#).transferOptions.idleTimeout == .seconds(7))
+        #expect(given.transferOptions.totalTimeout == .seconds(300))
     }
 
     @Test func requestIsReadAsIdle() throws {
         let configuration = try decode(#"{ "timeouts": { "request": 45 } }"#)
-        #expect(configuration.timeouts.idle == 45)
+        #expect(configuration.timeouts.idle == .seconds(45))
         #expect(configuration.timeouts.total == nil)
     }
 
@@ -74,9 +76,10 @@ struct ConfigurationKeysTests {
     }
 
     @Test func roundTripsTimeoutsThroughJSON() throws {
-        let configuration = Configuration(timeouts: .init(connect: 3, idle: 4, total: 5))
+        let configuration = Configuration(
+            timeouts: .init(connect: .seconds(3), idle: .seconds(4), total: .seconds(5)))
         #expect(try Configuration.decode(JSONEncoder().encode(configuration)) == configuration)
-        let noTotal = Configuration(timeouts: .init(connect: 3, idle: 4))
+        let noTotal = Configuration(timeouts: .init(connect: .seconds(3), idle: .seconds(4)))
         let text = String(decoding: try JSONEncoder().encode(noTotal), as: UTF8.self)
         #expect(!text.contains("request"), "\(text)")
         #expect(try Configuration.decode(Data(text.utf8)) == noTotal)

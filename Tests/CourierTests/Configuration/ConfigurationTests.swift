@@ -14,11 +14,13 @@ struct ConfigurationTests {
         let configuration = try Configuration.load(from: configurationFixture("full.json"))
         #expect(configuration.baseURL == URL(string: "https://api.example.com/v1"))
         #expect(configuration.transport == .curl)
-        #expect(configuration.timeouts == Configuration.Timeouts(connect: 5, idle: 30))
-        #expect(configuration.retry == Configuration.Retry(maxAttempts: 4, baseDelay: 0.25, maxDelay: 8))
+        #expect(configuration.timeouts == Configuration.Timeouts(connect: .seconds(5), idle: .seconds(30)))
+        #expect(
+            configuration.retry
+                == Configuration.Retry(maxAttempts: 4, baseDelay: .seconds(0.25), maxDelay: .seconds(8)))
         #expect(configuration.defaultHeaders == ["Accept": "application/json", "X-Client": "courier"])
         #expect(configuration.maxResponseBytes == 1_048_576)
-        #expect(configuration.transferOptions.connectTimeout == 5)
+        #expect(configuration.transferOptions.connectTimeout == .seconds(5))
         #expect(configuration.transferOptions.totalTimeout == nil)
     }
 

@@ -22,7 +22,7 @@ struct FormBodyTests {
     }
 
     @Test func setsBodyAndContentType() throws {
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/login")!))
+        var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/login")!))
         try FormBody(["user": "ann"]).encode(into: &request)
         #expect(
             request.urlRequest.value(forHTTPHeaderField: "Content-Type")
@@ -35,7 +35,7 @@ struct FormBodyTests {
     }
 
     @Test func refusesSecondBody() throws {
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/x")!))
+        var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/x")!))
         try JSONBody(["a": 1] as ParameterValue).encode(into: &request)
         #expect(throws: CourierError.self) { try FormBody(["b": 2]).encode(into: &request) }
     }
@@ -49,7 +49,7 @@ struct JSONBodyTests {
     }
 
     @Test func encodesWithSortedKeysAndISODates() throws {
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/posts")!))
+        var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/posts")!))
         let post = Post(
             title: "Hi ☕", createdAt: Date(timeIntervalSince1970: 86_400),
             url: URL(string: "https://x.test/a/b")!)
@@ -82,7 +82,7 @@ struct JSONBodyTests {
 
 struct CombinedParametersTests {
     @Test func queryPlusBody() throws {
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/posts")!))
+        var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/posts")!))
         try CombinedParameters(URLQuery(["draft": true]), JSONBody(["t": "x"] as ParameterValue))
             .encode(into: &request)
         #expect(request.urlRequest.url?.query == "draft=true")

@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import Testing
 
@@ -47,7 +48,7 @@ struct MultipartFormTests {
         var form = MultipartForm(boundary: "BOUND")
         form.append("caption", name: "text")
         form.appendFile(at: fileURL, name: "video")
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/upload")!))
+        var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/upload")!))
         try form.encode(into: &request)
 
         #expect(
@@ -115,21 +116,8 @@ struct MultipartFormTests {
     @Test func formWithoutFilesIsSentFromMemory() throws {
         var form = MultipartForm(boundary: "b")
         form.append("x", name: "a")
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/upload")!))
+        var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/upload")!))
         try form.encode(into: &request)
         #expect(request.body.dataValue.count == Int(request.body.length ?? -1))
     }
-}
-
-/// A temporary directory removed when the value is released.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "courier-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }

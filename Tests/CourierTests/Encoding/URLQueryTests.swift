@@ -55,13 +55,14 @@ struct URLQueryTests {
     }
 
     @Test func appendsToExistingQuery() throws {
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/posts?x=1")!))
+        var request = TransportRequest(
+            urlRequest: URLRequest(url: URL(string: "https://api.test/posts?x=1")!))
         try URLQuery(["page": 2]).encode(into: &request)
         #expect(request.urlRequest.url?.absoluteString == "https://api.test/posts?x=1&page=2")
     }
 
     @Test func emptyParametersLeaveURLAlone() throws {
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/posts")!))
+        var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/posts")!))
         try URLQuery([:]).encode(into: &request)
         #expect(request.urlRequest.url?.absoluteString == "https://api.test/posts")
     }

@@ -15,7 +15,7 @@ struct CURLRenderingTests {
         head.setValue("k-1", forHTTPHeaderField: "X-Refresh-Token")
         head.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let body = Data(#"{"user":"ann","password":"hunter2","nested":{"refresh_token":"r"}}"#.utf8)
-        let command = CURLRendering.command(for: HTTPRequest(urlRequest: head, body: .data(body)))
+        let command = CURLRendering.command(for: TransportRequest(urlRequest: head, body: .data(body)))
         #expect(
             command == """
                 curl \\
@@ -35,8 +35,8 @@ struct CURLRenderingTests {
     }
 
     @Test func redactsFormBodiesAndQuotesShellCharacters() throws {
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/login")!))
-        request.urlRequest.httpMethod = "POST"
+        var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/login")!))
+        request.method = .post
         try FormBody(["user": "o'neil", "password": "p w"]).encode(into: &request)
         let command = request.cURLDescription
         #expect(command.contains(#"--data-binary 'password=<redacted>&user=o%27neil'"#))
@@ -46,10 +46,10 @@ struct CURLRenderingTests {
     @Test func summarisesFileAndStreamBodies() throws {
         let head = URLRequest(url: URL(string: "https://api.test/upload")!)
         let file = CURLRendering.command(
-            for: HTTPRequest(urlRequest: head, body: .file(URL(fileURLWithPath: "/tmp/v.mp4"))))
+            for: TransportRequest(urlRequest: head, body: .file(URL(fileURLWithPath: "/tmp/v.mp4"))))
         #expect(file.contains("--data-binary '@/tmp/v.mp4'"))
         let stream = CURLRendering.command(
-            for: HTTPRequest(
+            for: TransportRequest(
                 urlRequest: head, body: .stream(BodyStream(length: 42) { OneShotReader(Data()) })))
         #expect(stream.contains("streamed body, 42 bytes"))
         #expect(!stream.contains("-X"))
@@ -129,7 +129,8 @@ extension CURLRenderingTests {
         var head = URLRequest(url: URL(string: "https://api.test/login")!)
         head.httpMethod = "POST"
         head.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        let command = CURLRendering.command(for: HTTPRequest(urlRequest: head, body: .data(Data(body.utf8))))
+        let command = CURLRendering.command(
+            for: TransportRequest(urlRequest: head, body: .data(Data(body.utf8))))
         #expect(command.hasSuffix("--data-binary " + CURLRendering.quote(expected)), "\(command)")
         #expect(!command.contains("hunter2") && !command.contains("abc123"), "\(command)")
     }

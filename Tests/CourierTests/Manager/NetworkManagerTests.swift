@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Dispatch
 import Foundation
 import Testing
@@ -193,7 +194,7 @@ struct NetworkManagerTests {
 
     @Test func cancellationBecomesCancelled() async throws {
         let stub = StubTransport()
-        stub.on(.get, "/feed", StubResponse.json("{}").delayed(by: 30))
+        stub.on(.get, "/feed", StubResponse.json("{}").delayed(by: .seconds(30)))
         let manager = makeManager(stub)
         let task = Task { try await manager.send(TestEndpoint.feed, as: EmptyResponse.self) }
         try await Task.sleep(nanoseconds: 50_000_000)
@@ -209,7 +210,7 @@ struct NetworkManagerTests {
             RequestAdapter { request in
                 order.withLock { $0.append(name) }
                 let existing = request.urlRequest.value(forHTTPHeaderField: "X-Chain") ?? ""
-                request.urlRequest.setValue(existing + name, forHTTPHeaderField: "X-Chain")
+                request.headers.replaceOrAdd(name: "X-Chain", value: existing + name)
             }
         }
         let stub = StubTransport()

@@ -20,7 +20,8 @@ func instantPolicy(
     now: Date = Date(timeIntervalSince1970: 1_000_000)
 ) -> RetryPolicy {
     RetryPolicy(
-        maxAttempts: maxAttempts, baseDelay: 1, maxDelay: 10, random: { random }, sleep: recorder.sleep,
+        maxAttempts: maxAttempts, baseDelay: .seconds(1), maxDelay: .seconds(10), random: { random },
+        sleep: recorder.sleep,
         now: { now })
 }
 
@@ -104,7 +105,7 @@ struct RetryPolicyTests {
 
     struct StreamedPut: APIConfigurable {
         struct Once: ParameterConvertible {
-            func encode(into request: inout HTTPRequest) throws {
+            func encode(into request: inout TransportRequest) throws {
                 request.body = .stream(
                     BodyStream(length: 3, isReplayable: false) { OneShotReader(Data("abc".utf8)) })
             }
@@ -149,7 +150,8 @@ struct RetryPolicyTests {
 
     @Test(arguments: [0.0, 0.25, 0.999_999])
     func fullJitterStaysInBounds(random: Double) {
-        let policy = RetryPolicy(maxAttempts: 10, baseDelay: 0.5, maxDelay: 6, random: { random })
+        let policy = RetryPolicy(
+            maxAttempts: 10, baseDelay: .seconds(0.5), maxDelay: .seconds(6), random: { random })
         for retry in 1...8 {
             let ceiling = min(6, 0.5 * pow(2, Double(retry - 1)))
             let delay = policy.backoff(retry: retry)
@@ -159,7 +161,7 @@ struct RetryPolicyTests {
     }
 
     @Test func systemRandomJitterStaysInBounds() {
-        let policy = RetryPolicy(baseDelay: 1, maxDelay: 4)
+        let policy = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(4))
         for _ in 0..<200 {
             let delay = policy.backoff(retry: 3)
             #expect(delay >= 0 && delay <= 4)
@@ -182,7 +184,8 @@ struct RetryPolicyTests {
     @Test func cancellationDuringBackoffStops() async throws {
         let stub = StubTransport()
         stub.on(.get, "/feed", .status(503))
-        let policy = RetryPolicy(maxAttempts: 5, baseDelay: 30, maxDelay: 30, random: { 1 })
+        let policy = RetryPolicy(
+            maxAttempts: 5, baseDelay: .seconds(30), maxDelay: .seconds(30), random: { 1 })
         let manager = makeManager(stub, interceptors: [policy])
         let task = Task { try await manager.sendRaw(TestEndpoint.feed) }
         try await Task.sleep(nanoseconds: 50_000_000)

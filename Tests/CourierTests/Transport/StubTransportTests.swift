@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import Testing
 
@@ -74,7 +75,7 @@ struct StubTransportTests {
     }
 
     @Test func delayedAnswersArriveAfterTheDelay() async throws {
-        let stub = StubTransport { _ in StubResponse.text("late").delayed(by: 0.05) }
+        let stub = StubTransport { _ in StubResponse.text("late").delayed(by: .seconds(0.05)) }
         let clock = ContinuousClock()
         let start = clock.now
         let response = try await stub.send(
@@ -103,7 +104,7 @@ struct LargeFilePartTests {
 
         var form = MultipartForm(boundary: "big")
         form.appendFile(at: file, name: "video")
-        var request = HTTPRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/upload")!))
+        var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://api.test/upload")!))
         try form.encode(into: &request)
         guard case .stream(let stream) = request.body else {
             Issue.record("a file part must stream")

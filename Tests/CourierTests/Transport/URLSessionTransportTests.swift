@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import TestSupport
 import Testing
@@ -83,9 +84,9 @@ struct URLSessionTransportTests {
 
         var form = MultipartForm(boundary: "smoke")
         form.appendFile(at: file, name: "f")
-        var request = HTTPRequest(urlRequest: head)
+        var request = TransportRequest(urlRequest: head)
         try form.encode(into: &request)
-        let streamed = try await transport.send(TransportRequest(request))
+        let streamed = try await transport.send(request)
         let expectedLength = request.body.length
         #expect(streamed.headers["X-Length"] == expectedLength.map(String.init))
         #expect(server.requests.last?.headers["content-type"] == "multipart/form-data; boundary=smoke")
@@ -183,7 +184,7 @@ struct URLSessionTransportTests {
         let slow = URLRequest(url: server.baseURL.appendingPathComponent("slow"))
         let error = await #expect(throws: CourierError.self) {
             try await transport.send(
-                TransportRequest(urlRequest: slow, options: TransferOptions(totalTimeout: 0.3)))
+                TransportRequest(urlRequest: slow, options: TransferOptions(totalTimeout: .seconds(0.3))))
         }
         #expect(error?.code == .timedOut)
 
@@ -226,7 +227,7 @@ struct URLSessionTransportTests {
         let fast = try await transport.send(
             TransportRequest(
                 urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("json")),
-                options: TransferOptions(totalTimeout: 0.75)))
+                options: TransferOptions(totalTimeout: .seconds(0.75))))
         #expect(fast.status == 200)
         // A redirect loop racing a short deadline ends in a clean error, never a crash.
         for _ in 0..<5 {
@@ -234,7 +235,7 @@ struct URLSessionTransportTests {
                 try await transport.send(
                     TransportRequest(
                         urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("loop")),
-                        options: TransferOptions(totalTimeout: 0.02, maxRedirects: 10_000)))
+                        options: TransferOptions(totalTimeout: .seconds(0.02), maxRedirects: 10_000)))
             }
             #expect(error?.code == .timedOut || error?.code == .tooManyRedirects)
         }

@@ -14,7 +14,7 @@ struct MultipartParserTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let bytes = Data([0x0D, 0x0A, 1, 2, 0x2D, 0x2D, 3])
         try bytes.write(to: file)
-        let request = try UploadEndPoint.profileImage(file: file).makeHTTPRequest(
+        let request = try UploadEndPoint.profileImage(file: file).makeRequest(
             baseURL: URL(string: "http://h"))
         guard case .stream(let stream) = request.body else {
             Issue.record("expected a streamed body, got \(request.body)")

@@ -23,7 +23,7 @@ struct ContractCoverageTests {
     @Test("every enum case builds a request that its operation accepts", arguments: SocialAPI.samples.indices)
     func caseMatchesOperation(index: Int) throws {
         let endpoint = SocialAPI.samples[index]
-        let request = try endpoint.makeHTTPRequest(baseURL: Self.base)
+        let request = try endpoint.makeRequest(baseURL: Self.base)
         let url = try #require(request.urlRequest.url)
         let match = ContractRouter.match(
             method: request.urlRequest.httpMethod ?? "GET", path: url.path(percentEncoded: true),

@@ -16,7 +16,7 @@ struct OperationCallTests {
     func builds() throws {
         let page = try OperationCall(
             PostsEndPoint.page(pageNumber: 1).operation, arguments: ["pageNumber": "2"])
-        let request = try page.makeHTTPRequest(baseURL: URL(string: "http://api.test"))
+        let request = try page.makeRequest(baseURL: URL(string: "http://api.test"))
         #expect(request.urlRequest.url?.absoluteString == "http://api.test/posts?pageNumber=2&size=5")
         let feed = try OperationCall(
             PostsEndPoint.feed(userId: "x").operation, arguments: ["userId": "u-000001"])
@@ -24,7 +24,7 @@ struct OperationCallTests {
         let login = try OperationCall(
             OnboardingEndPoint.login(email: "", password: "").operation,
             arguments: ["email": "a@b.c", "password": "secret1"])
-        let body = try login.makeHTTPRequest(baseURL: URL(string: "http://api.test")).body
+        let body = try login.makeRequest(baseURL: URL(string: "http://api.test")).body
         guard case .data(let data) = body else {
             Issue.record("expected a JSON body")
             return

@@ -19,9 +19,13 @@ struct ServiceFlowTests {
         #expect(report.passed, "\(report.formatted)")
         #expect(
             report.steps.map(\.name) == [
-                "signup", "login", "upload video", "publish", "first in feed", "paginate to end",
-                "tweets with authors", "cache hit on 2nd download",
+                "signup", "login", "cookies", "upload video", "publish", "first in feed", "paginate to end",
+                "tweets with authors", "http cache", "cache hit on 2nd download",
             ])
+        #expect(report.cacheHits == 2, "the profile twice from the cache")
+        #expect(report.cacheRevalidations == 1, "the video after a 304")
+        #expect(report.steps.first { $0.name == "http cache" }?.requests == 1)
+        #expect(report.formatted.contains("http cache: 2 hits, 1 revalidations"))
         #expect(lines.withLock { $0.contains { $0.contains("100%") } }, "the progress bar reached 100 %")
         #expect(report.steps.first { $0.name == "paginate to end" }?.detail.hasPrefix("18 posts") == true)
     }

@@ -121,6 +121,47 @@ struct RangeTests {
         }
     }
 
+    /// `If-Range` keeps the range only for the response's strong `ETag` or its exact
+    /// `Last-Modified`; anything else gets the whole body.
+    @Test(arguments: [
+        ("\"v1\"", 206), ("\"v2\"", 200), ("W/\"v1\"", 200),
+        ("Mon, 01 Jun 2026 10:00:00 GMT", 206), ("Tue, 02 Jun 2026 10:00:00 GMT", 200),
+    ])
+    func ifRangeDecidesWhetherTheRangeIsHonoured(ifRange: String, status: Int) async throws {
+        let handler = ClosureHandler { _ in
+            ServerResponse(
+                headers: ["ETag": "\"v1\"", "Last-Modified": "Mon, 01 Jun 2026 10:00:00 GMT"],
+                body: .generated(length: 100) { offset, count in
+                    Data(repeating: UInt8(offset % 256), count: count)
+                })
+        }
+        try await withMockServer(handlers: [handler]) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("GET /x HTTP/1.1\r\nHost: t\r\nRange: bytes=40-\r\nIf-Range: \(ifRange)\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == status)
+            #expect(response.body.count == (status == 206 ? 60 : 100))
+        }
+    }
+
+    @Test func aTruncatedBodyCanBeCutAtAChosenOffset() async throws {
+        let handler = ClosureHandler { _ in
+            var response = ServerResponse(body: .data(Data(repeating: 7, count: 1000)))
+            response.fault = .truncatedBody
+            response.truncateAfter = 123
+            return response
+        }
+        try await withMockServer(handlers: [handler]) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("GET /x HTTP/1.1\r\nHost: t\r\n\r\n")
+            let text = String(decoding: try client.readToEnd(), as: UTF8.self)
+            #expect(text.contains("Content-Length: 1000\r\n"))
+            #expect(
+                text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n").count
+                    == 123)
+        }
+    }
+
     @Test func missingFileIs404() async throws {
         try await withMockServer(handlers: Self.handlers) { server in
             let client = try RawClient(port: server.port)

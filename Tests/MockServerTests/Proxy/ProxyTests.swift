@@ -1,4 +1,5 @@
 import CourierPrimitives
+import CourierTesting
 import Foundation
 import TestSupport
 import Testing

@@ -1,3 +1,5 @@
+import Courier
+import CourierTesting
 import Foundation
 import TestSupport
 import Testing
@@ -56,6 +58,17 @@ final class NginxTLSServer {
             (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
         stop()
         throw ConformanceSetupError("nginx did not start on port \(port): \(log)")
+    }
+
+    /// The pin of the server's public key, made by the openssl command line.
+    func publicKeyPin() throws -> PublicKeyPin {
+        let pipeline =
+            "openssl x509 -in '\(caBundle.path)' -pubkey -noout | openssl pkey -pubin -outform der"
+            + " | openssl dgst -sha256 -binary | base64"
+        let result = try Subprocess.run("/bin/sh", ["-c", pipeline], timeout: 60)
+        guard result.status == 0 else { throw ConformanceSetupError("openssl failed: \(result.stderrText)") }
+        return try PublicKeyPin(
+            "sha256//" + result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     func url(_ path: String) -> URL? { URL(string: "https://127.0.0.1:\(port)\(path)") }

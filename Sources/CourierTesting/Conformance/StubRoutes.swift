@@ -3,8 +3,9 @@ import Foundation
 
 /// The conformance routes that make sense without a socket (`/echo…`, `/status/N`),
 /// answered in memory for `StubTransport`, the same way `ConformanceRoutes` answers them.
-enum StubRoutes {
-    static func respond(_ request: StubTransport.RecordedRequest) throws -> StubResponse {
+package enum StubRoutes {
+    /// The in-memory answer to `request`.
+    package static func respond(_ request: StubTransport.RecordedRequest) throws -> StubResponse {
         let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         let path = components?.percentEncodedPath ?? request.url.path
         if path.hasPrefix("/status/"), let code = Int(path.dropFirst("/status/".count)) {

@@ -2,24 +2,24 @@ import Foundation
 import MockServer
 
 /// What the echo route saw, sent back as JSON.
-struct Echo: Codable, Sendable {
-    var method: String
-    var target: String
-    var path: String
-    var query: [[String]]
-    var headers: [[String]]
+package struct Echo: Codable, Sendable {
+    package var method: String
+    package var target: String
+    package var path: String
+    package var query: [[String]]
+    package var headers: [[String]]
     /// The body, base64, when it was kept in memory.
-    var body: String?
-    var bodyLength: Int64
-    /// The SHA-256 of a body the server spilled to a file.
-    var bodySHA256: String?
+    package var body: String?
+    package var bodyLength: Int64
+    /// The digest (see `ConformanceRoutes.handler(fileDigest:)`) of a body the server spilled to a file.
+    package var bodySHA256: String?
 
     /// The first value of a header, case-insensitively.
-    func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.first?.lowercased() == name.lowercased() }?.last
     }
 
-    var bodyData: Data? { body.flatMap { Data(base64Encoded: $0) } }
+    package var bodyData: Data? { body.flatMap { Data(base64Encoded: $0) } }
 }
 
 /// The routes the conformance suite's mock server answers, as one handler.
@@ -27,25 +27,33 @@ struct Echo: Codable, Sendable {
 /// - `/echo…` any method: an `Echo` of the request.
 /// - `/status/N`: status N.
 /// - `/redirect/N`: a chain of N 302s ending at `/echo`.
-/// - `/redirect-to?url=U&status=S`: one redirect to U.
+/// - `/redirect-to?url=U&status=S&cookie=C`: one redirect to U, with `Set-Cookie: C` when given.
 /// - `/delay/MS`: 200 after MS milliseconds.
 /// - `/gzip`: the gzip fixture with `Content-Encoding: gzip`.
 /// - `/bytes/N`: N pattern bytes with a `Content-Length`.
 /// - `/chunked/N`: N pattern bytes in chunked coding (no `Content-Length`).
 /// - `/dribble/N?ms=T`: N pattern bytes in 8 chunks spread over T milliseconds.
 /// - `/truncated/N`: headers for N bytes, half of them, then the connection closes.
-enum ConformanceRoutes {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+package enum ConformanceRoutes {
+    /// The JSON `/gzip` serves compressed.
+    package static let greeting = Data(
+        #"{"greeting":"hello, compressed world","items":[1,2,3,4,5,6,7,8,9,10]}"#.utf8 + [0x0a])
+    /// `greeting`, gzip-compressed.
+    package static let greetingGzip = Data(
+        base64Encoded:
+            "H4sIAAAAAAACA6tWSi9KTS3JzEtXslLKSM3JyddRSM7PLShKLS5OTVEozy/KSVHSUcosSc0tVrKKNtQx0jHWMdEx1THTMdex0LHUMTSIreUCAEI974RGAAAA"
+    )!
 
-    static func handler() -> ClosureHandler {
+    /// The handler.
+    /// - Parameter fileDigest: computes `Echo.bodySHA256` for a body the server spilled to a
+    ///   file; nil leaves it out.
+    package static func handler(fileDigest: (@Sendable (URL) -> String?)? = nil) -> ClosureHandler {
         ClosureHandler { request in
             let parts = request.path.split(separator: "/").map(String.init)
             guard let first = parts.first else { return nil }
             let argument = parts.count > 1 ? Int64(parts[1]) : nil
             switch first {
-            case "echo": return echo(request)
+            case "echo": return echo(request, fileDigest: fileDigest)
             case "status": return status(Int(argument ?? 200))
             case "redirect":
                 let remaining = argument ?? 0
@@ -53,18 +61,19 @@ enum ConformanceRoutes {
                 return ServerResponse(status: 302, headers: ["Location": next])
             case "redirect-to":
                 let status = request.queryValue("status").flatMap(Int.init) ?? 302
-                return ServerResponse(
-                    status: status, headers: ["Location": request.queryValue("url") ?? "/echo"])
+                var headers: ServerHeaders = ["Location": request.queryValue("url") ?? "/echo"]
+                if let cookie = request.queryValue("cookie") {
+                    headers.add(name: "Set-Cookie", value: cookie)
+                }
+                return ServerResponse(status: status, headers: headers)
             case "delay":
                 return ServerResponse(
                     status: 200, headers: ["Content-Type": "text/plain"], body: .data(Data("late".utf8)),
                     delay: .milliseconds(argument ?? 1000))
             case "gzip":
-                let data =
-                    (try? Data(contentsOf: fixtures.appendingPathComponent("greeting.json.gz"))) ?? Data()
                 return ServerResponse(
                     status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
-                    body: .data(data))
+                    body: .data(greetingGzip))
             case "bytes":
                 return ServerResponse(
                     status: 200, headers: ["Content-Type": "application/octet-stream"],
@@ -98,7 +107,9 @@ enum ConformanceRoutes {
         return ServerResponse.text("status \(code)", status: code)
     }
 
-    private static func echo(_ request: ServerRequest) -> ServerResponse {
+    private static func echo(_ request: ServerRequest, fileDigest: (@Sendable (URL) -> String?)?)
+        -> ServerResponse
+    {
         var echo = Echo(
             method: request.method, target: request.target, path: request.path,
             query: request.query.map { [$0.name, $0.value] },
@@ -108,7 +119,7 @@ enum ConformanceRoutes {
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?
                 .int64Value
             echo.bodyLength = size ?? -1
-            echo.bodySHA256 = try? Checksum.sha256(file: file)
+            echo.bodySHA256 = fileDigest?(file)
         } else {
             echo.body = request.body.base64EncodedString()
         }
@@ -119,18 +130,29 @@ enum ConformanceRoutes {
         // The same facts as headers, so that a HEAD request (no body comes back) is seen too.
         response.headers.add(name: "X-Echo-Method", value: echo.method)
         response.headers.add(name: "X-Echo-Body-Length", value: String(echo.bodyLength))
-        response.headers.add(name: "X-Echo-Body-Digest", value: Checksum.fnv1a(request.body))
+        response.headers.add(name: "X-Echo-Body-Digest", value: Pattern.fnv1a(request.body))
         let names = request.headers.map { $0.name.lowercased() }
         response.headers.add(name: "X-Echo-Header-Names", value: names.joined(separator: ","))
         return response
     }
 }
 
-/// Runs `body` with a mock server that answers the conformance routes.
-func withConformanceServer<T: Sendable>(
-    host: String = "127.0.0.1", _ body: (MockServer) async throws -> T
+/// Runs `body` with a mock server on a free port that answers the conformance suite's
+/// routes (`/echo`, `/status/N`, `/redirect/N`, `/delay/MS`, `/bytes/N` and the rest), and
+/// stops it on every exit path.
+///
+/// - Parameters:
+///   - host: the address to bind.
+///   - fileDigest: computes the digest the echo route reports for a large body it spilled to
+///     a file; nil reports none.
+///   - body: the work to do with the server.
+/// - Returns: what `body` returns.
+/// - Throws: what starting the server or `body` throws.
+public func withConformanceServer<T: Sendable>(
+    host: String = "127.0.0.1", fileDigest: (@Sendable (URL) -> String?)? = nil,
+    _ body: (MockServer) async throws -> T
 ) async throws -> T {
     let configuration = MockServerConfiguration(host: host, maxBodyBytes: 512 << 20)
     return try await withMockServer(
-        configuration: configuration, handlers: [ConformanceRoutes.handler()], body)
+        configuration: configuration, handlers: [ConformanceRoutes.handler(fileDigest: fileDigest)], body)
 }

@@ -6,7 +6,8 @@ import Foundation
     import Darwin
 #endif
 
-/// Loopback ports for tests: one that refuses connections, and a free one for nginx.
+/// Loopback ports for tests: one that refuses connections, a free one for a server started
+/// by hand, and a probe for whether a port accepts.
 public enum LoopbackPort {
     /// A socket call failed while setting a port up.
     public struct SetupError: Error, CustomStringConvertible {

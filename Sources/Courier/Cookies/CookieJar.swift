@@ -1,0 +1,132 @@
+import CourierPrimitives
+import Foundation
+
+/// The cookies a `NetworkManager` keeps between requests (RFC 6265).
+///
+/// Every transport sends the jar's cookies for each URL it requests and stores every
+/// `Set-Cookie` it receives, on each hop of a redirect too, so a cookie set by a `302` goes
+/// to the next hop only when that hop's host and path match it. A jar lives in memory, or
+/// in a file it reads when created and rewrites after every change.
+///
+/// ```swift
+/// let jar = try CookieJar(file: URL(fileURLWithPath: "cookies.json"))
+/// let manager = NetworkManager(transport: URLSessionTransport(), cookieJar: jar)
+/// ```
+///
+/// Rules kept: domain and path matching, host-only cookies (no `Domain`), `Secure` (sent and
+/// set over https only), `Max-Age` over `Expires`, and refusal of a `Domain` that is a bare
+/// top-level label, a common registry suffix (`co.uk`), or a domain the host is not under.
+/// A cookie over 4 KiB is refused; beyond 50 cookies for a domain or 3000 in all, the oldest go.
+public final class CookieJar: Sendable {
+    /// The file the jar is saved to, if any.
+    public let file: URL?
+    private let state: Locked<[Cookie]>
+
+    /// Creates an empty jar in memory.
+    public init() {
+        file = nil
+        state = Locked([])
+    }
+
+    /// Creates a jar saved in `file`, reading the cookies it holds (a missing file is an
+    /// empty jar). Expired cookies are dropped; session cookies are saved too, so a later run
+    /// continues the session. The file is rewritten after every change; a failed write leaves
+    /// the jar working in memory.
+    /// - Throws: `CourierError` `.invalidConfiguration` when the file exists but is not a
+    ///   cookie file.
+    public init(file: URL) throws(CourierError) {
+        self.file = file
+        var cookies: [Cookie] = []
+        if FileManager.default.fileExists(atPath: file.path) {
+            do {
+                let data = try Data(contentsOf: file)
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = .secondsSince1970
+                cookies = try decoder.decode([Cookie].self, from: data)
+            } catch {
+                throw CourierError(
+                    .invalidConfiguration, "\(file.path) is not a cookie file: \(error)", underlying: error)
+            }
+        }
+        let now = Date()
+        state = Locked(cookies.filter { !$0.isExpired(at: now) })
+    }
+
+    /// Every cookie held, expired ones excluded.
+    public var cookies: [Cookie] {
+        let now = Date()
+        return state.withLock { $0.filter { !$0.isExpired(at: now) } }
+    }
+
+    /// The cookies to send to `url`: longest path first, then oldest first (RFC 6265 §5.4).
+    public func cookies(for url: URL) -> [Cookie] {
+        let now = Date()
+        return state.withLock { $0.filter { $0.matches(url, at: now) } }
+            .sorted { ($0.path.count, $1.created) > ($1.path.count, $0.created) }
+    }
+
+    /// The `Cookie` header value for `url`, or `nil` when no cookie goes there.
+    public func cookieHeader(for url: URL) -> String? {
+        let cookies = cookies(for: url)
+        return cookies.isEmpty ? nil : cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// Stores the `Set-Cookie` fields of a response from `url`; refused cookies are ignored,
+    /// and a cookie that arrives already expired removes the one it names.
+    public func store(from headers: HTTPHeaders, for url: URL) {
+        let parsed = headers.values(for: "Set-Cookie").compactMap { CookieRules.parse($0, from: url) }
+        guard !parsed.isEmpty else { return }
+        for cookie in parsed { store(cookie) }
+    }
+
+    /// Stores one cookie, replacing the one with its name, domain and path (and keeping that
+    /// one's creation time). An expired cookie only removes its namesake.
+    public func store(_ cookie: Cookie) {
+        let now = Date()
+        state.withLock { cookies in
+            var cookie = cookie
+            if let index = cookies.firstIndex(where: {
+                $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path
+            }) {
+                cookie.created = cookies[index].created
+                cookies.remove(at: index)
+            }
+            if !cookie.isExpired(at: now) { cookies.append(cookie) }
+            cookies.removeAll { $0.isExpired(at: now) }
+            let sameDomain = cookies.filter { $0.domain == cookie.domain }
+            if sameDomain.count > CookieRules.maxPerDomain,
+                let oldest = sameDomain.min(by: { $0.created < $1.created })
+            {
+                cookies.removeAll { $0 == oldest }
+            }
+            if cookies.count > CookieRules.maxTotal, let oldest = cookies.min(by: { $0.created < $1.created })
+            {
+                cookies.removeAll { $0 == oldest }
+            }
+            save(cookies)  // under the lock, so saves land in the order of the changes
+        }
+    }
+
+    /// Removes every cookie.
+    public func removeAll() {
+        state.withLock { cookies in
+            cookies.removeAll()
+            save(cookies)
+        }
+    }
+
+    /// `explicit` (a `Cookie` header the caller set) joined with the jar's cookies for `url`.
+    package func header(for url: URL, adding explicit: String?) -> String? {
+        let parts = [explicit, cookieHeader(for: url)].compactMap { $0 }.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// Best effort: a jar that cannot be saved still works in memory for this run.
+    private func save(_ cookies: [Cookie]) {
+        guard let file else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        try? encoder.encode(cookies).write(to: file, options: .atomic)
+    }
+}

@@ -1,0 +1,201 @@
+import CourierPrimitives
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What is kept next to an unfinished download: the URL it came from and the validator that
+/// `If-Range` sends back, so that a later attempt or run can resume it.
+struct ResumeRecord: Codable, Equatable {
+    var url: String
+    var etag: String?
+    var lastModified: String?
+
+    /// What `If-Range` carries: the strong `ETag`, else the `Last-Modified` date.
+    var validator: String? { etag ?? lastModified }
+
+    /// The record for a full response's head; `nil` when it has no usable validator (a weak
+    /// `ETag` cannot be used with `If-Range`).
+    init?(url: String, headers: HTTPHeaders) {
+        let etag = headers["ETag"].flatMap { $0.hasPrefix("W/") || $0.isEmpty ? nil : $0 }
+        let lastModified = headers["Last-Modified"].flatMap { $0.isEmpty ? nil : $0 }
+        guard etag != nil || lastModified != nil else { return nil }
+        self.url = url
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
+/// The innermost step of a resumable download, run on every attempt: it asks for the bytes
+/// the file lacks, records the validator as soon as a response head arrives, shifts progress
+/// by the bytes kept, and starts over once when the server answers for the wrong range.
+final class ResumableDownload: Interceptor {
+    private struct State {
+        /// The record on disk, if any.
+        var record: ResumeRecord?
+        /// The bytes the current attempt resumes after (0: from the start).
+        var offset: Int64 = 0
+        /// What download progress adds: `offset` once a 206 arrived, else 0.
+        var progressBase: Int64 = 0
+    }
+
+    let file: URL
+    let url: String
+    let recordURL: URL
+    private let state: Locked<State>
+
+    init(file: URL, url: URL) {
+        self.file = file
+        self.url = url.absoluteString
+        recordURL = NetworkManager.resumeRecordURL(for: file)
+        var record = (try? Data(contentsOf: recordURL)).flatMap {
+            try? JSONDecoder().decode(ResumeRecord.self, from: $0)
+        }
+        if record?.url != self.url || record?.validator == nil { record = nil }
+        state = Locked(State(record: record))
+    }
+
+    /// Whether a later attempt could resume: the file has bytes and their validator is known.
+    var hasResumableBytes: Bool {
+        state.withLock { $0.record != nil } && (fileSize() ?? 0) > 0
+    }
+
+    func intercept(
+        _ request: TransportRequest, context: InterceptorContext,
+        next: @Sendable (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        let (prepared, offset) = prepare(request)
+        let response = try await next(prepared)
+        guard offset > 0, !answers(response, offset: offset) else { return response }
+        // The server answered for other bytes (or none): throw the partial file away and
+        // ask once more for everything.
+        discard()
+        let (fresh, _) = prepare(request)
+        let retried = try await next(fresh)
+        if retried.status == 206 {
+            throw CourierError(
+                .rangeMismatch, "the server answered a download with 206 Partial Content without being asked",
+                request: fresh.urlRequest, status: retried.status, headers: retried.headers)
+        }
+        return retried
+    }
+
+    /// The request for the next attempt, and the offset it resumes after.
+    private func prepare(_ request: TransportRequest) -> (TransportRequest, Int64) {
+        var outgoing = request
+        let size = fileSize() ?? 0
+        let validator: String? = state.withLock { state in
+            let validator = size > 0 ? state.record?.validator : nil
+            state.offset = validator == nil ? 0 : size
+            state.progressBase = 0
+            return validator
+        }
+        let offset = validator == nil ? 0 : size
+        if let validator {
+            outgoing.headers.replaceOrAdd(name: "Range", value: "bytes=\(offset)-")
+            outgoing.headers.replaceOrAdd(name: "If-Range", value: validator)
+        }
+        outgoing.destination = .resumableFile(file, offset: offset)
+        outgoing.onResponseHead = { [self] status, headers in headArrived(status: status, headers: headers) }
+        if let report = request.progress {
+            outgoing.progress = { [self] progress in
+                guard progress.direction == .download else { return report(progress) }
+                let base = state.withLock { $0.progressBase }
+                report(
+                    TransferProgress(
+                        direction: .download, completed: base + progress.completed,
+                        total: progress.total.map { base + $0 }))
+            }
+        }
+        return (outgoing, offset)
+    }
+
+    /// A response head arrived, before its body: a full 2xx answer records its validator
+    /// (or drops the record when it has none); a 206 makes progress count from the offset.
+    private func headArrived(status: Int, headers: HTTPHeaders) {
+        guard (200..<300).contains(status) else { return }
+        let record = status == 206 ? nil : ResumeRecord(url: url, headers: headers)
+        let write: Bool = state.withLock { state in
+            if status == 206 {
+                state.progressBase = state.offset
+                return false
+            }
+            state.record = record
+            return true
+        }
+        guard write else { return }
+        if let record, let data = try? JSONEncoder().encode(record) {
+            try? data.write(to: recordURL, options: .atomic)
+        } else {
+            try? FileManager.default.removeItem(at: recordURL)
+        }
+    }
+
+    /// Whether `response` fits a request for the bytes after `offset`: anything but a 206 or
+    /// a 416 does (a full answer replaced the file); a 206 must start at `offset` and run to
+    /// the end.
+    private func answers(_ response: TransportResponse, offset: Int64) -> Bool {
+        switch response.status {
+        case 416: return false
+        case 206:
+            guard let range = ContentRange(response.headers["Content-Range"]) else { return false }
+            return range.first == offset && (range.length.map { range.last == $0 - 1 } ?? true)
+        default: return true
+        }
+    }
+
+    /// Removes the partial file and its record.
+    private func discard() {
+        state.withLock { $0.record = nil }
+        try? FileManager.default.removeItem(at: file)
+        try? FileManager.default.removeItem(at: recordURL)
+    }
+
+    /// The download completed: its record is no longer needed.
+    func finish() {
+        try? FileManager.default.removeItem(at: recordURL)
+    }
+
+    private func fileSize() -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size].flatMap {
+            ($0 as? NSNumber)?.int64Value
+        }
+    }
+}
+
+/// A `Content-Range: bytes first-last/length` value (`length` may be `*`).
+struct ContentRange: Equatable {
+    var first: Int64
+    var last: Int64
+    var length: Int64?
+
+    init(first: Int64, last: Int64, length: Int64?) {
+        self.first = first
+        self.last = last
+        self.length = length
+    }
+
+    /// Parses a header value; `nil` for anything but one satisfied byte range.
+    init?(_ header: String?) {
+        guard let header = header?.trimmingCharacters(in: .whitespaces),
+            header.lowercased().hasPrefix("bytes ")
+        else { return nil }
+        let spec = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let halves = spec.split(separator: "/", maxSplits: 1).map(String.init)
+        guard halves.count == 2 else { return nil }
+        let bounds = halves[0].split(separator: "-", maxSplits: 1).map(String.init)
+        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first <= last
+        else {
+            return nil
+        }
+        self.first = first
+        self.last = last
+        if halves[1] == "*" {
+            length = nil
+        } else {
+            guard let length = Int64(halves[1]), length > last else { return nil }
+            self.length = length
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension TransportConformance {
+    /// Every way a transfer can fail surfaces as the same `CourierError` code.
+    static let failureChecks: [Check] = [
+        Check("failures.aSlowServerTimesOut") { c in
+            let request = TransportRequest(
+                urlRequest: try c.request("/delay/3000", timeout: 0.5),
+                options: TransferOptions(totalTimeout: .seconds(0.5)))
+            await c.expectError(request, code: .timedOut, "a 3 s answer under a 0.5 s timeout")
+        },
+        Check("failures.aClosedPortRefusesTheConnection") { c in
+            try await LoopbackPort.withRefusingPort { port in
+                guard let url = URL(string: "http://127.0.0.1:\(port)/nothing") else { return }
+                await c.expectError(
+                    TransportRequest(urlRequest: URLRequest(url: url)), code: .cannotConnect, "closed port")
+            }
+        },
+        Check("failures.aServerClosingMidBodyLosesTheConnection") { c in
+            await c.expectError(
+                TransportRequest(urlRequest: try c.request("/truncated/200000")), code: .connectionLost,
+                "a body cut in half")
+        },
+        Check("failures.cancellingTheTaskCancelsTheTransfer") { c in
+            let request = TransportRequest(urlRequest: try c.request("/delay/10000"))
+            let transport = c.transport
+            let task = Task { try await transport.send(request) }
+            try await Task.sleep(for: .milliseconds(200))
+            task.cancel()
+            switch await task.result {
+            case .failure(let error as CourierError): c.expectEqual(error.code, .cancelled, "code")
+            case .failure(let error): c.record("expected a CourierError, got \(error)")
+            case .success(let response): c.record("expected .cancelled, got status \(response.status)")
+            }
+            let after = try await c.send(TransportRequest(urlRequest: try c.request("/status/200")))
+            c.expectEqual(after.status, 200, "status of a request after the cancelled one")
+        },
+        Check("failures.aTaskCancelledBeforeSendingNeverSends") { c in
+            let request = TransportRequest(urlRequest: try c.request("/echo/never"))
+            let transport = c.transport
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await transport.send(request)
+            }
+            if case .failure(let error as CourierError) = await task.result {
+                c.expectEqual(error.code, .cancelled, "code")
+            } else {
+                c.record("expected .cancelled")
+            }
+        },
+        Check("failures.aDeclaredLengthOverTheLimitIsRefused") { c in
+            let request = TransportRequest(
+                urlRequest: try c.request("/bytes/1000000"), options: TransferOptions(maxResponseBytes: 1000))
+            await c.expectError(request, code: .responseTooLarge, "1 MB over a 1000-byte limit")
+        },
+        Check("failures.aChunkedBodyGrowingOverTheLimitIsAborted") { c in
+            let request = TransportRequest(
+                urlRequest: try c.request("/chunked/100000"), options: TransferOptions(maxResponseBytes: 1000)
+            )
+            await c.expectError(request, code: .responseTooLarge, "100 kB chunked over a 1000-byte limit")
+        },
+        Check("failures.aBodyAtTheLimitIsAccepted") { c in
+            let request = TransportRequest(
+                urlRequest: try c.request("/chunked/1000"), options: TransferOptions(maxResponseBytes: 1000))
+            let response = try await c.send(request)
+            c.expectEqual(response.body.data, Pattern.bytes(offset: 0, count: 1000), "body")
+        },
+        Check("failures.anUnwritableDestinationFailsBeforeSending") { c in
+            let destination = URL(fileURLWithPath: "/nonexistent-dir-\(UUID())/out.bin")
+            let request = TransportRequest(
+                urlRequest: try c.request("/bytes/10"), destination: .file(destination))
+            await c.expectError(request, code: .fileWriteFailed, "a file in a missing folder")
+        },
+        Check("limits.aHeadAnnouncingMoreThanTheLimitSucceeds") { c in
+            let request = TransportRequest(
+                urlRequest: try c.request("/bytes/50000000", method: "HEAD"),
+                options: TransferOptions(maxResponseBytes: 1_000))
+            let response = try await c.send(request)
+            c.expectEqual(response.status, 200, "status")
+            c.expectEqual(response.headers["Content-Length"], "50000000", "Content-Length")
+        },
+        Check("limits.aStallLongerThanTheIdleTimeoutFails") { c in
+            let request = TransportRequest(
+                urlRequest: try c.request("/delay/60000", timeout: 60),
+                options: TransferOptions(idleTimeout: .seconds(1)))
+            let started = ContinuousClock.now
+            await c.expectError(request, code: .timedOut, "a 60 s stall under a 1 s idle timeout")
+            c.expect(ContinuousClock.now - started < .seconds(50), "the idle timeout did not fire")
+        },
+    ]
+}

@@ -1,0 +1,91 @@
+import Courier
+import CourierCurl
+import CourierTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// The product's conformance suite, run the way a user runs it: over Courier's transports,
+/// over a transport written here that wraps another one, and over a broken wrapper that the
+/// suite must catch.
+@Suite struct TransportConformanceSuiteTests {
+    /// One case per transport and check, so a failure names both.
+    @Test(arguments: TransportUnderTest.all, TransportConformance.checks)
+    func courierTransportsConform(transport: TransportUnderTest, check: TransportConformance.Check) async {
+        let report = await TransportConformance.run([check]) { try await transport.make() }
+        expectPassed(report, [check.name])
+    }
+
+    @Test(arguments: TransportConformance.checks.filter { !$0.needsSocket })
+    func stubTransportConformsInMemory(check: TransportConformance.Check) async {
+        let report = await TransportConformance.run([check], socket: false) {
+            try await TransportUnderTest.stub.make()
+        }
+        expectPassed(report, [check.name])
+    }
+
+    /// The whole suite in one call, through a third-party-style transport wrapping each of ours.
+    @Test(arguments: TransportUnderTest.all)
+    func aWrappingTransportPassesTheWholeSuite(inner: TransportUnderTest) async {
+        let sent = Mutex(0)
+        let report = await TransportConformance.run {
+            CountingTransport(wrapping: try await inner.make()) { sent.withLock { $0 += 1 } }
+        }
+        expectPassed(report, TransportConformance.checks.map(\.name))
+        #expect(sent.withLock { $0 } >= TransportConformance.checks.count, "the wrapper carried the requests")
+    }
+
+    /// The suite can fail: a transport that loses request headers is caught, by name.
+    @Test func aTransportThatDropsHeadersFailsTheSuite() async {
+        let report = await TransportConformance.run {
+            HeaderDroppingTransport(wrapping: CurlTransport())
+        }
+        let failed = Set(report.failures.map(\.check))
+        #expect(failed.contains("roundTrip.queryAndHeaders"), "\(report)")
+        #expect(failed.contains("redirects.credentialsStayOnTheSameHost"), "\(report)")
+        #expect(!failed.contains("roundTrip.status.200IsReturnedNotThrown"), "\(report)")
+    }
+
+    private func expectPassed(
+        _ report: TransportConformance.Report, _ names: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(report.checked == names, sourceLocation: sourceLocation)
+        for failure in report.failures {
+            Issue.record("\(failure)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// A transport from outside Courier: it counts requests and hands them to another transport.
+struct CountingTransport: Transport {
+    let inner: any Transport
+    let onSend: @Sendable () -> Void
+
+    init(wrapping inner: any Transport, onSend: @escaping @Sendable () -> Void) {
+        self.inner = inner
+        self.onSend = onSend
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        onSend()
+        return try await inner.send(request)
+    }
+
+    func shutdown() async { await inner.shutdown() }
+}
+
+/// A broken transport: it sends every request without its header fields.
+struct HeaderDroppingTransport: Transport {
+    let inner: any Transport
+
+    init(wrapping inner: any Transport) { self.inner = inner }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        var stripped = request
+        stripped.urlRequest.allHTTPHeaderFields = [:]
+        return try await inner.send(stripped)
+    }
+
+    func shutdown() async { await inner.shutdown() }
+}
