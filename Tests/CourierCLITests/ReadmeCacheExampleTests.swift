@@ -2,6 +2,7 @@ import Courier
 import CourierCurl
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// The README's cookies-and-cache example is ReadmeCacheExample.swift, verbatim; it runs over
@@ -9,12 +10,7 @@ import Testing
 @Suite("README cookies and cache example")
 struct ReadmeCacheExampleTests {
     @Test func readmeShowsTheCompiledExampleVerbatim() throws {
-        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let example = try String(
-            contentsOf: here.appendingPathComponent("ReadmeCacheExample.swift"), encoding: .utf8)
-        let readme = try String(
-            contentsOf: here.appendingPathComponent("../../README.md").standardizedFileURL, encoding: .utf8)
-        #expect(readme.contains("```swift\n" + example + "```"))
+        #expect(try ReadmeText.showsVerbatim("ReadmeCacheExample.swift"))
     }
 
     @Test(arguments: ["curl", "urlsession"])

@@ -2,6 +2,7 @@ import Courier
 import CourierCurl
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// The README's download and per-endpoint examples are these files, verbatim; the tests
@@ -10,11 +11,7 @@ import Testing
 struct ReadmeDownloadAndChoicesTests {
     @Test(arguments: ["ReadmeDownloadExample.swift", "ReadmeChoicesExample.swift"])
     func readmeShowsTheExampleVerbatim(file: String) throws {
-        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let example = try String(contentsOf: here.appendingPathComponent(file), encoding: .utf8)
-        let readme = try String(
-            contentsOf: here.appendingPathComponent("../../README.md").standardizedFileURL, encoding: .utf8)
-        #expect(readme.contains("```swift\n" + example + "```"))
+        #expect(try ReadmeText.showsVerbatim(file))
     }
 
     @Test func theDownloadExampleResumesACutDownload() async throws {

@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// The README's usage example is ReadmeExample.swift, verbatim: this test compiles and runs it,
@@ -8,12 +9,7 @@ import Testing
 @Suite("README usage example")
 struct ReadmeExampleTests {
     @Test func readmeShowsTheCompiledExampleVerbatim() throws {
-        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let example = try String(
-            contentsOf: here.appendingPathComponent("ReadmeExample.swift"), encoding: .utf8)
-        let readme = try String(
-            contentsOf: here.appendingPathComponent("../../README.md").standardizedFileURL, encoding: .utf8)
-        #expect(readme.contains("```swift\n" + example + "```"))
+        #expect(try ReadmeText.showsVerbatim("ReadmeExample.swift"))
     }
 
     @Test func exampleRunsAgainstAMockServer() async throws {

@@ -1,6 +1,7 @@
 import Courier
 import CourierTesting
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -13,11 +14,7 @@ import Testing
 @Suite struct ReadmeExamplesTests {
     @Test(arguments: ["ReadmeProxyExample.swift", "ReadmeTestingExample.swift"])
     func readmeShowsTheExampleVerbatim(file: String) throws {
-        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let example = try String(contentsOf: here.appendingPathComponent(file), encoding: .utf8)
-        let readme = try String(
-            contentsOf: here.appendingPathComponent("../../README.md").standardizedFileURL, encoding: .utf8)
-        #expect(readme.contains("```swift\n" + example + "```"))
+        #expect(try ReadmeText.showsVerbatim(file))
     }
 
     @Test func theProxyExampleSendsThroughTheProxy() async throws {

@@ -11,7 +11,7 @@ import Foundation
 /// let cache = try HTTPCache(directory: cachesFolder.appendingPathComponent("http"))
 /// let manager = NetworkManager(transport: CurlTransport(), interceptors: [RetryPolicy(), cache])
 /// let user = try await manager.send(endpoint, as: User.self)
-/// print(user.source)  // .network, then .cache while fresh, then .revalidated after a 304
+/// let source = user.source  // .network, then .cache while fresh, then .revalidated after a 304
 /// ```
 ///
 /// - Only `GET` responses are stored; a `HEAD` is answered from a fresh stored `GET`.
