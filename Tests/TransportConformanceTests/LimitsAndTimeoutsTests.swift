@@ -39,15 +39,15 @@ import Testing
         try await withConformanceServer { server in
             try await transport.with { sut in
                 let started = ContinuousClock.now
-                // 8 chunks 1.2 s apart, 9.6 s in all, under a 5 s timeout: wide gaps, so that a loaded machine
-                // pausing the server's writes for a few seconds does not look like a stall.
+                // 8 chunks 2.4 s apart, 19.2 s in all, under a 10 s timeout: wide gaps, so that a loaded machine
+                // (the suite runs in parallel on two cores) pausing either side for seconds does not look like a stall.
                 let request = TransportRequest(
-                    urlRequest: try server.request("/dribble/8000?ms=9600", timeout: 5))
+                    urlRequest: try server.request("/dribble/8000?ms=19200", timeout: 10))
                 let response = try await sut.send(request)
                 #expect(response.status == 200)
                 #expect(response.body.data == Pattern.bytes(offset: 0, count: 8000))
                 #expect(
-                    ContinuousClock.now - started > .seconds(5), "the body took longer than the timeout")
+                    ContinuousClock.now - started > .seconds(10), "the body took longer than the timeout")
             }
         }
     }

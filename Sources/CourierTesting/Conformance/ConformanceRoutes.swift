@@ -145,14 +145,17 @@ package enum ConformanceRoutes {
 ///   - host: the address to bind.
 ///   - fileDigest: computes the digest the echo route reports for a large body it spilled to
 ///     a file; nil reports none.
+///   - writeTimeout: how long the server waits on a client that reads nothing before it closes
+///     the connection (a paused stream is such a client).
 ///   - body: the work to do with the server.
 /// - Returns: what `body` returns.
 /// - Throws: what starting the server or `body` throws.
 public func withConformanceServer<T: Sendable>(
     host: String = "127.0.0.1", fileDigest: (@Sendable (URL) -> String?)? = nil,
-    _ body: (MockServer) async throws -> T
+    writeTimeout: Duration = .seconds(30), _ body: (MockServer) async throws -> T
 ) async throws -> T {
-    let configuration = MockServerConfiguration(host: host, maxBodyBytes: 512 << 20)
+    var configuration = MockServerConfiguration(host: host, maxBodyBytes: 512 << 20)
+    configuration.writeTimeout = writeTimeout
     return try await withMockServer(
         configuration: configuration, handlers: [ConformanceRoutes.handler(fileDigest: fileDigest)], body)
 }

@@ -60,8 +60,10 @@ import Testing
             let transport = CurlTransport()
             let request = try get(server, "/slow")
             let inFlight = Task { try await transport.send(request) }
-            // Bounded wait until the loop holds the transfer: 200 × 10 ms.
-            for _ in 0..<200 where transport.loop.activeTransferCount == 0 {
+            // Bounded wait until the loop holds the transfer (the server holds it for 10 s); the
+            // bound is generous because the whole suite runs in parallel on two cores.
+            let deadline = ContinuousClock.now + .seconds(8)
+            while transport.loop.activeTransferCount == 0, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
             }
             #expect(transport.loop.activeTransferCount == 1)

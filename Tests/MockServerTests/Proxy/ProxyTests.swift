@@ -87,7 +87,6 @@ struct ProxyTests {
                 try server.addStubs(
                     json: Data(#"{"request": {"urlPath": "/fast"}, "response": {"body": "f"}}"#.utf8))
                 let clock = ContinuousClock()
-                let start = clock.now
                 // The slow request runs on a thread of its own, not on the test's concurrency pool.
                 let slow = Locked<Result<RawResponse, any Error>?>(nil)
                 let thread = Thread { slow.withLock { $0 = Result { try perform(server, "/api/slow") } } }
@@ -104,18 +103,15 @@ struct ProxyTests {
                 #expect(try perform(server, "/fast").text == "f")
                 #expect(clock.now - fastStart < .milliseconds(300))
                 var timedOut: RawResponse?
-                for _ in 0..<500 where timedOut == nil {
+                let deadline = clock.now + .seconds(30)
+                while timedOut == nil, clock.now < deadline {
                     timedOut = try slow.withLock { try $0?.get() }
                     if timedOut == nil { try await Task.sleep(for: .milliseconds(10)) }
                 }
+                // The 504 shows the limit fired: the upstream would have answered 200 after 3 s. No wall-clock
+                // bound on the whole call: the suite runs in parallel on two cores, so it measures the machine.
                 #expect(timedOut?.status == 504)
                 #expect(timedOut?.text.contains("timed out after") == true)
-                // The 504 itself shows the limit fired (the upstream would answer 200 after 3 s); the bound only
-                // says the call ended, with room for a loaded machine.
-                #expect(
-                    clock.now - start
-                        < .seconds(ProcessInfo.processInfo.environment["COURIER_SANITIZER"] == nil ? 20 : 100)
-                )
             }
         }
     }
