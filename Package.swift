@@ -46,7 +46,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
-            name: "CourierCurlTests", dependencies: ["CourierCurl", "MockServer"],
+            name: "CourierCurlTests", dependencies: ["CourierCurl", "MockServer", "TestSupport"],
             path: "Tests/CourierCurlTests"),
         .testTarget(
             name: "TransportConformanceTests",
@@ -59,11 +59,13 @@ let package = Package(
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "EndpointsTests",
-            dependencies: ["Endpoints", "MockServer", "Courier", "CourierCurl"],
+            dependencies: ["Endpoints", "MockServer", "Courier", "CourierCurl", "TestSupport"],
             path: "Tests/EndpointsTests"),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["Courier", "CourierCurl", "CourierTesting", "Endpoints", "MockServer"],
+            dependencies: [
+                "Courier", "CourierCurl", "CourierTesting", "Endpoints", "MockServer", "TestSupport",
+            ],
             path: "Tests/ReliabilityTests"),
         .testTarget(
             name: "CourierCLITests", dependencies: ["CourierCLI", "MockServer", "TestSupport"],

@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// A handler that only marks its own lifetime.
@@ -25,7 +26,6 @@ struct ServerLifetimeTests {
             }
         }
         // The loop threads let go of the loops as they exit; give them a moment.
-        for _ in 0..<40 where weakHandler != nil { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(weakHandler == nil, "the handler outlived its server")
+        #expect(await eventually { weakHandler == nil }, "the handler outlived its server")
     }
 }

@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 @testable import CourierCurl
@@ -15,7 +16,7 @@ import Testing
 @Suite struct CurlTransportLifecycleTests {
     private static let routes = ClosureHandler { request in
         if request.path.hasPrefix("/slow") {
-            return ServerResponse(status: 200, body: .data(Data("slow".utf8)), delay: .seconds(10))
+            return ServerResponse(status: 200, body: .data(Data("slow".utf8)), delay: .seconds(120))
         }
         return ServerResponse.text("ok \(request.path)", status: 200)
     }
@@ -60,13 +61,8 @@ import Testing
             let transport = CurlTransport()
             let request = try get(server, "/slow")
             let inFlight = Task { try await transport.send(request) }
-            // Bounded wait until the loop holds the transfer (the server holds it for 10 s); the
-            // bound is generous because the whole suite runs in parallel on two cores.
-            let deadline = ContinuousClock.now + .seconds(8)
-            while transport.loop.activeTransferCount == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            #expect(transport.loop.activeTransferCount == 1)
+            // The server holds the answer for 2 minutes; the shutdown ends it long before that.
+            #expect(await eventually { transport.loop.activeTransferCount == 1 })
             await transport.shutdown()
             #expect(transport.loop.isStopped)
             let result = await inFlight.result
@@ -88,11 +84,7 @@ import Testing
         let loop = try #require(transport?.loop)
         #expect(!loop.isStopped)
         transport = nil
-        // Bounded wait for the loop thread to notice: 200 × 10 ms.
-        for _ in 0..<200 where !loop.isStopped {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(loop.isStopped)
+        #expect(await eventually { loop.isStopped })
     }
 
     @Test func theUserAgentAndTimingsComeFromLibcurl() async throws {

@@ -2,6 +2,7 @@ import Courier
 import Endpoints
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 @Suite("Paginator")
@@ -91,11 +92,7 @@ struct PaginatorTests {
         let first = Task { try await paginator.nextPage() }
         await gate.untilWaiting()  // the first call holds the paginator, inside its fetch
         let second = Task { try await paginator.nextPage() }
-        // Bounded wait until the second call is queued behind the first: 200 × 5 ms.
-        for _ in 0..<200 where await !paginator.hasWaiters {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(await paginator.hasWaiters)
+        #expect(await eventually { await paginator.hasWaiters })
         second.cancel()
         await #expect(throws: CancellationError.self) { try await second.value }
         #expect(await !paginator.hasWaiters)
@@ -121,11 +118,8 @@ struct PaginatorTests {
             }
         }
 
-        /// Bounded: 400 × 5 ms.
         func untilWaiting() async {
-            for _ in 0..<400 where state.withLock({ $0.waiting == 0 }) {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
+            _ = await eventually { state.withLock { $0.waiting > 0 } }
         }
 
         func open() {
