@@ -34,6 +34,21 @@ def free_port():
         return s.getsockname()[1]
 
 
+IDLE = "idle baseline (one 1 KiB request)"
+
+
+class cpu_hog:
+    """A busy loop in a child process for the length of a `with` block: the "busy machine" rows."""
+
+    def __enter__(self):
+        self.process = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        return self
+
+    def __exit__(self, *exc):
+        self.process.kill()
+        self.process.wait()
+
+
 def run_measured(argv, timeout=600):
     """Runs argv under /usr/bin/time -v; returns (stdout, peak RSS in KiB, wall seconds)."""
     start = time.monotonic()
@@ -205,11 +220,23 @@ def main():
             log(f"big transfers, round {round_index + 1}/{big_rounds}")
             for client in (("curl", "NetworkManager + CurlTransport"),
                            ("urlsession", "NetworkManager + URLSessionTransport"))[::1 if round_index % 2 == 0 else -1]:
+                # The process's resident baseline: one 1 KiB request, nothing big.
+                rows.setdefault((IDLE, "mock", client[1]), []).append(
+                    swift_client(client[0], "small-raw", f"{mock}/small.json", 1, 1))
                 rows.setdefault((f"{args.big_mib} MiB download to file", "nginx", client[1]), []).append(
                     swift_client(client[0], "download", f"{nginx}/big.bin", 1, 1))
                 rows.setdefault((f"{args.big_mib} MiB upload from file", "mock", client[1]), []).append(
                     swift_client(client[0], "upload", f"{mock}/upload", 1, 1,
                                  extra=("--file", os.path.join(fixtures, "mappings", "__files", "big.bin"))))
+                if client[0] == "curl":
+                    # FoundationNetworking cannot pause a task, so URLSessionTransport fails a stream whose
+                    # consumer falls 8 buffers behind instead; only CurlTransport runs this row.
+                    rows.setdefault((f"{args.big_mib} MiB stream, slow consumer", "nginx", client[1]), []).append(
+                        swift_client(client[0], "stream", f"{nginx}/big.bin", 1, 1))
+                # The same download while a process the harness starts keeps one core busy.
+                with cpu_hog():
+                    rows.setdefault((f"{args.big_mib} MiB download to file, busy machine", "nginx", client[1]),
+                                    []).append(swift_client(client[0], "download", f"{nginx}/big.bin", 1, 1))
     finally:
         servers.stop()
 
@@ -294,6 +321,8 @@ def ratio_chart(decoder_rows, rows):
             bars.append(("decoder vs Foundation", f"CourierJSONDecoder, {payload}", statistics.median(values),
                          min(values), max(values), 3.0))
     for (title, server, client), results in rows.items():
+        if title == IDLE:
+            continue
         against_c = (title, server, "C libcurl multi") in rows
         baseline = "C libcurl multi" if against_c else "NetworkManager + CurlTransport"
         if client in (baseline, "curl CLI") or (against_c and server != "nginx"):
@@ -343,6 +372,23 @@ def round_ratios(rows, key):
     return [r["rps"] / b["rps"] for r, b in zip(rows[key], rows[baseline_key]) if r.get("rps") and b.get("rps")]
 
 
+def memory_report(rows):
+    """Each big transfer's peak RSS over the same client's idle baseline, round by round."""
+    lines = ["", "## Memory over the idle baseline", "",
+             "Peak RSS of the big-transfer runs minus the same client's idle baseline (a process that sent one "
+             "1 KiB request), round by round; median (min–max) MiB.", "",
+             "| transfer | client | idle baseline MiB | added MiB |", "| --- | --- | ---: | ---: |"]
+    for (title, server, client), results in rows.items():
+        baseline = rows.get((IDLE, "mock", client))
+        if title == IDLE or not baseline or "MiB" not in title:
+            continue
+        added = [(r["rss_kib"] - b["rss_kib"]) / 1024 for r, b in zip(results, baseline)
+                 if r.get("rss_kib") and b.get("rss_kib")]
+        idle = median(baseline, "rss_kib")
+        lines.append(f"| {title} | {client} | {fmt(idle / 1024 if idle else None)} | {spread(added)} |")
+    return lines
+
+
 def median(results, key):
     values = [r[key] for r in results if r.get(key) is not None]
     return statistics.median(values) if values else None
@@ -370,6 +416,7 @@ def report(rows, args):
         ratio_text = spread(round_ratios(rows, (title, server, client)), 2)
         lines.append(f"| {title} | {server} | {client} | {rps_text} | {fmt(mibps)} | {fmt(median(results, 'p50_ms'), 3)} "
                      f"| {fmt(median(results, 'p99_ms'), 3)} | {ratio_text} | {fmt(rss / 1024 if rss else None)} | {errors} |")
+    lines += memory_report(rows)
     lines += ["", "Raw results (one JSON per client run):", "", "```"]
     for key, results in rows.items():
         for r in results:

@@ -81,6 +81,23 @@ struct BenchRunner {
                 if case .file(_, let count) = response.body { return count }
                 return 0
             }
+        case "stream":
+            // A consumer that sleeps 2 ms after every 512 KiB (at most about 250 MB/s): slower than
+            // loopback, so the transport must hold the transfer back for memory to stay flat.
+            operation = {
+                let response = try await manager.stream(BenchEndPoint.download(path: path))
+                var received: Int64 = 0
+                var sinceSleep = 0
+                for try await chunk in response.value {
+                    received += Int64(chunk.count)
+                    sinceSleep += chunk.count
+                    if sinceSleep >= 512 << 10 {
+                        sinceSleep = 0
+                        try await Task.sleep(for: .milliseconds(2))
+                    }
+                }
+                return received
+            }
         case "upload":
             guard let file = parsed.value(BenchCommand.RunOptions.file) else {
                 throw UsageError("the upload workload needs --file")
@@ -93,7 +110,7 @@ struct BenchRunner {
                 return size
             }
         default:
-            throw UsageError("--workload takes small, small-raw, decode, download or upload")
+            throw UsageError("--workload takes small, small-raw, decode, download, stream or upload")
         }
         let result = try await measure(requests: requests, concurrency: concurrency, operation)
         await TransportFactory.shutdown(transport)
