@@ -154,8 +154,9 @@ import Testing
     /// Other tests run in parallel in the same process, so in a whole-suite run the RSS bound
     /// is checked only when `COURIER_STREAM_MIB` is set (the measurement: run this test alone,
     /// `COURIER_STREAM_TRANSPORT=curl|urlsession` picks one transport); the buffer bound is
-    /// always checked. The figures are printed.
-    @Test(arguments: StreamingTests.measuredTransports)
+    /// always checked. The figures are printed. The two transports' cases run one after the
+    /// other, so that one's memory is not counted in the other's.
+    @Test(.serialized, arguments: StreamingTests.measuredTransports)
     func aSlowConsumerOfALargeStreamKeepsMemoryBounded(transport: TransportUnderTest) async throws {
         let measuring = ProcessInfo.processInfo.environment["COURIER_STREAM_MIB"].flatMap(Int64.init)
         // 32 MiB in the parallel suite, where the consumer may be starved of a thread for long
