@@ -143,16 +143,18 @@ final class Transfer: Sendable {
             state.failure = error
             return true
         }
-        // Cancel on the delegate queue, never while a delegate callback (a redirect
-        // decision) is running; `redirect` sees the failure and does not answer. A streamed
-        // transfer whose head was delivered has no redirect decision left, and its delegate
-        // queue may hold a backlog of body chunks: it is cancelled at once.
+        // Cancel after the delegate callback now running, if any (a redirect decision;
+        // `redirect` sees the failure and does not answer), and never on the delegate queue:
+        // `cancel()` waits for the session's work queue, which may itself be waiting for the
+        // delegate queue to catch up (`BoundedDelegateQueue`). A streamed transfer whose head
+        // was delivered has no redirect decision left, and its delegate queue may hold a backlog
+        // of body chunks: it is cancelled at once.
         if first {
             let task = self.task
             if stream != nil, state.withLock({ $0.continuation == nil && $0.response != nil }) {
-                task.cancel()
+                DispatchQueue.global().async { task.cancel() }
             } else {
-                delegateQueue.addOperation { task.cancel() }
+                delegateQueue.addOperation { DispatchQueue.global().async { task.cancel() } }
             }
         }
     }

@@ -57,7 +57,11 @@ public final class URLSessionTransport: Transport {
     init(checked settings: Configuration) {
         let maximumConnectionsPerHost = settings.maximumConnectionsPerHost
         let delegate = SessionDelegate()
-        let queue = OperationQueue()
+        #if canImport(FoundationNetworking)
+            let queue: OperationQueue = BoundedDelegateQueue()
+        #else
+            let queue = OperationQueue()
+        #endif
         queue.name = "courier.urlsession.delegate"
         queue.maxConcurrentOperationCount = 1
         self.delegate = delegate

@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+
+    /// The delegate queue of a `URLSessionTransport` on FoundationNetworking, which holds the
+    /// session back while its callbacks are behind.
+    ///
+    /// FoundationNetworking reads the socket as fast as it can and hands every body chunk to
+    /// the delegate queue with `addOperation`, without waiting: when the delegate is slower than
+    /// the network (a busy machine, a slow disk), the queued chunks grow without bound. It has
+    /// no way to pause a data task either: `suspend()` takes the transfer off libcurl and a later
+    /// `resume()` sends the request again. So the queue itself applies the backpressure: when
+    /// `limit` callbacks are waiting, `addOperation` blocks its caller, which is the session's
+    /// own work queue (libcurl's write callback), until the delegate has caught up. libcurl then
+    /// stops reading, and TCP flow control slows the server.
+    ///
+    /// This holds back the whole session, as FoundationNetworking runs all of a session's
+    /// transfers on one queue. An operation that the queue's own thread adds never waits (it
+    /// would wait for itself), and the delegate's callbacks never wait for the work queue (a
+    /// task is cancelled from another thread; see `Transfer.fail`), so the two cannot wait for
+    /// each other.
+    final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
+        // @unchecked Sendable: `pending` is only touched with `condition` locked.
+
+        /// Callbacks that may wait before `addOperation` blocks: with libcurl's largest
+        /// receive buffer (512 KiB) about 8 MiB of body.
+        static let defaultLimit = 16
+
+        private let limit: Int
+        private let condition = NSCondition()
+        private var pending = 0
+
+        init(limit: Int = defaultLimit) {
+            self.limit = max(1, limit)
+            super.init()
+        }
+
+        override func addOperation(_ block: @escaping @Sendable () -> Void) {
+            condition.lock()
+            if OperationQueue.current !== self {
+                while pending >= limit { condition.wait() }
+            }
+            pending += 1
+            condition.unlock()
+            super.addOperation { [self] in
+                block()
+                condition.lock()
+                pending -= 1
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+    }
+#endif
