@@ -72,6 +72,11 @@ struct CountingTransport: Transport {
         return try await inner.send(request)
     }
 
+    func stream(_ request: TransportRequest) async throws -> TransportStream {
+        onSend()
+        return try await inner.stream(request)
+    }
+
     func shutdown() async { await inner.shutdown() }
 }
 
