@@ -140,6 +140,10 @@ public final class MockServer: Sendable {
     /// How many stubs are installed.
     public var stubCount: Int { store.all.count }
 
+    /// The requests the journal holds (admin requests are not journaled), oldest first: what a test in
+    /// this package reads to see what reached the server, without a request of its own.
+    package var journaledRequests: [ServerRequest] { router.journal.snapshot().entries.map(\.request) }
+
     /// Stops accepting, lets in-flight responses finish for up to
     /// ``MockServerConfiguration/shutdownGracePeriod``, and closes every connection.
     ///

@@ -4,21 +4,25 @@ import CourierTesting
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Your own transport: here, one that adds a header and hands the request to libcurl.
 struct TracingTransport: Transport {
     let inner = CurlTransport()
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        var request = request
-        request.urlRequest.setValue("readme", forHTTPHeaderField: "X-Request-Source")
-        return try await inner.send(request)
+        try await inner.send(traced(request))
+    }
+
+    func stream(_ request: TransportRequest) async throws -> TransportStream {
+        try await inner.stream(traced(request))
     }
 
     func shutdown() async { await inner.shutdown() }
+
+    private func traced(_ request: TransportRequest) -> TransportRequest {
+        var request = request
+        request.headers.replaceOrAdd(name: "X-Request-Source", value: "readme")
+        return request
+    }
 }
 
 @Test func tracingTransportConforms() async {
@@ -29,7 +33,7 @@ struct TracingTransport: Transport {
 @Test func talksToAScopedMockServer() async throws {
     try await withMockServer { server in
         let url = server.baseURL.appendingPathComponent("__admin/mappings")
-        let response = try await TracingTransport().send(TransportRequest(urlRequest: URLRequest(url: url)))
+        let response = try await TracingTransport().send(TransportRequest(url: url))
         #expect(response.status == 200)
     }
 }

@@ -38,12 +38,33 @@ import Testing
     /// The suite can fail: a transport that loses request headers is caught, by name.
     @Test func aTransportThatDropsHeadersFailsTheSuite() async {
         let report = await TransportConformance.run {
-            HeaderDroppingTransport(wrapping: CurlTransport())
+            RequestRewritingTransport.droppingHeaders(wrapping: CurlTransport())
         }
         let failed = Set(report.failures.map(\.check))
         #expect(failed.contains("roundTrip.queryAndHeaders"), "\(report)")
         #expect(failed.contains("redirects.credentialsStayOnTheSameHost"), "\(report)")
         #expect(!failed.contains("roundTrip.status.200IsReturnedNotThrown"), "\(report)")
+    }
+
+    /// A feature check can fail too: a transport that never applies the cookie jar fails every
+    /// cookie check, and one whose streams end early fails the streaming checks it should.
+    @Test func transportsThatBreakAFeatureFailItsChecks() async {
+        let cookies = TransportConformance.checks.filter { $0.name.hasPrefix("cookies.") }
+        let control = TransportConformance.checks.filter {
+            $0.name == "roundTrip.status.200IsReturnedNotThrown"
+        }
+        #expect(cookies.count == 4)
+        let jarless = await TransportConformance.run(cookies + control) {
+            RequestRewritingTransport.ignoringTheCookieJar(wrapping: CurlTransport())
+        }
+        #expect(Set(jarless.failures.map(\.check)) == Set(cookies.map(\.name)), "\(jarless)")
+
+        let cut = ["streaming.theBodyArrivesWhole", "streaming.aBodyCutMidWayFailsTheIteration"]
+        let streaming = TransportConformance.checks.filter { cut.contains($0.name) }
+        let truncated = await TransportConformance.run(streaming + control) {
+            StreamTruncatingTransport(wrapping: CurlTransport())
+        }
+        #expect(Set(truncated.failures.map(\.check)) == Set(cut), "\(truncated)")
     }
 
     private func expectPassed(
@@ -72,19 +93,58 @@ struct CountingTransport: Transport {
         return try await inner.send(request)
     }
 
+    func stream(_ request: TransportRequest) async throws -> TransportStream {
+        onSend()
+        return try await inner.stream(request)
+    }
+
     func shutdown() async { await inner.shutdown() }
 }
 
-/// A broken transport: it sends every request without its header fields.
-struct HeaderDroppingTransport: Transport {
+/// A broken transport: it changes every request before another transport sends it.
+struct RequestRewritingTransport: Transport {
+    let inner: any Transport
+    let rewrite: @Sendable (inout TransportRequest) -> Void
+
+    init(wrapping inner: any Transport, rewrite: @escaping @Sendable (inout TransportRequest) -> Void) {
+        self.inner = inner
+        self.rewrite = rewrite
+    }
+
+    /// One that sends every request without its header fields.
+    static func droppingHeaders(wrapping inner: any Transport) -> Self {
+        Self(wrapping: inner) { $0.urlRequest.allHTTPHeaderFields = [:] }
+    }
+
+    /// One that sends every request without the cookie jar, so cookies are neither kept nor sent.
+    static func ignoringTheCookieJar(wrapping inner: any Transport) -> Self {
+        Self(wrapping: inner) { $0.cookieJar = nil }
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        var rewritten = request
+        rewrite(&rewritten)
+        return try await inner.send(rewritten)
+    }
+
+    func shutdown() async { await inner.shutdown() }
+}
+
+/// A broken transport: its streamed bodies end, without an error, after their first chunk.
+struct StreamTruncatingTransport: Transport {
     let inner: any Transport
 
     init(wrapping inner: any Transport) { self.inner = inner }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        var stripped = request
-        stripped.urlRequest.allHTTPHeaderFields = [:]
-        return try await inner.send(stripped)
+        try await inner.send(request)
+    }
+
+    func stream(_ request: TransportRequest) async throws -> TransportStream {
+        let streamed = try await inner.stream(request)
+        var iterator = streamed.body.makeAsyncIterator()
+        let first = try await iterator.next()
+        return TransportStream(head: streamed.head, body: ResponseStream(chunks: first.map { [$0] } ?? []))
     }
 
     func shutdown() async { await inner.shutdown() }

@@ -34,10 +34,24 @@ package struct Echo: Codable, Sendable {
 /// - `/chunked/N`: N pattern bytes in chunked coding (no `Content-Length`).
 /// - `/dribble/N?ms=T`: N pattern bytes in 8 chunks spread over T milliseconds.
 /// - `/truncated/N`: headers for N bytes, half of them, then the connection closes.
+/// - `/set-cookie?cookie=C`: 200 with `Set-Cookie: C`.
+/// - `/cache/fresh/…`: a body with `Cache-Control: max-age=60`.
+/// - `/cache/validated/…`: a body with `ETag: "v1"` that is stale at once (`max-age=0`); 304
+///   to `If-None-Match: "v1"`.
+/// - `/resumable/N/…?cut=K`: N pattern bytes with `ETag: "pattern-N"`, honouring `Range` and
+///   `If-Range`; a request without `Range` is cut after K bytes.
 package enum ConformanceRoutes {
     /// The JSON `/gzip` serves compressed.
     package static let greeting = Data(
         #"{"greeting":"hello, compressed world","items":[1,2,3,4,5,6,7,8,9,10]}"#.utf8 + [0x0a])
+    /// The body of the `/cache/…` routes.
+    package static let cachedBody = Pattern.bytes(offset: 0, count: 50_000)
+    /// The `ETag` of `/cache/validated/…`.
+    package static let cacheETag = "\"v1\""
+
+    /// The `ETag` of `/resumable/N/…`.
+    package static func resumableETag(size: Int64) -> String { "\"pattern-\(size)\"" }
+
     /// `greeting`, gzip-compressed.
     package static let greetingGzip = Data(
         base64Encoded:
@@ -66,6 +80,14 @@ package enum ConformanceRoutes {
                     headers.add(name: "Set-Cookie", value: cookie)
                 }
                 return ServerResponse(status: status, headers: headers)
+            case "set-cookie":
+                var response = ServerResponse.text("cookie set", status: 200)
+                response.headers.add(name: "Set-Cookie", value: request.queryValue("cookie") ?? "")
+                return response
+            case "cache":
+                return cached(request, kind: parts.count > 1 ? parts[1] : "")
+            case "resumable":
+                return resumable(request, size: argument ?? 0)
             case "delay":
                 return ServerResponse(
                     status: 200, headers: ["Content-Type": "text/plain"], body: .data(Data("late".utf8)),
@@ -105,6 +127,36 @@ package enum ConformanceRoutes {
     private static func status(_ code: Int) -> ServerResponse {
         if code == 204 || code == 304 || code < 200 { return ServerResponse(status: code) }
         return ServerResponse.text("status \(code)", status: code)
+    }
+
+    private static func cached(_ request: ServerRequest, kind: String) -> ServerResponse? {
+        var headers: ServerHeaders = ["Content-Type": "application/octet-stream"]
+        switch kind {
+        case "fresh":
+            headers["Cache-Control"] = "max-age=60"
+        case "validated":
+            headers["Cache-Control"] = "max-age=0"
+            headers["ETag"] = cacheETag
+            if request.headers["If-None-Match"] == cacheETag {
+                return ServerResponse(
+                    status: 304, headers: ["ETag": cacheETag, "Cache-Control": "max-age=0"])
+            }
+        default:
+            return nil
+        }
+        return ServerResponse(headers: headers, body: .data(cachedBody))
+    }
+
+    private static func resumable(_ request: ServerRequest, size: Int64) -> ServerResponse {
+        // The server answers `Range` and `If-Range` itself, from the ETag.
+        var response = ServerResponse(
+            headers: ["Content-Type": "application/octet-stream", "ETag": resumableETag(size: size)],
+            body: .generated(length: size) { Pattern.bytes(offset: $0, count: $1) })
+        if request.headers["Range"] == nil, let cut = request.queryValue("cut").flatMap(Int64.init) {
+            response.fault = .truncatedBody
+            response.truncateAfter = cut
+        }
+        return response
     }
 
     private static func echo(_ request: ServerRequest, fileDigest: (@Sendable (URL) -> String?)?)

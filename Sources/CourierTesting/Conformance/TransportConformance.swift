@@ -13,6 +13,24 @@ import Synchronization
 /// port, and shuts the transport down. Nothing here depends on a test framework: the suite
 /// returns a `Report`, and a test asserts that it has no failures.
 ///
+/// The checks, by the prefix of their names:
+/// - `roundTrip.`: methods, queries, headers, bodies (data, form, multipart, file, stream),
+///   gzip, downloads to a file, progress, and status codes returned rather than thrown;
+/// - `redirects.`: the redirect rules, the limit, and credentials kept from other hosts;
+/// - `failures.` and `limits.`: timeouts, refused and lost connections, cancellation, the
+///   response size limit, an unwritable destination;
+/// - `streaming.`: `stream(_:)` hands the body over whole and as it arrives, fails on a cut
+///   body, stops the transfer when its consumer is cancelled or drops it, and holds the
+///   transfer back (or, if it cannot pause, fails with `.responseTooLarge`) while the
+///   consumer is behind;
+/// - `events.`, `cookies.`, `httpCache.`, `resumableDownload.`: a `NetworkManager` on the
+///   transport reads server-sent events and reconnects with `Last-Event-ID`, keeps cookies
+///   in its jar on every hop and for their own host only, answers from and revalidates its
+///   `HTTPCache`, and resumes a cut download with `Range` and `If-Range`.
+///
+/// A transport that wraps another passes `stream(_:)` on as well as `send(_:)`: the default
+/// `stream(_:)` refuses, which fails the `streaming.` and `events.` checks.
+///
 /// ```swift
 /// @Test func myTransportConforms() async {
 ///     let report = await TransportConformance.run { MyTransport() }
@@ -68,7 +86,7 @@ public enum TransportConformance {
     }
 
     /// Every check of the suite.
-    public static let checks: [Check] = roundTripChecks + redirectChecks + failureChecks
+    public static let checks: [Check] = roundTripChecks + redirectChecks + failureChecks + featureChecks
 
     /// Runs checks against transports `makeTransport` makes, one fresh transport per check.
     ///
@@ -167,11 +185,51 @@ final class ConformanceContext: Sendable {
         return try JSONDecoder().decode(Echo.self, from: response.body.data)
     }
 
-    /// Sends, expecting a `CourierError`; records a failure and returns nil otherwise.
-    func expectError(_ request: TransportRequest) async -> CourierError? {
+    /// Sends `path` through `manager` and decodes the echo.
+    func echo(
+        _ manager: NetworkManager, _ path: String, headers: [String: String] = [:]
+    ) async throws -> Echo {
+        let response = try await manager.sendRaw(try request(path, headers: headers))
+        return try JSONDecoder().decode(Echo.self, from: response.value)
+    }
+
+    /// A manager on the transport under test, as an app would make one.
+    func manager(
+        interceptors: [any Interceptor] = [], cookieJar: CookieJar? = CookieJar()
+    ) -> NetworkManager {
+        NetworkManager(
+            transport: transport, baseURL: server.baseURL, interceptors: interceptors, cookieJar: cookieJar)
+    }
+
+    /// `path` with a query of `items`, each value percent-encoded.
+    func path(_ path: String, query items: KeyValuePairs<String, String>) -> String {
+        let encoded = items.map { name, value in
+            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)"
+        }
+        return path + "?" + encoded.joined(separator: "&")
+    }
+
+    /// `prefix` and a component no other check uses, for routes whose requests a check counts on
+    /// the server, which all checks of a run share.
+    func uniquePath(_ prefix: String) -> String { "\(prefix)/\(UUID().uuidString)" }
+
+    /// The requests that reached the server for `path` (without its query), oldest first.
+    func received(_ path: String) -> [ServerRequest] {
+        server.journaledRequests.filter { $0.path == path }
+    }
+
+    /// Expects the transport to answer a plain request, after one that was stopped.
+    func expectStillWorks() async throws {
+        let after = try await send(TransportRequest(urlRequest: try request("/status/200")))
+        expectEqual(after.status, 200, "status of a request after the stopped one")
+    }
+
+    /// Runs `attempt` (which says what it got when nothing is thrown), expecting a
+    /// `CourierError`; records a failure and returns nil otherwise.
+    private func expectError(_ attempt: () async throws -> String) async -> CourierError? {
         do {
-            let response = try await send(request)
-            record("expected an error, got status \(response.status)")
+            let outcome = try await attempt()
+            record("expected an error, got \(outcome)")
             return nil
         } catch let error as CourierError {
             return error
@@ -181,9 +239,14 @@ final class ConformanceContext: Sendable {
         }
     }
 
+    /// Runs `attempt`, expecting a `CourierError` with `code`.
+    func expectError(code: CourierError.Code, _ what: String, _ attempt: () async throws -> String) async {
+        guard let error = await expectError(attempt) else { return }
+        if error.code != code { record("\(what): expected \(code), got \(error.code): \(error.message)") }
+    }
+
     /// Sends, expecting a `CourierError` with `code`.
     func expectError(_ request: TransportRequest, code: CourierError.Code, _ what: String) async {
-        guard let error = await expectError(request) else { return }
-        if error.code != code { record("\(what): expected \(code), got \(error.code): \(error.message)") }
+        await expectError(code: code, what) { "status \(try await send(request).status)" }
     }
 }

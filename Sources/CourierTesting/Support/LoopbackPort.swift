@@ -30,6 +30,20 @@ public enum LoopbackPort {
         return try await body(port)
     }
 
+    /// A socket listening on a free loopback port, for a server written by hand; the caller
+    /// closes it.
+    /// - Parameter backlog: how many connections may wait to be accepted.
+    /// - Returns: the socket and its port.
+    /// - Throws: `SetupError` when a socket call fails.
+    package static func listeningSocket(backlog: Int32 = 16) throws -> (fd: Int32, port: Int) {
+        let (fd, port) = try bindFreePort()
+        guard listen(fd, backlog) == 0 else {
+            close(fd)
+            throw SetupError("listen() failed: errno \(errno)")
+        }
+        return (fd, port)
+    }
+
     private static func bindFreePort() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SetupError("socket() failed: errno \(errno)") }

@@ -7,63 +7,60 @@ import Foundation
     import Darwin
 #endif
 
-/// A server on 127.0.0.1 that answers every connection with a body that never ends, written
-/// with blocking sends until the client goes away: a test can then ask whether, and when,
-/// the server saw the connection closed.
-final class EndlessBodyServer: Sendable {
+/// A server on 127.0.0.1 that answers every connection with a body that never ends (its
+/// `Content-Length` is 1 TiB), written with blocking sends until the client goes away: a test
+/// can then ask whether the server saw the connection closed, and how much it had sent.
+///
+/// With `giveUpAfter`, the server itself closes a connection once it has sent that many body
+/// bytes on it, so that a client that reads everything before handing anything over (instead
+/// of streaming) ends with a cut body, not with all of memory. A connection the server gave
+/// up on does not count as closed by the client.
+package final class EndlessBodyServer: Sendable {
     private struct State {
         var connections = 0
         var closed = 0
         var bytesSent: Int64 = 0
     }
 
-    let port: Int
+    /// The port it listens on.
+    package let port: Int
     private let listener: Int32
+    private let giveUpAfter: Int64?
     private let state = Locked(State())
 
-    init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        listener = fd
+    /// Starts listening on a free loopback port.
+    /// - Parameter giveUpAfter: how many body bytes to send on a connection before closing it;
+    ///   nil never gives up.
+    /// - Throws: `LoopbackPort.SetupError` when the socket cannot be set up.
+    package init(giveUpAfter: Int64? = nil) throws {
+        self.giveUpAfter = giveUpAfter
+        (listener, port) = try LoopbackPort.listeningSocket()
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/endless")! }
+    /// The URL to request.
+    package var url: URL { URL(string: "http://127.0.0.1:\(port)/endless")! }  // allowed: always a URL
 
-    /// Connections accepted, and how many of them the server saw closed by the client.
-    var counts: (connections: Int, closed: Int, bytesSent: Int64) {
+    /// Connections accepted, how many of them the server saw closed by the client, and the body
+    /// bytes sent on all of them.
+    package var counts: (connections: Int, closed: Int, bytesSent: Int64) {
         state.withLock { ($0.connections, $0.closed, $0.bytesSent) }
     }
 
-    /// Waits up to `seconds` for the client to close `count` connections.
-    func waitForClosed(_ count: Int = 1, seconds: Double = 10) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+    /// Waits up to `timeout` for the client to close `count` connections.
+    /// - Returns: whether it did.
+    package func waitForClosed(_ count: Int = 1, within timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
             if counts.closed >= count { return true }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return counts.closed >= count
     }
 
-    func stop() { shutdown(listener, Int32(SHUT_RDWR)) }
+    /// Stops accepting connections; those open go on until their client leaves.
+    package func stop() { shutdown(listener, Int32(SHUT_RDWR)) }
 
     deinit { stop() }
 
@@ -96,8 +93,11 @@ final class EndlessBodyServer: Sendable {
         let block = [UInt8](repeating: 0x5a, count: 64 * 1024)
         // At most about 64 MB/s: FoundationNetworking queues every chunk it reads for its
         // delegate without waiting, so an unthrottled loopback stream would fill memory.
+        var sent: Int64 = 0
         while sendAll(client, block) {
+            sent += Int64(block.count)
             state.withLock { $0.bytesSent += Int64(block.count) }
+            if let giveUpAfter, sent >= giveUpAfter { return }
             usleep(1000)
         }
         markClosed()
