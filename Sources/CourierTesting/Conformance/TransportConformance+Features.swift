@@ -56,8 +56,9 @@ extension TransportConformance {
         },
         Check("streaming.cancellingTheConsumingTaskStopsTheTransfer") { c in
             // Room enough that a transport that cannot pause does not fail first, nor the server
-            // give up, even when a loaded machine starves the consumer for seconds.
-            let server = try EndlessBodyServer(giveUpAfter: 4 * endlessBodyLimit)
+            // give up, even when a loaded machine starves the consumer for tens of seconds: 1 GiB
+            // at about 16 MB/s lasts a minute.
+            let server = try EndlessBodyServer(giveUpAfter: 4 * endlessBodyLimit, pause: .milliseconds(4))
             defer { server.stop() }
             var request = TransportRequest(urlRequest: URLRequest(url: server.url))
             request.options.streamBufferBytes = Int(endlessBodyLimit)

@@ -26,14 +26,19 @@ package final class EndlessBodyServer: Sendable {
     package let port: Int
     private let listener: Int32
     private let giveUpAfter: Int64?
+    private let pauseMicroseconds: UInt32
     private let state = Locked(State())
 
     /// Starts listening on a free loopback port.
-    /// - Parameter giveUpAfter: how many body bytes to send on a connection before closing it;
-    ///   nil never gives up.
+    /// - Parameters:
+    ///   - giveUpAfter: how many body bytes to send on a connection before closing it; nil never
+    ///     gives up.
+    ///   - pause: the wait after each 64 KiB block (1 ms: about 64 MB/s at most).
     /// - Throws: `LoopbackPort.SetupError` when the socket cannot be set up.
-    package init(giveUpAfter: Int64? = nil) throws {
+    package init(giveUpAfter: Int64? = nil, pause: Duration = .milliseconds(1)) throws {
         self.giveUpAfter = giveUpAfter
+        pauseMicroseconds = UInt32(
+            clamping: pause.components.seconds * 1_000_000 + pause.components.attoseconds / 1_000_000_000_000)
         (listener, port) = try LoopbackPort.listeningSocket()
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
@@ -91,14 +96,14 @@ package final class EndlessBodyServer: Sendable {
                 .utf8)
         guard sendAll(client, answer) else { return markClosed() }
         let block = [UInt8](repeating: 0x5a, count: 64 * 1024)
-        // At most about 64 MB/s: FoundationNetworking queues every chunk it reads for its
-        // delegate without waiting, so an unthrottled loopback stream would fill memory.
+        // Throttled (about 64 MB/s by default): a transport that cannot pause queues every chunk
+        // it reads, so an unthrottled loopback stream would fill memory.
         var sent: Int64 = 0
         while sendAll(client, block) {
             sent += Int64(block.count)
             state.withLock { $0.bytesSent += Int64(block.count) }
             if let giveUpAfter, sent >= giveUpAfter { return }
-            usleep(1000)
+            usleep(pauseMicroseconds)
         }
         markClosed()
     }
