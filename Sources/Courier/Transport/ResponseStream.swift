@@ -36,6 +36,73 @@ public struct ResponseStream: AsyncSequence, Sendable {
         consumer = Consumer(buffer)
     }
 
+    /// Makes a stream and the producer a transport fills it through: what a `Transport`'s
+    /// `stream(_:)` returns, with the same backpressure as Courier's own transports.
+    ///
+    /// ```swift
+    /// let (body, producer) = ResponseStream.makeStream(
+    ///     bufferingUpTo: request.options.streamBufferBytes,
+    ///     onResume: { connection.resumeReading() },
+    ///     onCancel: { connection.close() })
+    /// // For each chunk read from the network:
+    /// switch producer.yield(chunk) {
+    /// case .keepGoing: break
+    /// case .pause: connection.pauseReading()  // until onResume
+    /// case .stop: connection.close()  // the consumer has gone
+    /// }
+    /// // At the end: producer.finish(), or producer.finish(throwing: error).
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - capacity: unread bytes at which `yield` answers `.pause`.
+    ///   - onResume: called, from the consumer's thread, once a paused producer may go on (the
+    ///     consumer has read the buffer down to half). Keep it cheap; it must not block.
+    ///   - onCancel: called once when the consumer stops before the end (its task was
+    ///     cancelled, or the stream was dropped): stop the transfer.
+    /// - Returns: the stream to hand out, and its producer.
+    public static func makeStream(
+        bufferingUpTo capacity: Int, onResume: @escaping @Sendable () -> Void,
+        onCancel: @escaping @Sendable () -> Void
+    ) -> (stream: ResponseStream, producer: Producer) {
+        let buffer = StreamBuffer(capacity: capacity, request: nil)
+        buffer.setHandlers(onResume: onResume, onCancel: onCancel)
+        return (ResponseStream(buffer), Producer(buffer: buffer))
+    }
+
+    /// The transport's end of a stream made by `makeStream`.
+    public struct Producer: Sendable {
+        /// What the producer does after a `yield`.
+        public enum Outcome: Sendable, Equatable {
+            /// The chunk was queued: keep reading.
+            case keepGoing
+            /// The chunk was queued, and the consumer is behind: stop reading until `onResume`.
+            case pause
+            /// The consumer has gone (or the stream already ended): stop the transfer.
+            case stop
+        }
+
+        fileprivate let buffer: StreamBuffer
+
+        /// Queues a chunk of body bytes for the consumer. Always takes the chunk, so pause
+        /// when told to: the buffer then holds what was read before the pause.
+        /// - Parameter chunk: the bytes, as they came (an empty chunk is ignored).
+        /// - Returns: whether to keep reading, pause, or stop.
+        public func yield(_ chunk: Data) -> Outcome {
+            switch buffer.offer(chunk) {
+            case .accepted: .keepGoing
+            case .acceptedThenPause, .refused: .pause
+            case .cancelled: .stop
+            }
+        }
+
+        /// Ends the stream once the consumer has read what is queued: at the end of the body,
+        /// or with `error`, which the consumer's iteration throws. Later calls are ignored.
+        /// - Parameter error: what ended the transfer; nil for the end of the body.
+        public func finish(throwing error: CourierError? = nil) {
+            buffer.finish(error)
+        }
+    }
+
     /// Creates the iterator. Iterate a stream once: a second iterator shares the first's chunks.
     public func makeAsyncIterator() -> Iterator {
         Iterator(consumer: consumer)

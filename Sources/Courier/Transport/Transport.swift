@@ -88,8 +88,9 @@ public struct TransportRequest: Sendable {
     public var cookieJar: CookieJar?
     /// Called once the final response head (status 200 or more) has arrived, before any of
     /// its body is written; `NetworkManager.download` records the validator of a resumable
-    /// download from it.
-    package var onResponseHead: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)?
+    /// download from it. A transport calls it, from any thread, when it has the head of a
+    /// response whose body goes to `destination`.
+    public package(set) var onResponseHead: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)?
 
     /// Creates a transport request.
     public init(
