@@ -125,11 +125,13 @@ extension CurlTransfer {
             value.withCString { ccurl_easy_setopt_string(easy, option, $0) }, "option \(option.rawValue)")
     }
 
-    private func check(_ code: CURLcode, _ what: String) throws {
+    /// `what` is only built for the error: a request sets some twenty options.
+    private func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws {
         guard code == CURLE_OK else {
             throw CourierError(
                 .invalidConfiguration,
-                "libcurl refused \(what): \(String(cString: curl_easy_strerror(code)))", request: urlRequest)
+                "libcurl refused \(what()): \(String(cString: curl_easy_strerror(code)))", request: urlRequest
+            )
         }
     }
 }

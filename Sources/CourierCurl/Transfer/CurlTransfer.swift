@@ -15,7 +15,9 @@ import Foundation
 /// the caller's thread and then, after `submit` hands the transfer over through the
 /// loop's lock, only by the loop thread, inside libcurl callbacks or `complete`.
 final class CurlTransfer: @unchecked Sendable {
-    typealias Continuation = CheckedContinuation<TransportResponse, any Error>
+    /// Unchecked: `TransferStateMachine` hands the continuation out exactly once (see the
+    /// three places marked "resume #"), and the checked kind costs an allocation per request.
+    typealias Continuation = UnsafeContinuation<TransportResponse, any Error>
 
     /// The easy handle; returned to the pool by `releaseHandle` on the loop thread (or by `deinit`
     /// when the transfer never reached the loop).
@@ -42,6 +44,12 @@ final class CurlTransfer: @unchecked Sendable {
     private var activityCount: Int64 = 0
     private var lastActivity = ContinuousClock.now
     private var handleReleased = false
+    /// Whether the transfer waits in its origin's queue for a place in the multi handle.
+    var isWaiting = false
+    /// When it started waiting, if it has a total timeout (which counts the wait).
+    var waitingSince: ContinuousClock.Instant?
+    /// Its origin's place in the loop, from submission on.
+    var originQueue: OriginQueue?
     /// Where a streamed body goes, when `Transport.stream` started this transfer; the
     /// continuation is then resumed with the head, and the body ends the stream.
     let stream: StreamBuffer?
@@ -249,6 +257,12 @@ final class CurlTransfer: @unchecked Sendable {
             fail(.cancelled)
             return 0
         }
+    }
+
+    /// Shortens the total timeout to what is left of it after waiting for a connection
+    /// (loop thread, before the handle enters the multi handle).
+    func setTotalTimeout(milliseconds: Int) {
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, milliseconds)
     }
 
     /// Lets a paused streamed transfer go on (loop thread). libcurl may deliver the kept bytes
