@@ -71,6 +71,10 @@ struct BenchRunner {
         case "small-raw":
             // The same request with validation but no decoding: what the JSON decoder costs.
             operation = { Int64(try await manager.sendRaw(BenchEndPoint.small(path: path)).body.data.count) }
+        case "transport":
+            // The transport alone, without NetworkManager: what the manager's layer costs.
+            let request = TransportRequest(url: url)
+            operation = { Int64(try await transport.send(request).body.data.count) }
         case "decode":
             operation = {
                 Int64(
@@ -97,7 +101,7 @@ struct BenchRunner {
                 return size
             }
         default:
-            throw UsageError("--workload takes small, small-raw, decode, download or upload")
+            throw UsageError("--workload takes small, small-raw, transport, decode, download or upload")
         }
         let executorName = parsed.value(BenchCommand.RunOptions.executor) ?? "loop"
         guard ["loop", "global"].contains(executorName) else {

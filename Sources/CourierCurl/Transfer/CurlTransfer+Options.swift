@@ -99,7 +99,10 @@ extension CurlTransfer {
         try set(CURLOPT_TIMEOUT_MS, plan.totalTimeoutMilliseconds)
         try set(CURLOPT_ACCEPT_ENCODING, plan.acceptEncoding)
         try set(CURLOPT_USERAGENT, plan.userAgent)
-        try set(CURLOPT_BUFFERSIZE, 256 * 1024)
+        // A large receive buffer speeds up a big download to a file, but libcurl allocates it for
+        // every transfer and frees it after: for a small response in memory that costs more
+        // than the request itself, so those keep libcurl's 16 KiB.
+        if plan.maxResponseBytes == nil, stream == nil { try set(CURLOPT_BUFFERSIZE, 256 * 1024) }
 
         try set(
             CURLOPT_HTTP_VERSION, plan.preferHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))

@@ -31,6 +31,9 @@ final class CurlTransfer: @unchecked Sendable {
     private let progressHandler: (@Sendable (TransferProgress) -> Void)?
     private let headHandler: (@Sendable (Int, HTTPHeaders) -> Void)?
     private let state = Locked(TransferStateMachine<Continuation>())
+    /// Raised once the state machine has an abort reason: what every callback asks first,
+    /// read without taking the lock.
+    private let aborting: UnsafeMutablePointer<Int32>
 
     // Loop-thread state (see the type's comment).
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -75,6 +78,8 @@ final class CurlTransfer: @unchecked Sendable {
         let size = ccurl_error_size()
         errorBuffer = .allocate(capacity: size)
         errorBuffer.initialize(repeating: 0, count: size)
+        aborting = .allocate(capacity: 1)
+        aborting.initialize(to: 0)
         do {
             source = try BodySource(request.body)
             sink = try ResponseSink(
@@ -83,6 +88,7 @@ final class CurlTransfer: @unchecked Sendable {
         } catch var error as CourierError {
             handles.recycle(easy)
             errorBuffer.deallocate()
+            aborting.deallocate()
             error.request = request.urlRequest
             throw error
         }
@@ -97,6 +103,7 @@ final class CurlTransfer: @unchecked Sendable {
     deinit {
         releaseHandle()
         errorBuffer.deallocate()
+        aborting.deallocate()
     }
 
     // MARK: Continuation
@@ -117,14 +124,19 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Records a cancellation or shutdown; returns whether the loop must remove the handle.
     func stop(_ reason: TransferAbortReason) -> Bool {
-        state.withLock { $0.stop(reason) } == .removeFromLoop
+        let action = state.withLock { $0.stop(reason) }
+        ccurl_flag_raise(aborting)
+        return action == .removeFromLoop
     }
 
     /// Whether a callback should stop libcurl now.
-    var shouldAbort: Bool { state.withLock { $0.shouldAbort } }
+    var shouldAbort: Bool { ccurl_flag_is_raised(aborting) != 0 }
 
     /// Records a failure found in a callback.
-    func fail(_ reason: TransferAbortReason) { state.withLock { $0.fail(reason) } }
+    func fail(_ reason: TransferAbortReason) {
+        state.withLock { $0.fail(reason) }
+        ccurl_flag_raise(aborting)
+    }
 
     /// Ends the transfer on the loop thread, after its handle left the multi handle:
     /// reads the response (for `CURLE_OK`) or maps the error, frees the handle and
