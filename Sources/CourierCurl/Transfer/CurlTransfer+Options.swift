@@ -46,7 +46,10 @@ extension CurlTransfer {
                     return transfer.rewindBody() ? ccurl_seekfunc_ok() : ccurl_seekfunc_cantseek()
                 }, "SEEKFUNCTION")
             try check(ccurl_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, me), "SEEKDATA")
-            try set(CURLOPT_UPLOAD_BUFFERSIZE, 256 * 1024)
+            // As for the receive buffer: a big one only where the body is big, or of unknown size.
+            var bigBody = true
+            if case .sized(let length) = plan.upload { bigBody = length > 64 * 1024 }
+            if bigBody { try set(CURLOPT_UPLOAD_BUFFERSIZE, 256 * 1024) }
         }
 
         var list: UnsafeMutablePointer<curl_slist>?
