@@ -176,6 +176,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
+    /// Whether the caller runs on the loop thread.
+    var isLoopThread: Bool {
+        shared.withLock { shared in shared.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
     /// Whether the loop thread has exited and freed its handles.
     var isStopped: Bool { shared.withLock { $0.phase == .stopped } }
 
