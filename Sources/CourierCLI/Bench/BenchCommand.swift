@@ -17,7 +17,9 @@ enum BenchCommand: Command {
             "--client", placeholder: "curl|urlsession", help: "which transport (required)", required: true)
         static let workload = Option.value(
             "--workload", placeholder: "NAME",
-            help: "small (default), small-raw (no decoding), transport (no manager), decode, download or upload")
+            help:
+                "small (default), small-raw (no decoding), transport (no manager), decode, download or upload"
+        )
         static let url = Option.value(
             "--url", placeholder: "URL", help: "the URL to request (required)", required: true)
         static let requests = Option.value(
