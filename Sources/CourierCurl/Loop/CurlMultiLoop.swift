@@ -366,16 +366,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 next.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
                 continue
             }
-            if let since = next.waitingSince {
-                // The total timeout counts the wait for a connection.
-                let waited = Int((ContinuousClock.now - since) / .milliseconds(1))
-                let remaining = next.plan.totalTimeoutMilliseconds - waited
-                guard remaining > 0 else {
-                    next.complete(result: CURLE_OPERATION_TIMEDOUT)
-                    continue
-                }
-                next.setTotalTimeout(milliseconds: remaining)
-            }
+            guard next.startAfterWaiting() else { continue }
             if add(next, multi: multi, state: &state) {
                 queue.running += 1
                 state.addedLate = true

@@ -271,10 +271,19 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    /// Shortens the total timeout to what is left of it after waiting for a connection
-    /// (loop thread, before the handle enters the multi handle).
-    func setTotalTimeout(milliseconds: Int) {
-        _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, milliseconds)
+    /// A transfer that waited for a connection is about to enter the multi handle (loop
+    /// thread): the wait was not idle time, and the total timeout keeps only what is left of
+    /// it. Returns false, having ended the transfer with a timeout, when nothing is left.
+    func startAfterWaiting() -> Bool {
+        lastActivity = ContinuousClock.now
+        guard let since = waitingSince else { return true }
+        let remaining = plan.totalTimeoutMilliseconds - Int((lastActivity - since) / .milliseconds(1))
+        guard remaining > 0 else {
+            complete(result: CURLE_OPERATION_TIMEDOUT)
+            return false
+        }
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, remaining)
+        return true
     }
 
     /// Lets a paused streamed transfer go on (loop thread). libcurl may deliver the kept bytes

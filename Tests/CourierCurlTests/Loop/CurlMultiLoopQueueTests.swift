@@ -137,6 +137,24 @@ import Testing
         }
     }
 
+    @Test func theWaitForAConnectionIsNotIdleTime() async throws {
+        let arrivals = Arrivals(holdFor: .seconds(1))
+        try await withMockServer(handlers: [arrivals.handler]) { server in
+            let queued = Locked(0)
+            let transport = CurlTransport(
+                configuration: .init(maxConnectionsPerHost: 1), loopHook: counting(queued))
+            let hold = try await submit(try request(server, "/hold"), to: transport, queued: queued)
+            #expect(await eventually { arrivals.paths.withLock { $0 } == ["/hold"] })
+            var patient = try request(server, "/patient")
+            patient.options.idleTimeout = .milliseconds(300)
+            // It waits a second for the connection, longer than its idle timeout, then gets its answer.
+            let waiting = try await submit(patient, to: transport, queued: queued)
+            #expect(try await hold.value.status == 200)
+            #expect(try await waiting.value.body.data == Data("ok /patient".utf8))
+            await transport.shutdown()
+        }
+    }
+
     @Test func eachOriginHasItsOwnQueue() async throws {
         let busy = Arrivals(holdFor: .seconds(120))
         let free = Arrivals(holdFor: .zero)
