@@ -180,7 +180,7 @@ public final class CurlTransport: Transport {
     ///
     /// ```swift
     /// try await withTaskExecutorPreference(transport.executor) {
-    ///     for id in ids { _ = try await manager.send(UserEndPoint.user(id: id)) }
+    ///     for id in ids { _ = try await manager.send(PostsEndPoint.post(id: id)) }
     /// }
     /// ```
     ///
