@@ -117,6 +117,9 @@ http {{
                 proc.kill()
 
 
+# A section of BENCHMARKS.md written by hand, which a new run keeps.
+NOTES_HEADING = "\n## Where the time goes\n"
+
 # Client key -> the name in the report.
 CLIENTS = {
     "c-multi": "C libcurl multi",
@@ -272,13 +275,20 @@ def main():
     lines.append(f"Whole run: {time.monotonic() - started:.0f} s.")
     with open(os.path.join(os.path.dirname(os.path.abspath(args.output)), svg_name), "w") as f:
         f.write(ratio_chart(decoder_rows, rows))
-    text = "\n".join(lines) + "\n"
-    print(text)
-    # Keep the server section that `make bench-server` (scripts/wrk-bench.sh) maintains.
     try:
         previous = open(args.output).read()
     except FileNotFoundError:
         previous = ""
+    # Keep the hand-written profile notes (the figures of a run change; where the time goes is
+    # measured with perf and written by hand), before the raw results.
+    if NOTES_HEADING in previous:
+        notes = previous.split(NOTES_HEADING, 1)[1].split("\n## ", 1)[0]
+        notes = notes.split("\nRaw results (one JSON per client run):", 1)[0].strip("\n")
+        raw_start = lines.index("Raw results (one JSON per client run):")
+        lines[raw_start:raw_start] = [NOTES_HEADING.strip("\n"), "", notes, ""]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    # Keep the server section that `make bench-server` (scripts/wrk-bench.sh) maintains.
     if "\n## Server" in previous:
         text = text.rstrip("\n") + "\n\n## Server" + previous.split("\n## Server", 1)[1]
     with open(args.output, "w") as f:
