@@ -15,9 +15,7 @@ import Foundation
 /// the caller's thread and then, after `submit` hands the transfer over through the
 /// loop's lock, only by the loop thread, inside libcurl callbacks or `complete`.
 final class CurlTransfer: @unchecked Sendable {
-    /// Unchecked: `TransferStateMachine` hands the continuation out exactly once (see the
-    /// three places marked "resume #"), and the checked kind costs an allocation per request.
-    typealias Continuation = UnsafeContinuation<TransportResponse, any Error>
+    typealias Continuation = CheckedContinuation<TransportResponse, any Error>
 
     /// The easy handle; returned to the pool by `releaseHandle` on the loop thread (or by `deinit`
     /// when the transfer never reached the loop).

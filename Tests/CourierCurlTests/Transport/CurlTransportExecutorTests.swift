@@ -76,11 +76,14 @@ import Testing
 
     @Test func cancellingATaskOnTheLoopThreadEndsItsTransfer() async throws {
         let slow = ClosureHandler { _ in
-            ServerResponse(status: 200, body: .data(Data("late".utf8)), delay: .seconds(120))
+            ServerResponse(status: 200, body: .data(Data("late".utf8)), delay: .seconds(300))
         }
         try await withMockServer(handlers: [slow]) { server in
             try await CurlTransport.with { transport in
-                let request = try request(server, "/slow")
+                var request = try request(server, "/slow")
+                // Longer than the server's delay: the transfer stays until cancelled, however long
+                // a loaded machine keeps this test's task from looking.
+                request.options.idleTimeout = .seconds(600)
                 let task = Task(executorPreference: transport.executor) {
                     try await transport.send(request)
                 }
