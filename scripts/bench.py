@@ -8,8 +8,10 @@ against the plain-C libcurl program, and writes the full output to BENCHMARKS.md
 
 Clients:
   c-multi      courier-curl-bench: plain C on libcurl's multi interface (the baseline)
-  curl-nm      NetworkManager + CurlTransport (enum endpoint -> URLRequest -> send -> validate -> decode)
+  curl-nm      NetworkManager + CurlTransport (enum endpoint -> URLRequest -> send -> validate -> decode), the
+               requesting tasks on the transport's loop thread (`withTaskExecutorPreference(transport.executor)`)
   curl-raw     the same without decoding (small workloads only), to separate the JSON decoder's cost
+  curl-raw-pool  the same, its tasks on the global concurrent pool instead of the transport's loop thread
   session-nm   NetworkManager + URLSessionTransport (same path)
   curl-cli     the curl command-line tool, many URLs on one connection (outside reference)
 
@@ -130,6 +132,36 @@ http {{
                 proc.kill()
 
 
+# A section of BENCHMARKS.md written by hand, which a new run keeps.
+NOTES_HEADING = "\n## Where the time goes\n"
+
+# Client key -> the name in the report.
+CLIENTS = {
+    "c-multi": "C libcurl multi",
+    "curl-nm": "NetworkManager + CurlTransport",
+    "curl-raw": "NetworkManager + CurlTransport, no decoding",
+    "curl-raw-pool": "NetworkManager + CurlTransport, no decoding, tasks on the global pool",
+    "session-nm": "NetworkManager + URLSessionTransport",
+    "curl-cli": "curl CLI",
+}
+ALL_CLIENTS = tuple(CLIENTS)
+
+# Workload key -> (requests per run -> (title, `courier bench run` workload, path, requests, in flight,
+# servers, clients)). Above the connection cap (8 per host), the fair-queueing rows measure how long a
+# request waits for a connection: its p99 against the fair share (in flight / throughput).
+WORKLOADS = {
+    "seq": lambda n: ("sequential 1 KiB", "small", "small.json", n, 1, ("mock", "nginx"), ALL_CLIENTS),
+    "64": lambda n: ("64 in flight", "small", "small.json", n * 2, 64, ("mock", "nginx"), ALL_CLIENTS),
+    "100": lambda n: ("100 in flight", "small", "small.json", n * 2, 100, ("nginx",), ("c-multi", "curl-raw")),
+    "200": lambda n: ("200 in flight", "small", "small.json", n * 2, 200, ("nginx",), ("c-multi", "curl-raw")),
+    "1000": lambda n: ("1,000 in flight", "small", "small.json", n * 20 // 3, 1000, ("nginx",),
+                       ("c-multi", "curl-nm", "curl-raw")),
+    "decode": lambda n: ("decode 500 posts", "decode", "posts.json", max(200, n // 10), 1, ("mock", "nginx"),
+                         ("c-multi", "curl-nm", "session-nm")),
+    "big": None,  # the 1 GiB download and upload, CurlTransport against URLSessionTransport
+}
+
+
 def swift_client(client, workload, url, requests, concurrency, extra=()):
     argv = [os.path.join(BIN, "courier"), "bench", "run", "--client", client, "--workload", workload,
             "--url", url, "--requests", str(requests), "--concurrency", str(concurrency), *extra]
@@ -167,11 +199,27 @@ def main():
     parser.add_argument("--output", default=os.path.join(ROOT, "BENCHMARKS.md"))
     parser.add_argument("--decoder-rounds", type=int, default=9, help="rounds of the decoder micro-benchmark")
     parser.add_argument("--only", choices=["all", "decoder"], default="all")
+    parser.add_argument("--workloads", default=",".join(WORKLOADS),
+                        help="comma-separated subset of: " + ", ".join(WORKLOADS))
+    parser.add_argument("--clients", default=",".join(CLIENTS),
+                        help="comma-separated subset of: " + ", ".join(CLIENTS))
+    parser.add_argument("--servers", default="mock,nginx", help="comma-separated subset of: mock, nginx")
     args = parser.parse_args()
+    chosen_workloads = set(args.workloads.split(","))
+    chosen_clients = set(args.clients.split(","))
+    chosen_servers = set(args.servers.split(","))
+    for name in chosen_workloads - set(WORKLOADS):
+        parser.error(f"unknown workload {name}")
+    for name in chosen_clients - set(CLIENTS):
+        parser.error(f"unknown client {name}")
+    partial = (chosen_workloads != set(WORKLOADS) or chosen_clients != set(CLIENTS)
+               or chosen_servers != {"mock", "nginx"})
     started = time.monotonic()
 
-    log(f"decoder micro-benchmark, {args.decoder_rounds} rounds")
-    decoder_rows = decoder_bench(args.decoder_rounds)
+    decoder_rows = {}
+    if args.only == "decoder" or not partial:
+        log(f"decoder micro-benchmark, {args.decoder_rounds} rounds")
+        decoder_rows = decoder_bench(args.decoder_rounds)
     if args.only == "decoder":
         print("\n".join(decoder_report(decoder_rows, "BENCHMARKS-ratios.svg", include_chart=False)))
         return
@@ -179,43 +227,41 @@ def main():
     workdir = tempfile.mkdtemp(prefix="courier-bench-")
     os.chmod(workdir, 0o755)  # nginx's workers run as an unprivileged user and must read the files
     fixtures = os.path.join(workdir, "fixtures")
-    subprocess.run([os.path.join(BIN, "courier"), "bench", "fixtures", fixtures, "--big-mib", str(args.big_mib)],
-                   check=True)
+    big_mib = args.big_mib if "big" in chosen_workloads else 1
+    subprocess.run([os.path.join(BIN, "courier"), "bench", "fixtures", fixtures, "--big-mib", str(big_mib)],
+                   check=True, stdout=subprocess.DEVNULL)
     servers = Servers(workdir)
     rows = {}  # (workload, server, client) -> list of results
     try:
         mock = servers.start_mock(os.path.join(fixtures, "mappings"))
         nginx = servers.start_nginx(os.path.join(fixtures, "mappings", "__files"))
         log(f"mock server {mock}, nginx {nginx}")
-        workloads = [
-            ("sequential 1 KiB", "small", "small.json", args.requests, 1),
-            ("64 in flight", "small", "small.json", args.requests * 2, 64),
-            ("decode 500 posts", "decode", "posts.json", max(200, args.requests // 10), 1),
-        ]
+        workloads = [(key, *WORKLOADS[key](args.requests)) for key in WORKLOADS
+                     if key in chosen_workloads and key != "big"]
         for round_index in range(args.rounds):
             log(f"round {round_index + 1}/{args.rounds}")
-            for title, workload, path, requests, concurrency in workloads:
+            for _, title, workload, path, requests, concurrency, server_names, client_keys in workloads:
                 for server_name, base in (("mock", mock), ("nginx", nginx)):
+                    if server_name not in server_names or server_name not in chosen_servers:
+                        continue
                     url = f"{base}/{path}"
-                    clients = [
-                        ("C libcurl multi", lambda: c_client(url, requests, concurrency)),
-                        ("NetworkManager + CurlTransport",
-                         lambda: swift_client("curl", workload, url, requests, concurrency)),
-                        ("NetworkManager + URLSessionTransport",
-                         lambda: swift_client("urlsession", workload, url, requests, concurrency)),
-                        ("curl CLI", lambda: curl_cli(url, requests, concurrency, workdir)),
-                    ]
-                    if workload == "small":
-                        # The same path without JSON decoding, to separate Foundation's decoder from
-                        # Courier's own cost.
-                        clients.insert(2, ("NetworkManager + CurlTransport, no decoding",
-                                           lambda: swift_client("curl", "small-raw", url, requests, concurrency)))
-                    if workload == "decode":
-                        clients = clients[:3]
+                    runners = {
+                        "c-multi": lambda: c_client(url, requests, concurrency),
+                        "curl-nm": lambda: swift_client("curl", workload, url, requests, concurrency),
+                        # The same path without JSON decoding, to separate the decoder from Courier's own cost.
+                        "curl-raw": lambda: swift_client("curl", "small-raw", url, requests, concurrency),
+                        # Tasks that do not prefer the transport's loop thread: two thread switches a request.
+                        "curl-raw-pool": lambda: swift_client("curl", "small-raw", url, requests, concurrency,
+                                                              extra=("--executor", "global")),
+                        "session-nm": lambda: swift_client("urlsession", workload, url, requests, concurrency),
+                        "curl-cli": lambda: curl_cli(url, requests, concurrency, workdir),
+                    }
+                    clients = [(CLIENTS[key], runners[key]) for key in CLIENTS
+                               if key in client_keys and key in chosen_clients]
                     order = clients[round_index % len(clients):] + clients[:round_index % len(clients)]
                     for name, run in order:
                         rows.setdefault((title, server_name, name), []).append(run())
-        big_rounds = max(1, min(3, args.rounds))
+        big_rounds = max(1, min(3, args.rounds)) if "big" in chosen_workloads else 0
         for round_index in range(big_rounds):
             log(f"big transfers, round {round_index + 1}/{big_rounds}")
             for client in (("curl", "NetworkManager + CurlTransport"),
@@ -240,6 +286,13 @@ def main():
     finally:
         servers.stop()
 
+    if partial:
+        # A subset is for iterating: print the tables, leave BENCHMARKS.md alone.
+        lines = report(rows, args)
+        print("\n".join(lines[:lines.index("Raw results (one JSON per client run):")]))
+        log(f"whole run: {time.monotonic() - started:.0f} s")
+        shutil.rmtree(workdir, ignore_errors=True)
+        return
     svg_name = os.path.splitext(os.path.basename(args.output))[0] + "-ratios.svg"
     lines = report(rows, args)
     lines[3:3] = [""] + decoder_report(decoder_rows, svg_name)
@@ -249,13 +302,20 @@ def main():
     lines.append(f"Whole run: {time.monotonic() - started:.0f} s.")
     with open(os.path.join(os.path.dirname(os.path.abspath(args.output)), svg_name), "w") as f:
         f.write(ratio_chart(decoder_rows, rows))
-    text = "\n".join(lines) + "\n"
-    print(text)
-    # Keep the server section that `make bench-server` (scripts/wrk-bench.sh) maintains.
     try:
         previous = open(args.output).read()
     except FileNotFoundError:
         previous = ""
+    # Keep the hand-written profile notes (the figures of a run change; where the time goes is
+    # measured with perf and written by hand), before the raw results.
+    if NOTES_HEADING in previous:
+        notes = previous.split(NOTES_HEADING, 1)[1].split("\n## ", 1)[0]
+        notes = notes.split("\nRaw results (one JSON per client run):", 1)[0].strip("\n")
+        raw_start = lines.index("Raw results (one JSON per client run):")
+        lines[raw_start:raw_start] = [NOTES_HEADING.strip("\n"), "", notes, ""]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    # Keep the server section that `make bench-server` (scripts/wrk-bench.sh) maintains.
     if "\n## Server" in previous:
         text = text.rstrip("\n") + "\n\n## Server" + previous.split("\n## Server", 1)[1]
     with open(args.output, "w") as f:
@@ -398,6 +458,27 @@ def fmt(value, digits=1):
     return "–" if value is None else f"{value:,.{digits}f}"
 
 
+def fair_share_report(rows, args):
+    """p99 latency against the fair share (in flight / throughput) where requests outnumber connections."""
+    in_flight = {spec[0]: spec[4] for spec in (make(args.requests) for make in WORKLOADS.values() if make)}
+    lines = ["## Fair queueing", "",
+             "Above CurlTransport's 8 connections per host, requests wait for a connection. Served in order, "
+             "none waits much longer than its fair share of the run: in flight ÷ throughput. Against nginx; "
+             "median (min–max) over rounds, the ratio taken round by round.", "",
+             "| in flight | client | req/s | p50 ms | p99 ms | fair share ms | p99 ÷ fair share |",
+             "| ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for (title, server, client), results in rows.items():
+        count = in_flight.get(title, 1)
+        if server != "nginx" or count < 64 or client not in (CLIENTS["c-multi"], CLIENTS["curl-nm"], CLIENTS["curl-raw"]):
+            continue
+        fair = [count / r["rps"] * 1000 for r in results if r.get("rps")]
+        ratios = [r["p99_ms"] / (count / r["rps"] * 1000) for r in results if r.get("rps") and r.get("p99_ms")]
+        lines.append(f"| {count:,} | {client} | {spread([r['rps'] for r in results if r.get('rps')])} | "
+                     f"{fmt(median(results, 'p50_ms'), 2)} | {spread([r['p99_ms'] for r in results if r.get('p99_ms')], 2)} | "
+                     f"{fmt(statistics.median(fair) if fair else None, 2)} | {spread(ratios, 2)} |")
+    return lines if len(lines) > 6 else []
+
+
 def report(rows, args):
     lines = ["# Benchmarks", "",
              f"`make bench` (scripts/bench.py, {args.rounds} rounds, clients alternated within each round), "
@@ -416,6 +497,9 @@ def report(rows, args):
         ratio_text = spread(round_ratios(rows, (title, server, client)), 2)
         lines.append(f"| {title} | {server} | {client} | {rps_text} | {fmt(mibps)} | {fmt(median(results, 'p50_ms'), 3)} "
                      f"| {fmt(median(results, 'p99_ms'), 3)} | {ratio_text} | {fmt(rss / 1024 if rss else None)} | {errors} |")
+    fair = fair_share_report(rows, args)
+    if fair:
+        lines += [""] + fair
     lines += memory_report(rows)
     lines += ["", "Raw results (one JSON per client run):", "", "```"]
     for key, results in rows.items():

@@ -11,6 +11,9 @@ int ccurl_seekfunc_cantseek(void) { return CURL_SEEKFUNC_CANTSEEK; }
 size_t ccurl_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
 CURLcode ccurl_easy_unpause(CURL *handle) { return curl_easy_pause(handle, CURLPAUSE_CONT); }
 
+void ccurl_flag_raise(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
+int ccurl_flag_is_raised(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
+
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
 }

@@ -172,6 +172,24 @@ public final class CurlTransport: Transport {
         }
     }
 
+    /// The executor of the transport's loop thread.
+    ///
+    /// A task that prefers it runs on that thread between the loop's turns, so its requests
+    /// go out and its responses come back without waking another thread: the fastest way to
+    /// send many small requests, one after another or many at once.
+    ///
+    /// ```swift
+    /// try await withTaskExecutorPreference(transport.executor) {
+    ///     for id in ids { _ = try await manager.send(PostsEndPoint.post(id: id)) }
+    /// }
+    /// ```
+    ///
+    /// The task's own work (building requests, decoding responses) then shares the thread with
+    /// libcurl and with every other such task, so it should not block. Once the transport
+    /// is shut down, the global concurrent executor runs the task instead.
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    public var executor: any TaskExecutor { loop }
+
     /// What the transport has done so far: transfers finished by libcurl and the
     /// connections they had to open (the rest reused a kept-alive connection).
     public var statistics: Statistics { loop.statistics }

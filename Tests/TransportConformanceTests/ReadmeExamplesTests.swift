@@ -1,4 +1,5 @@
 import Courier
+import CourierCurl
 import CourierTesting
 import Foundation
 import TestSupport
@@ -8,13 +9,27 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The README's proxy and testing examples are ReadmeProxyExample.swift and
-/// ReadmeTestingExample.swift, verbatim: they compile here (the testing example's tests run
-/// with this target), and these tests fail when the README drifts from them.
+/// The README's proxy, testing and executor examples are ReadmeProxyExample.swift,
+/// ReadmeTestingExample.swift and ReadmeExecutorExample.swift, verbatim: they compile here (the
+/// testing example's tests run with this target), and these tests fail when the README drifts
+/// from them.
 @Suite struct ReadmeExamplesTests {
-    @Test(arguments: ["ReadmeProxyExample.swift", "ReadmeTestingExample.swift"])
+    @Test(arguments: [
+        "ReadmeProxyExample.swift", "ReadmeTestingExample.swift", "ReadmeExecutorExample.swift",
+    ])
     func readmeShowsTheExampleVerbatim(file: String) throws {
         #expect(try ReadmeText.showsVerbatim(file))
+    }
+
+    @Test func theExecutorExampleFetchesEachPost() async throws {
+        try await withConformanceServer { server in
+            try await CurlTransport.with { transport in
+                let echo = server.baseURL.appendingPathComponent("echo")
+                let bodies = try await fetchPosts([1, 2, 3], from: echo, over: transport)
+                #expect(bodies.count == 3)
+                #expect(transport.statistics.transfersCompleted == 3)
+            }
+        }
     }
 
     @Test func theProxyExampleSendsThroughTheProxy() async throws {

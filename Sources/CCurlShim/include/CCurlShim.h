@@ -23,6 +23,11 @@ int ccurl_seekfunc_cantseek(void);
 size_t ccurl_writefunc_pause(void);
 CURLcode ccurl_easy_unpause(CURL *handle);
 
+/* A flag that any thread may raise and the loop thread reads in every callback, without a
+ * lock: an atomic int (release on store, acquire on load). */
+void ccurl_flag_raise(int *flag);
+int ccurl_flag_is_raised(const int *flag);
+
 /* curl_easy_setopt by argument type. */
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);

@@ -22,6 +22,14 @@ extension NetworkManager {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
         }
+        var outgoing = request
+        outgoing.options = transferOptions
+        // The manager's idle timeout, when set, wins over the endpoint's.
+        outgoing.options.idleTimeout = transferOptions.idleTimeout ?? request.options.idleTimeout
+        outgoing.progress = progress
+        if interceptors.isEmpty, step == nil {
+            return try await sendDirectly(outgoing, validation: validation)
+        }
         let record = ExchangeRecord(request: request)
         let transport = self.transport
         let monitors = eventMonitors
@@ -49,23 +57,43 @@ extension NetworkManager {
             let inner = next
             next = { outgoing in try await interceptor.intercept(outgoing, context: context, next: inner) }
         }
-        var outgoing = request
-        outgoing.options = transferOptions
-        // The manager's idle timeout, when set, wins over the endpoint's.
-        outgoing.options.idleTimeout = transferOptions.idleTimeout ?? request.options.idleTimeout
-        outgoing.progress = progress
         let response: TransportResponse
         do {
             response = try await next(outgoing)
         } catch {
             throw CourierError.wrapping(error, request: record.lastSent.urlRequest)
         }
-        let sent = record.lastSent.urlRequest
+        return try validated(
+            response, sent: record.lastSent.urlRequest, validation, attempts: record.attempts)
+    }
+
+    /// `exchange` without interceptors, so with one attempt: the steps of its innermost
+    /// closure, without the closures and the record that replays need.
+    private func sendDirectly(_ request: TransportRequest, validation: Validation?) async throws -> Response<
+        Data
+    > {
+        var outgoing = request
+        if outgoing.cookieJar == nil { outgoing.cookieJar = cookieJar }
+        for monitor in eventMonitors { monitor.handle(.requestSent(outgoing, attempt: 1)) }
+        let response: TransportResponse
+        do {
+            response = try await transport.send(outgoing)
+        } catch {
+            throw CourierError.wrapping(error, request: outgoing.urlRequest)
+        }
+        for monitor in eventMonitors { monitor.handle(.responseReceived(outgoing, response)) }
+        return try validated(response, sent: outgoing.urlRequest, validation, attempts: 1)
+    }
+
+    /// The response, after `validation` (or the manager's) accepted it.
+    private func validated(
+        _ response: TransportResponse, sent: URLRequest, _ validation: Validation?, attempts: Int
+    ) throws -> Response<Data> {
         try (validation ?? self.validation).validate(response, request: sent)
         return Response(
             value: response.body.data, status: response.status, headers: response.headers,
             body: response.body, request: sent, url: response.url, timings: response.timings,
-            httpVersion: response.httpVersion, attempts: record.attempts, source: response.source)
+            httpVersion: response.httpVersion, attempts: attempts, source: response.source)
     }
 }
 

@@ -18,7 +18,7 @@ enum BenchCommand: Command {
         static let workload = Option.value(
             "--workload", placeholder: "NAME",
             help:
-                "small (default), small-raw (no decoding), decode, download, stream (a slow consumer) or upload"
+                "small (default), small-raw (no decoding), transport (no manager), decode, download, stream (a slow consumer) or upload"
         )
         static let url = Option.value(
             "--url", placeholder: "URL", help: "the URL to request (required)", required: true)
@@ -28,6 +28,12 @@ enum BenchCommand: Command {
             "--concurrency", placeholder: "C", help: "requests in flight at once (default 1)")
         static let file = Option.value(
             "--file", placeholder: "PATH", help: "file to upload (upload workload)")
+        static let connections = Option.value(
+            "--connections", placeholder: "N",
+            help: "curl: connections per host (default 8, CurlTransport's default)")
+        static let executor = Option.value(
+            "--executor", placeholder: "loop|global",
+            help: "curl: run the tasks on the transport's loop thread (default) or the global pool")
     }
 
     static let runSpec = ArgumentSpec(
@@ -35,7 +41,8 @@ enum BenchCommand: Command {
         summary: "Drives one workload through NetworkManager and one transport; prints one JSON line.",
         options: [
             RunOptions.client, RunOptions.workload, RunOptions.url, RunOptions.requests,
-            RunOptions.concurrency, RunOptions.file,
+            RunOptions.concurrency, RunOptions.file, RunOptions.executor,
+            RunOptions.connections,
         ]
     )
 

@@ -51,7 +51,11 @@ struct BenchRunner {
         configuration.maxResponseBytes = 64 << 20
         configuration.timeouts.idle = .seconds(600)
         configuration.timeouts.total = .seconds(600)
-        let transport = try TransportFactory.make(for: configuration)
+        var curl = CurlTransport.Configuration()
+        if let connections = try parsed.int(BenchCommand.RunOptions.connections) {
+            curl.maxConnectionsPerHost = connections
+        }
+        let transport = try TransportFactory.make(for: configuration, curl: curl)
         let manager = NetworkManager(configuration: configuration, transport: transport)
 
         let workload = parsed.value(BenchCommand.RunOptions.workload) ?? "small"
@@ -67,6 +71,10 @@ struct BenchRunner {
         case "small-raw":
             // The same request with validation but no decoding: what the JSON decoder costs.
             operation = { Int64(try await manager.sendRaw(BenchEndPoint.small(path: path)).body.data.count) }
+        case "transport":
+            // The transport alone, without NetworkManager: what the manager's layer costs.
+            let request = TransportRequest(url: url)
+            operation = { Int64(try await transport.send(request).body.data.count) }
         case "decode":
             operation = {
                 Int64(
@@ -110,22 +118,31 @@ struct BenchRunner {
                 return size
             }
         default:
-            throw UsageError("--workload takes small, small-raw, decode, download, stream or upload")
+            throw UsageError(
+                "--workload takes small, small-raw, transport, decode, download, stream or upload")
         }
-        let result = try await measure(requests: requests, concurrency: concurrency, operation)
+        let executorName = parsed.value(BenchCommand.RunOptions.executor) ?? "loop"
+        guard ["loop", "global"].contains(executorName) else {
+            throw UsageError("--executor takes loop or global")
+        }
+        // A task that prefers the curl loop's executor is resumed on that thread: no thread switch per request.
+        let executor = executorName == "loop" ? (transport as? CurlTransport)?.executor : nil
+        let result = try await measure(
+            requests: requests, concurrency: concurrency, executor: executor, operation)
         await TransportFactory.shutdown(transport)
         return result
     }
 
     private func measure(
-        requests: Int, concurrency: Int, _ operation: @escaping @Sendable () async throws -> Int64
+        requests: Int, concurrency: Int, executor: (any TaskExecutor)?,
+        _ operation: @escaping @Sendable () async throws -> Int64
     ) async throws -> Result {
         let next = TicketCounter()
         let clock = ContinuousClock()
         let start = clock.now
         let parts = try await withThrowingTaskGroup(of: ([Double], Int, Int64).self) { group in
             for _ in 0..<concurrency {
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     var latencies: [Double] = []
                     var errors = 0
                     var bytes: Int64 = 0

@@ -27,8 +27,16 @@ typealias CurlLoopHook = @Sendable (CurlLoopEvent) -> Void
 /// `curl_multi_wakeup` (documented thread-safe), which they call while holding `shared`
 /// and only while the loop has not stopped, so it never runs on a freed handle.
 ///
-/// `@unchecked Sendable` because: `multi` and `share` are used by the loop thread only
-/// (plus `curl_multi_wakeup` as above); all other shared state is behind the lock.
+/// The loop is also a task executor: a task that prefers it runs its jobs on the loop
+/// thread between two turns, so that its requests are submitted and its continuations
+/// resumed without waking another thread.
+///
+/// Transfers wait in a first-in, first-out queue per origin and enter the multi handle only
+/// while the origin has fewer than `maxConnectionsPerHost` of them there (more when it speaks
+/// HTTP/2): libcurl's own queue of transfers waiting for a connection is not ordered.
+///
+/// `@unchecked Sendable` because: `multi`, `share` and `origins` are used by the loop thread
+/// only (plus `curl_multi_wakeup` as above); all other shared state is behind the lock.
 final class CurlMultiLoop: @unchecked Sendable {
     private enum Phase {
         case running
@@ -42,12 +50,25 @@ final class CurlMultiLoop: @unchecked Sendable {
         var removals: [(CurlTransfer, TransferAbortReason)] = []
         /// Paused streamed transfers whose consumer caught up.
         var unpauses: [CurlTransfer] = []
+        /// Jobs of tasks that prefer this loop as their executor.
+        var jobs: [UnownedJob] = []
+        /// The loop thread, once it runs: what it queues for itself needs no wakeup.
+        var thread: pthread_t?
 
         /// Whether no work is queued for the loop (so a new item must wake it).
-        var isEmpty: Bool { adds.isEmpty && removals.isEmpty && unpauses.isEmpty }
+        var isEmpty: Bool { adds.isEmpty && removals.isEmpty && unpauses.isEmpty && jobs.isEmpty }
         var exitWaiters: [CheckedContinuation<Void, Never>] = []
         var activeCount = 0
         var statistics = CurlTransport.Statistics()
+
+        /// Whether the caller must wake the loop after queueing an item: only when the queue
+        /// was empty (a non-empty one has a wakeup pending, or the loop has yet to look at it)
+        /// and the caller is not the loop thread, which looks at the queue before it polls.
+        var needsWakeup: Bool {
+            guard isEmpty else { return false }
+            guard let thread else { return true }
+            return pthread_equal(thread, pthread_self()) == 0
+        }
     }
 
     private let multi: UnsafeMutableRawPointer?
@@ -57,6 +78,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     let handles: EasyHandlePool
     /// Tests only: see `CurlLoopEvent`.
     let hook: CurlLoopHook?
+    /// Transfers of one origin in the multi handle, at most this many (0: no limit).
+    private let connectionsPerOrigin: Int
+    /// Loop thread only: the origins with transfers running or waiting.
+    private var origins: [String: OriginQueue] = [:]
 
     /// Creates the multi handle and starts the loop thread.
     /// - Parameters:
@@ -76,6 +101,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         self.share = share
         shared = Locked(Shared(phase: multi == nil ? .stopped : .running))
         handles = EasyHandlePool(capacity: max(16, configuration.maxCachedConnections))
+        connectionsPerOrigin = max(0, configuration.maxConnectionsPerHost)
         guard let multi else { return }
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
@@ -90,11 +116,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     func submit(_ transfer: CurlTransfer) -> Bool {
         let queued = shared.withLock { shared in
             guard shared.phase == .running, let multi else { return false }
-            // A queue that was already non-empty has a wakeup pending: the loop empties both
-            // queues together, and whoever made them non-empty woke it.
-            let wake = shared.isEmpty
+            if shared.needsWakeup { _ = curl_multi_wakeup(multi) }
             shared.adds.append(transfer)
-            if wake { _ = curl_multi_wakeup(multi) }
             return true
         }
         if queued { hook?(.queued(transfer)) }
@@ -105,9 +128,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     func unpause(_ transfer: CurlTransfer) {
         shared.withLock { shared in
             guard shared.phase == .running, let multi else { return }
-            let wake = shared.isEmpty
+            if shared.needsWakeup { _ = curl_multi_wakeup(multi) }
             shared.unpauses.append(transfer)
-            if wake { _ = curl_multi_wakeup(multi) }
         }
     }
 
@@ -115,9 +137,20 @@ final class CurlMultiLoop: @unchecked Sendable {
     func remove(_ transfer: CurlTransfer, reason: TransferAbortReason) {
         shared.withLock { shared in
             guard shared.phase != .stopped, let multi else { return }
-            let wake = shared.isEmpty
+            if shared.needsWakeup { _ = curl_multi_wakeup(multi) }
             shared.removals.append((transfer, reason))
-            if wake { _ = curl_multi_wakeup(multi) }
+        }
+    }
+
+    /// Queues a job of a task that prefers this loop; once the loop has stopped, the global
+    /// concurrent executor runs it instead.
+    /// - Returns: false when the loop has stopped and the job was not taken.
+    func enqueue(job: UnownedJob) -> Bool {
+        shared.withLock { shared in
+            guard shared.phase != .stopped, let multi else { return false }
+            if shared.needsWakeup { _ = curl_multi_wakeup(multi) }
+            shared.jobs.append(job)
+            return true
         }
     }
 
@@ -143,6 +176,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
+    /// Whether the caller runs on the loop thread.
+    var isLoopThread: Bool {
+        shared.withLock { shared in shared.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
     /// Whether the loop thread has exited and freed its handles.
     var isStopped: Bool { shared.withLock { $0.phase == .stopped } }
 
@@ -154,19 +192,28 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     // MARK: Loop thread
 
-    private func run() {
-        guard let multi else { return }
-        // Transfers in the multi handle, by identity (for removals) and by easy handle (for
-        // libcurl's messages). A removal is never looked up by handle: the pool hands a
-        // finished transfer's handle to the next one, and a late remove of the first must
-        // not find the second. A queued removal retains its transfer, so no other live
-        // transfer can have its identifier.
+    /// What the loop thread keeps between turns.
+    private struct LoopState {
+        /// Transfers in the multi handle, by identity (for removals) and by easy handle (for
+        /// libcurl's messages). A removal is never looked up by handle: the pool hands a
+        /// finished transfer's handle to the next one, and a late remove of the first must
+        /// not find the second. A queued removal retains its transfer, so no other live
+        /// transfer can have its identifier.
         var active: [ObjectIdentifier: CurlTransfer] = [:]
         var byHandle: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         var published = (active: 0, statistics: CurlTransport.Statistics())
         var statistics = CurlTransport.Statistics()
         var finished: [(CurlTransfer, CURLcode)] = []
+        /// Set when a transfer entered the multi handle after this turn's perform.
+        var addedLate = false
+    }
+
+    private func run() {
+        guard let multi else { return }
+        shared.withLock { $0.thread = pthread_self() }
+        var state = LoopState()
         while true {
+            runJobs()
             let (adds, removals, unpauses, stopping) = shared.withLock { shared in
                 defer {
                     shared.adds = []
@@ -183,35 +230,33 @@ final class CurlMultiLoop: @unchecked Sendable {
                     transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
                     continue
                 }
-                if let share { _ = ccurl_easy_setopt_pointer(transfer.easy, CURLOPT_SHARE, share) }
-                let code = curl_multi_add_handle(multi, transfer.easy)
-                guard code == CURLM_OK else {
-                    transfer.complete(result: CURLE_FAILED_INIT)
-                    continue
-                }
-                active[ObjectIdentifier(transfer)] = transfer
-                byHandle[transfer.easy] = transfer
+                enqueueOrAdd(transfer, multi: multi, state: &state)
             }
             for (transfer, _) in removals {
+                if transfer.isWaiting {
+                    // Still in its origin's queue: it never reached libcurl.
+                    transfer.isWaiting = false
+                    transfer.originQueue?.waiting -= 1
+                    transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
+                    continue
+                }
                 // Not there: already done, or never added (see above).
-                guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { continue }
-                byHandle[transfer.easy] = nil
+                guard state.active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { continue }
+                state.byHandle[transfer.easy] = nil
                 _ = curl_multi_remove_handle(multi, transfer.easy)
                 transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
+                left(transfer, multi: multi, state: &state)
             }
             // Only a transfer still in the multi handle: a finished one's easy handle may
             // already serve another transfer.
-            for transfer in unpauses where active[ObjectIdentifier(transfer)] != nil { transfer.unpause() }
+            for transfer in unpauses where state.active[ObjectIdentifier(transfer)] != nil {
+                transfer.unpause()
+            }
             if stopping {
-                for transfer in active.values {
-                    _ = transfer.stop(.shutdown)
-                    _ = curl_multi_remove_handle(multi, transfer.easy)
-                    transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
-                }
-                active.removeAll()
-                byHandle.removeAll()
+                stop(multi: multi, state: &state)
                 break
             }
+            state.addedLate = false
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             var queued: Int32 = 0
@@ -221,35 +266,50 @@ final class CurlMultiLoop: @unchecked Sendable {
                 }
                 // Read before removing: the message dies with curl_multi_remove_handle.
                 let code = message.pointee.data.result
-                guard let transfer = byHandle.removeValue(forKey: easy) else { continue }
-                active[ObjectIdentifier(transfer)] = nil
+                guard let transfer = state.byHandle.removeValue(forKey: easy) else { continue }
+                state.active[ObjectIdentifier(transfer)] = nil
                 _ = curl_multi_remove_handle(multi, easy)
                 var opened = 0
                 _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &opened)
-                statistics.transfersCompleted += 1
-                statistics.connectionsOpened += opened
-                finished.append((transfer, code))
+                state.statistics.transfersCompleted += 1
+                state.statistics.connectionsOpened += opened
+                var version = 0
+                if ccurl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version) == CURLE_OK, version != 0 {
+                    transfer.originQueue?.learn(multiplexed: version >= Int(CURL_HTTP_VERSION_2_0))
+                }
+                state.finished.append((transfer, code))
             }
             // One lock per turn, and none when nothing changed; before any caller resumes,
             // so that a caller sees the counters include its own transfer.
-            if published.active != active.count || published.statistics != statistics {
-                published = (active.count, statistics)
+            if state.published.active != state.active.count || state.published.statistics != state.statistics
+            {
+                state.published = (state.active.count, state.statistics)
+                let published = state.published
                 shared.withLock { shared in
                     shared.activeCount = published.active
                     shared.statistics = published.statistics
                 }
             }
-            for (transfer, code) in finished { transfer.complete(result: code) }
-            if let hook, !finished.isEmpty { hook(.finished(finished.map(\.0))) }
-            finished.removeAll(keepingCapacity: true)
+            // The next waiting transfers take the places of the finished ones, in order,
+            // before their callers resume (a resumed caller may submit more).
+            for (transfer, _) in state.finished { left(transfer, multi: multi, state: &state) }
+            for (transfer, code) in state.finished { transfer.complete(result: code) }
+            if let hook, !state.finished.isEmpty { hook(.finished(state.finished.map(\.0))) }
+            state.finished.removeAll(keepingCapacity: true)
+            // Work queued by this thread (a resumed task's job, its next request) or by
+            // another since the top of the turn: no poll, take it now.
+            if state.addedLate || !shared.withLock({ $0.isEmpty }) { continue }
             _ = curl_multi_poll(multi, nil, 0, 1000, nil)
         }
-        let waiters = shared.withLock { shared in
+        let (waiters, jobs) = shared.withLock { shared in
             shared.phase = .stopped
             shared.activeCount = 0
-            shared.statistics = statistics
-            defer { shared.exitWaiters = [] }
-            return shared.exitWaiters
+            shared.statistics = state.statistics
+            defer {
+                shared.exitWaiters = []
+                shared.jobs = []
+            }
+            return (shared.exitWaiters, shared.jobs)
         }
         // Transfers submitted after the last drain cannot exist: submit refuses once
         // the phase left .running, and the phase and the queue share one lock.
@@ -258,12 +318,154 @@ final class CurlMultiLoop: @unchecked Sendable {
         if let share { curl_share_cleanup(share) }
         curl_multi_cleanup(multi)
         for waiter in waiters { waiter.resume() }
+        // Jobs that arrived while the loop was stopping run on the global executor.
+        for job in jobs { forwardToGlobalExecutor(job) }
+    }
+
+    /// Runs the jobs queued so far (jobs they queue wait for the next turn).
+    private func runJobs() {
+        let jobs = shared.withLock { shared in
+            defer { shared.jobs = [] }
+            return shared.jobs
+        }
+        guard !jobs.isEmpty else { return }
+        runOnLoop(jobs)
+    }
+
+    /// Puts a submitted transfer in the multi handle, or at the back of its origin's queue
+    /// when the origin has all the places it may have.
+    private func enqueueOrAdd(
+        _ transfer: CurlTransfer, multi: UnsafeMutableRawPointer, state: inout LoopState
+    ) {
+        let queue: OriginQueue
+        if let known = origins[transfer.plan.origin] {
+            queue = known
+        } else {
+            // Idle origins are kept for the next request, unless there are many.
+            if origins.count >= 256 { origins = origins.filter { !$0.value.isEmpty } }
+            queue = OriginQueue(multiplexed: transfer.plan.mayMultiplex)
+            origins[transfer.plan.origin] = queue
+        }
+        transfer.originQueue = queue
+        if connectionsPerOrigin > 0, queue.waiting > 0 || queue.running >= queue.limit(connectionsPerOrigin) {
+            transfer.isWaiting = true
+            transfer.waitingSince = transfer.plan.totalTimeoutMilliseconds > 0 ? .now : nil
+            queue.append(transfer)
+            return
+        }
+        if add(transfer, multi: multi, state: &state) { queue.running += 1 }
+    }
+
+    /// A transfer of an origin left the multi handle: the first waiting ones take its place.
+    private func left(_ transfer: CurlTransfer, multi: UnsafeMutableRawPointer, state: inout LoopState) {
+        guard let queue = transfer.originQueue else { return }
+        queue.running -= 1
+        while queue.running < queue.limit(connectionsPerOrigin), let next = queue.popFirst() {
+            next.isWaiting = false
+            if next.shouldAbort {
+                next.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
+                continue
+            }
+            guard next.startAfterWaiting() else { continue }
+            if add(next, multi: multi, state: &state) {
+                queue.running += 1
+                state.addedLate = true
+            }
+        }
+    }
+
+    /// Puts a transfer in the multi handle; returns false when libcurl refused it (the
+    /// transfer has then failed).
+    private func add(_ transfer: CurlTransfer, multi: UnsafeMutableRawPointer, state: inout LoopState) -> Bool
+    {
+        if let share { _ = ccurl_easy_setopt_pointer(transfer.easy, CURLOPT_SHARE, share) }
+        let code = curl_multi_add_handle(multi, transfer.easy)
+        guard code == CURLM_OK else {
+            transfer.complete(result: CURLE_FAILED_INIT)
+            return false
+        }
+        state.active[ObjectIdentifier(transfer)] = transfer
+        state.byHandle[transfer.easy] = transfer
+        return true
+    }
+
+    /// Ends every transfer, running or waiting, with `.shutdown`.
+    private func stop(multi: UnsafeMutableRawPointer, state: inout LoopState) {
+        for transfer in state.active.values {
+            _ = transfer.stop(.shutdown)
+            _ = curl_multi_remove_handle(multi, transfer.easy)
+            transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
+        }
+        state.active.removeAll()
+        state.byHandle.removeAll()
+        for queue in origins.values {
+            while let transfer = queue.popFirst() {
+                transfer.isWaiting = false
+                _ = transfer.stop(.shutdown)
+                transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
+            }
+        }
+        origins.removeAll()
     }
 
     deinit {
         // Only reached when the thread never started (no multi handle) or has exited,
         // which freed both handles; free a share handle that never got a loop.
         if multi == nil, let share { curl_share_cleanup(share) }
+    }
+}
+
+/// The transfers of one origin: how many are in the multi handle, and the ones waiting for
+/// a place, first in, first out. Loop thread only (a class, so that the queue is changed
+/// in place, never copied out of the loop's dictionary).
+final class OriginQueue {
+    var running = 0
+    /// Waiting transfers not cancelled (a cancelled one stays in `queue` until popped).
+    var waiting = 0
+    /// Whether the origin answers over HTTP/2, where transfers share connections: guessed
+    /// from the request, then learned from each response.
+    var multiplexed: Bool
+    /// Popped slots are nil until the array is compacted.
+    private var queue: [CurlTransfer?] = []
+    private var head = 0
+
+    init(multiplexed: Bool) { self.multiplexed = multiplexed }
+
+    /// How many transfers may be in the multi handle at once: one per connection, or
+    /// libcurl's default of 100 streams per connection over HTTP/2.
+    func limit(_ connections: Int) -> Int {
+        guard connections > 0 else { return .max }
+        return multiplexed ? connections * 100 : connections
+    }
+
+    var isEmpty: Bool { running == 0 && waiting == 0 }
+
+    func learn(multiplexed: Bool) { self.multiplexed = multiplexed }
+
+    func append(_ transfer: CurlTransfer) {
+        queue.append(transfer)
+        waiting += 1
+    }
+
+    /// The first transfer still waiting (cancelled ones are skipped and dropped).
+    func popFirst() -> CurlTransfer? {
+        while head < queue.count {
+            guard let transfer = queue[head] else { break }
+            queue[head] = nil
+            head += 1
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 64 && head * 2 >= queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
+            if transfer.isWaiting {
+                waiting -= 1
+                return transfer
+            }
+        }
+        return nil
     }
 }
 

@@ -30,6 +30,12 @@ struct CurlRequestPlan: Sendable, Equatable {
     }
 
     var url: String
+    /// Scheme, host and port (and the proxy, when one is set): transfers with the same origin
+    /// share connections, and wait in one queue for them.
+    var origin: String = ""
+    /// Whether the origin may answer over HTTP/2, where transfers share a connection
+    /// (https, with HTTP/2 preferred); the loop learns the truth from the first response.
+    var mayMultiplex: Bool = false
     var method: Method
     var upload: Upload
     /// Lines for `CURLOPT_HTTPHEADER`: "Name: value", "Name;" for an empty value, and
@@ -122,8 +128,12 @@ struct CurlRequestPlan: Sendable, Equatable {
         } else {
             maxResponseBytes = nil
         }
+        let proxy = configuration.proxy.map { $0.bypasses(url) ? "" : $0.url.absoluteString }
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
         return CurlRequestPlan(
             url: url.absoluteString,
+            origin: "\(proxy ?? "")|\(scheme)://\(host.lowercased()):\(port)",
+            mayMultiplex: scheme == "https" && configuration.preferHTTP2,
             method: method,
             upload: upload,
             headerLines: lines,
@@ -137,7 +147,7 @@ struct CurlRequestPlan: Sendable, Equatable {
             maxResponseBytes: maxResponseBytes,
             allowedProtocols: "http,https",
             freshConnection: !request.method.isIdempotent && !request.headers.contains("Idempotency-Key"),
-            proxy: configuration.proxy.map { $0.bypasses(url) ? "" : $0.url.absoluteString },
+            proxy: proxy,
             pinnedPublicKey: configuration.pinnedPublicKeys.isEmpty
                 ? nil : configuration.pinnedPublicKeys.map(\.description).joined(separator: ";")
         )

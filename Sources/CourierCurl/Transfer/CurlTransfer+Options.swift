@@ -46,7 +46,10 @@ extension CurlTransfer {
                     return transfer.rewindBody() ? ccurl_seekfunc_ok() : ccurl_seekfunc_cantseek()
                 }, "SEEKFUNCTION")
             try check(ccurl_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, me), "SEEKDATA")
-            try set(CURLOPT_UPLOAD_BUFFERSIZE, 256 * 1024)
+            // As for the receive buffer: a big one only where the body is big, or of unknown size.
+            var bigBody = true
+            if case .sized(let length) = plan.upload { bigBody = length > 64 * 1024 }
+            if bigBody { try set(CURLOPT_UPLOAD_BUFFERSIZE, 256 * 1024) }
         }
 
         var list: UnsafeMutablePointer<curl_slist>?
@@ -99,7 +102,10 @@ extension CurlTransfer {
         try set(CURLOPT_TIMEOUT_MS, plan.totalTimeoutMilliseconds)
         try set(CURLOPT_ACCEPT_ENCODING, plan.acceptEncoding)
         try set(CURLOPT_USERAGENT, plan.userAgent)
-        try set(CURLOPT_BUFFERSIZE, 256 * 1024)
+        // A large receive buffer speeds up a big download to a file, but libcurl allocates it for
+        // every transfer and frees it after: for a small response in memory that costs more
+        // than the request itself, so those keep libcurl's 16 KiB.
+        if plan.maxResponseBytes == nil, stream == nil { try set(CURLOPT_BUFFERSIZE, 256 * 1024) }
 
         try set(
             CURLOPT_HTTP_VERSION, plan.preferHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))
@@ -125,11 +131,13 @@ extension CurlTransfer {
             value.withCString { ccurl_easy_setopt_string(easy, option, $0) }, "option \(option.rawValue)")
     }
 
-    private func check(_ code: CURLcode, _ what: String) throws {
+    /// `what` is only built for the error: a request sets some twenty options.
+    private func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws {
         guard code == CURLE_OK else {
             throw CourierError(
                 .invalidConfiguration,
-                "libcurl refused \(what): \(String(cString: curl_easy_strerror(code)))", request: urlRequest)
+                "libcurl refused \(what()): \(String(cString: curl_easy_strerror(code)))", request: urlRequest
+            )
         }
     }
 }

@@ -29,6 +29,9 @@ final class CurlTransfer: @unchecked Sendable {
     private let progressHandler: (@Sendable (TransferProgress) -> Void)?
     private let headHandler: (@Sendable (Int, HTTPHeaders) -> Void)?
     private let state = Locked(TransferStateMachine<Continuation>())
+    /// Raised once the state machine has an abort reason: what every callback asks first,
+    /// read without taking the lock.
+    private let aborting: UnsafeMutablePointer<Int32>
 
     // Loop-thread state (see the type's comment).
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -42,6 +45,12 @@ final class CurlTransfer: @unchecked Sendable {
     private var activityCount: Int64 = 0
     private var lastActivity = ContinuousClock.now
     private var handleReleased = false
+    /// Whether the transfer waits in its origin's queue for a place in the multi handle.
+    var isWaiting = false
+    /// When it started waiting, if it has a total timeout (which counts the wait).
+    var waitingSince: ContinuousClock.Instant?
+    /// Its origin's place in the loop, from submission on.
+    var originQueue: OriginQueue?
     /// Where a streamed body goes, when `Transport.stream` started this transfer; the
     /// continuation is then resumed with the head, and the body ends the stream.
     let stream: StreamBuffer?
@@ -67,6 +76,8 @@ final class CurlTransfer: @unchecked Sendable {
         let size = ccurl_error_size()
         errorBuffer = .allocate(capacity: size)
         errorBuffer.initialize(repeating: 0, count: size)
+        aborting = .allocate(capacity: 1)
+        aborting.initialize(to: 0)
         do {
             source = try BodySource(request.body)
             sink = try ResponseSink(
@@ -75,6 +86,7 @@ final class CurlTransfer: @unchecked Sendable {
         } catch var error as CourierError {
             handles.recycle(easy)
             errorBuffer.deallocate()
+            aborting.deallocate()
             error.request = request.urlRequest
             throw error
         }
@@ -89,6 +101,7 @@ final class CurlTransfer: @unchecked Sendable {
     deinit {
         releaseHandle()
         errorBuffer.deallocate()
+        aborting.deallocate()
     }
 
     // MARK: Continuation
@@ -109,14 +122,19 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Records a cancellation or shutdown; returns whether the loop must remove the handle.
     func stop(_ reason: TransferAbortReason) -> Bool {
-        state.withLock { $0.stop(reason) } == .removeFromLoop
+        let action = state.withLock { $0.stop(reason) }
+        ccurl_flag_raise(aborting)
+        return action == .removeFromLoop
     }
 
     /// Whether a callback should stop libcurl now.
-    var shouldAbort: Bool { state.withLock { $0.shouldAbort } }
+    var shouldAbort: Bool { ccurl_flag_is_raised(aborting) != 0 }
 
     /// Records a failure found in a callback.
-    func fail(_ reason: TransferAbortReason) { state.withLock { $0.fail(reason) } }
+    func fail(_ reason: TransferAbortReason) {
+        state.withLock { $0.fail(reason) }
+        ccurl_flag_raise(aborting)
+    }
 
     /// Ends the transfer on the loop thread, after its handle left the multi handle:
     /// reads the response (for `CURLE_OK`) or maps the error, frees the handle and
@@ -249,6 +267,21 @@ final class CurlTransfer: @unchecked Sendable {
             fail(.cancelled)
             return 0
         }
+    }
+
+    /// A transfer that waited for a connection is about to enter the multi handle (loop
+    /// thread): the wait was not idle time, and the total timeout keeps only what is left of
+    /// it. Returns false, having ended the transfer with a timeout, when nothing is left.
+    func startAfterWaiting() -> Bool {
+        lastActivity = ContinuousClock.now
+        guard let since = waitingSince else { return true }
+        let remaining = plan.totalTimeoutMilliseconds - Int((lastActivity - since) / .milliseconds(1))
+        guard remaining > 0 else {
+            complete(result: CURLE_OPERATION_TIMEDOUT)
+            return false
+        }
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, remaining)
+        return true
     }
 
     /// Lets a paused streamed transfer go on (loop thread). libcurl may deliver the kept bytes
