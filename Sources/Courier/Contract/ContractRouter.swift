@@ -57,7 +57,9 @@ package enum ContractRouter {
         return allowed.isEmpty ? .noRoute : .methodNotAllowed(allowed: allowed)
     }
 
-    static func bind(_ template: [Substring], to segments: [String]) -> ([String: String], Int)? {
+    /// Binds a path template's `{name}` segments to `segments`: the percent-decoded values by
+    /// name and how many literal segments matched, or nil when the path does not fit.
+    package static func bind(_ template: [Substring], to segments: [String]) -> ([String: String], Int)? {
         guard template.count == segments.count else { return nil }
         var parameters: [String: String] = [:]
         var literals = 0

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// A canned answer for `StubTransport`: a response, or an error, optionally after a delay.

@@ -1,3 +1,4 @@
+import Courier
 import CourierPrimitives
 import Foundation
 
@@ -303,15 +304,5 @@ public final class StubTransport: Transport {
         return TransportResponse(
             status: stub.status, headers: headers, body: body, url: url, timings: Timings(total: 0),
             httpVersion: "HTTP/1.1")
-    }
-}
-
-extension CourierError {
-    /// A wrapped foreign error (`.interceptorFailed`) relabelled with `code`; others as they are.
-    func withCode(_ code: Code) -> CourierError {
-        guard self.code == .interceptorFailed else { return self }
-        var copy = self
-        copy.code = code
-        return copy
     }
 }
