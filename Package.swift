@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierContract", targets: ["CourierContract"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
@@ -16,6 +17,10 @@ let package = Package(
         // Small shared pieces (a lock box, a JSON value) that Courier and MockServer both import.
         .target(name: "CourierPrimitives", path: "Sources/CourierPrimitives"),
         .target(name: "Courier", dependencies: ["CourierPrimitives"], path: "Sources/Courier"),
+        // An API declared once (`API`, `Endpoint`): typed calls, schemas derived from the models, OpenAPI.
+        .target(
+            name: "CourierContract", dependencies: ["CourierPrimitives", "Courier"],
+            path: "Sources/CourierContract"),
         .systemLibrary(
             name: "CCurl",
             path: "Sources/CCurl",
@@ -24,51 +29,66 @@ let package = Package(
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         .target(name: "CourierCurl", dependencies: ["Courier", "CCurlShim"], path: "Sources/CourierCurl"),
-        .target(name: "Endpoints", dependencies: ["Courier"], path: "Endpoints"),
+        .target(name: "Endpoints", dependencies: ["Courier", "CourierContract"], path: "Endpoints"),
         .target(
-            name: "MockServer", dependencies: ["CourierPrimitives", "Courier", "Endpoints"],
+            name: "MockServer",
+            dependencies: ["CourierPrimitives", "Courier", "CourierContract", "Endpoints"],
             path: "MockServer"),
         .executableTarget(
             name: "CourierCLI",
-            dependencies: ["Courier", "CourierCurl", "Endpoints", "MockServer"],
+            dependencies: ["Courier", "CourierContract", "CourierCurl", "Endpoints", "MockServer"],
             path: "Sources/CourierCLI"
         ),
         // The scoped mock server, the transport conformance suite and test helpers, for users' tests and ours.
         .target(
-            name: "CourierTesting", dependencies: ["Courier", "CourierCurl", "MockServer"],
+            name: "CourierTesting",
+            dependencies: ["Courier", "CourierContract", "CourierCurl", "MockServer"],
             path: "Sources/CourierTesting"),
         .executableTarget(name: "courier-curl-bench", dependencies: ["CCurl"], path: "Sources/CCurlBench"),
         // Helpers shared by the test targets (starting other programs); not part of any product.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(
-            name: "CourierTests", dependencies: ["Courier", "CourierTesting", "TestSupport"],
+            name: "CourierTests",
+            dependencies: ["Courier", "CourierContract", "CourierTesting", "TestSupport"],
             path: "Tests/CourierTests",
             exclude: ["Fixtures"]
         ),
+        .testTarget(
+            name: "CourierContractTests",
+            dependencies: ["Courier", "CourierContract", "CourierTesting", "TestSupport"],
+            path: "Tests/CourierContractTests"),
         .testTarget(
             name: "CourierCurlTests", dependencies: ["CourierCurl", "MockServer", "TestSupport"],
             path: "Tests/CourierCurlTests"),
         .testTarget(
             name: "TransportConformanceTests",
-            dependencies: ["Courier", "CourierCurl", "CourierTesting", "MockServer", "TestSupport"],
+            dependencies: [
+                "Courier", "CourierContract", "CourierCurl", "CourierTesting", "MockServer", "TestSupport",
+            ],
             path: "Tests/TransportConformanceTests",
             exclude: ["Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh"]),
         .testTarget(
             name: "MockServerTests",
-            dependencies: ["MockServer", "Courier", "CourierCurl", "CourierTesting", "TestSupport"],
+            dependencies: [
+                "MockServer", "Courier", "CourierContract", "CourierCurl", "CourierTesting", "TestSupport",
+            ],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "EndpointsTests",
-            dependencies: ["Endpoints", "MockServer", "Courier", "CourierCurl", "TestSupport"],
+            dependencies: [
+                "Endpoints", "MockServer", "Courier", "CourierContract", "CourierCurl", "TestSupport",
+            ],
             path: "Tests/EndpointsTests"),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "Courier", "CourierCurl", "CourierTesting", "Endpoints", "MockServer", "TestSupport",
+                "Courier", "CourierContract", "CourierCurl", "CourierTesting", "Endpoints", "MockServer",
+                "TestSupport",
             ],
             path: "Tests/ReliabilityTests"),
         .testTarget(
-            name: "CourierCLITests", dependencies: ["CourierCLI", "MockServer", "TestSupport"],
+            name: "CourierCLITests",
+            dependencies: ["CourierCLI", "CourierContract", "MockServer", "TestSupport"],
             path: "Tests/CourierCLITests"),
     ],
     swiftLanguageModes: [.v6]

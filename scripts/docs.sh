@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of Courier, CourierCurl and MockServer with the toolchain's docc, from
+# Builds the DocC documentation of Courier, CourierContract, CourierCurl and MockServer with the toolchain's docc, from
 # symbol graphs, warnings as errors. Output: .build/docs/<Module>.doccarchive
 # Usage: scripts/docs.sh   (builds the modules first)
 set -euo pipefail
@@ -10,8 +10,8 @@ triple="$(swift -print-target-info | python3 -c 'import json,sys; print(json.loa
 modules=".build/debug/Modules"
 out=".build/docs"
 rm -rf "$out" && mkdir -p "$out"
-for pair in Courier:Sources/Courier/Courier.docc CourierCurl:Sources/CourierCurl/CourierCurl.docc \
-  MockServer:MockServer/MockServer.docc; do
+for pair in Courier:Sources/Courier/Courier.docc CourierContract:Sources/CourierContract/CourierContract.docc \
+  CourierCurl:Sources/CourierCurl/CourierCurl.docc MockServer:MockServer/MockServer.docc; do
   module="${pair%%:*}"
   catalog="${pair#*:}"
   graphs="$out/graphs-$module"

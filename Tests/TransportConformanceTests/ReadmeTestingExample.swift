@@ -4,17 +4,13 @@ import CourierTesting
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Your own transport: here, one that adds a header and hands the request to libcurl.
 struct TracingTransport: Transport {
     let inner = CurlTransport()
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         var request = request
-        request.urlRequest.setValue("readme", forHTTPHeaderField: "X-Request-Source")
+        request.headers["X-Request-Source"] = "readme"
         return try await inner.send(request)
     }
 
@@ -29,7 +25,7 @@ struct TracingTransport: Transport {
 @Test func talksToAScopedMockServer() async throws {
     try await withMockServer { server in
         let url = server.baseURL.appendingPathComponent("__admin/mappings")
-        let response = try await TracingTransport().send(TransportRequest(urlRequest: URLRequest(url: url)))
+        let response = try await TracingTransport().send(TransportRequest(url: url))
         #expect(response.status == 200)
     }
 }

@@ -6,8 +6,7 @@ import Foundation
 
 /// A value that can become a `URLRequest`.
 ///
-/// Unlike the seed's version, which returned `nil` on failure, `asURLRequest()` throws a
-/// `CourierError` saying what was wrong.
+/// `asURLRequest()` throws a `CourierError` saying what was wrong rather than returning `nil`.
 public protocol URLRequestConvertible: Sendable {
     /// Builds the request.
     /// - Throws: `CourierError` with an invalid-request code.
@@ -19,12 +18,25 @@ extension URLRequestConvertible {
     /// building, the request itself, or `asURLRequest()` wrapped.
     package func transportRequest() throws -> TransportRequest {
         if let request = self as? TransportRequest { return request }
-        if let endpoint = self as? EndpointRequest { return try endpoint.makeRequest() }
+        if let managed = self as? any ManagedRequest { return try managed.makeRequest(baseURL: nil) }
         if let configurable = self as? any APIConfigurable {
             return try configurable.makeRequest(baseURL: configurable.baseURL)
         }
         return TransportRequest(urlRequest: try asURLRequest())
     }
+}
+
+/// A request that builds itself against the manager's base URL and may bring its own
+/// validation and decoder: how a declared endpoint call (in `CourierContract`) reaches the
+/// manager's pipeline without the core knowing its type.
+package protocol ManagedRequest: URLRequestConvertible {
+    /// Builds the request, resolving a relative path against `baseURL`.
+    /// - Throws: `CourierError` with an invalid-request code.
+    func makeRequest(baseURL: URL?) throws -> TransportRequest
+    /// Which responses count as success; `nil` uses the manager's.
+    var validation: Validation? { get }
+    /// The decoder for the response body; `nil` uses the manager's.
+    var decoder: (any ResponseBodyDecoder)? { get }
 }
 
 extension URLRequest: URLRequestConvertible {

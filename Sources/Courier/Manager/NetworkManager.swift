@@ -129,7 +129,7 @@ public final class NetworkManager: Sendable {
     }
 
     /// Builds, sends, validates and decodes: what every `send` does.
-    func perform<T: Decodable & Sendable>(
+    package func perform<T: Decodable & Sendable>(
         _ endpoint: some URLRequestConvertible, as type: T.Type,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> Response<T> {
@@ -174,7 +174,9 @@ public final class NetworkManager: Sendable {
     package func makeRequest(_ endpoint: some URLRequestConvertible) throws -> TransportRequest {
         var request: TransportRequest
         do {
-            if let configurable = endpoint as? any APIConfigurable {
+            if let managed = endpoint as? any ManagedRequest {
+                request = try managed.makeRequest(baseURL: baseURL)
+            } else if let configurable = endpoint as? any APIConfigurable {
                 request = try configurable.makeRequest(baseURL: baseURL)
             } else {
                 request = try endpoint.transportRequest()
@@ -204,8 +206,8 @@ public final class NetworkManager: Sendable {
     func responseChoices(
         for endpoint: some URLRequestConvertible
     ) -> (validation: Validation?, decoder: (any ResponseBodyDecoder)?) {
-        if let declared = endpoint as? EndpointRequest {
-            return (declared.endpoint.validation, declared.endpoint.decoder)
+        if let managed = endpoint as? any ManagedRequest {
+            return (managed.validation, managed.decoder)
         }
         if let configurable = endpoint as? any APIConfigurable {
             return (configurable.validation, configurable.decoder)

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -15,7 +16,7 @@ extension NetworkManager {
         _ endpoint: Endpoint<Value>, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response<Value> {
         try await perform(
-            EndpointRequest(endpoint: endpoint, baseURL: baseURL), as: Value.self, progress: progress)
+            EndpointRequest(endpoint: endpoint), as: Value.self, progress: progress)
     }
 
     /// Sends a declared endpoint and returns the body undecoded (after validation).
@@ -24,7 +25,7 @@ extension NetworkManager {
         _ endpoint: some EndpointDescribing, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response<Data> {
         try await perform(
-            EndpointRequest(endpoint: endpoint, baseURL: baseURL), as: Data.self, progress: progress)
+            EndpointRequest(endpoint: endpoint), as: Data.self, progress: progress)
     }
 
     /// Sends a declared endpoint and hands the typed result to `completion` on
@@ -36,7 +37,7 @@ extension NetworkManager {
         completion: @escaping @Sendable (Result<Response<Value>, CourierError>) -> Void
     ) -> Task<Void, Never> {
         performRequest(
-            EndpointRequest(endpoint: endpoint, baseURL: baseURL), as: Value.self, completion: completion)
+            EndpointRequest(endpoint: endpoint), as: Value.self, completion: completion)
     }
 
     /// Sends a declared endpoint and calls `success` with the decoded value or `failure`
@@ -57,11 +58,12 @@ extension NetworkManager {
 
 }
 
-/// An endpoint's request in the form the untyped pipeline takes.
-struct EndpointRequest: URLRequestConvertible {
+/// An endpoint's request in the form the manager's pipeline takes.
+struct EndpointRequest: ManagedRequest {
     let endpoint: any EndpointDescribing
-    let baseURL: URL?
 
-    func asURLRequest() throws -> URLRequest { try makeRequest().flattenedURLRequest }
-    func makeRequest() throws -> TransportRequest { try endpoint.makeRequest(baseURL: baseURL) }
+    func asURLRequest() throws -> URLRequest { try makeRequest(baseURL: nil).flattenedURLRequest }
+    func makeRequest(baseURL: URL?) throws -> TransportRequest { try endpoint.makeRequest(baseURL: baseURL) }
+    var validation: Validation? { endpoint.validation }
+    var decoder: (any ResponseBodyDecoder)? { endpoint.decoder }
 }

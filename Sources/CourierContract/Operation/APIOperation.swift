@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// One operation of an API, as its declaration states it: the id, method and path template,

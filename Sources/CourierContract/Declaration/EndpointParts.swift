@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// One parameter or the body of an endpoint declaration, with this call's value.

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Why a request breaks the contract: the status to answer with, the parameter, the reason.
