@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierContract", targets: ["CourierContract"]),
+        .library(name: "CourierConfiguration", targets: ["CourierConfiguration"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
@@ -21,6 +22,9 @@ let package = Package(
         .target(
             name: "CourierContract", dependencies: ["CourierPrimitives", "Courier"],
             path: "Sources/CourierContract"),
+        // Settings from courier.json (`Configuration`), and a manager made from them.
+        .target(
+            name: "CourierConfiguration", dependencies: ["Courier"], path: "Sources/CourierConfiguration"),
         .systemLibrary(
             name: "CCurl",
             path: "Sources/CCurl",
@@ -28,7 +32,9 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
-        .target(name: "CourierCurl", dependencies: ["Courier", "CCurlShim"], path: "Sources/CourierCurl"),
+        .target(
+            name: "CourierCurl", dependencies: ["Courier", "CourierConfiguration", "CCurlShim"],
+            path: "Sources/CourierCurl"),
         .target(name: "Endpoints", dependencies: ["Courier", "CourierContract"], path: "Endpoints"),
         .target(
             name: "MockServer",
@@ -36,7 +42,10 @@ let package = Package(
             path: "MockServer"),
         .executableTarget(
             name: "CourierCLI",
-            dependencies: ["Courier", "CourierContract", "CourierCurl", "Endpoints", "MockServer"],
+            dependencies: [
+                "Courier", "CourierConfiguration", "CourierContract", "CourierCurl", "Endpoints",
+                "MockServer",
+            ],
             path: "Sources/CourierCLI"
         ),
         // The scoped mock server, the transport conformance suite and test helpers, for users' tests and ours.
@@ -49,21 +58,30 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(
             name: "CourierTests",
-            dependencies: ["Courier", "CourierContract", "CourierTesting", "TestSupport"],
+            dependencies: [
+                "Courier", "CourierConfiguration", "CourierContract", "CourierTesting", "TestSupport",
+            ],
             path: "Tests/CourierTests",
             exclude: ["Fixtures"]
         ),
+        .testTarget(
+            name: "CourierConfigurationTests",
+            dependencies: ["Courier", "CourierConfiguration", "CourierTesting", "TestSupport"],
+            path: "Tests/CourierConfigurationTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "CourierContractTests",
             dependencies: ["Courier", "CourierContract", "CourierTesting", "TestSupport"],
             path: "Tests/CourierContractTests"),
         .testTarget(
-            name: "CourierCurlTests", dependencies: ["CourierCurl", "MockServer", "TestSupport"],
+            name: "CourierCurlTests",
+            dependencies: ["CourierConfiguration", "CourierCurl", "MockServer", "TestSupport"],
             path: "Tests/CourierCurlTests"),
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: [
-                "Courier", "CourierContract", "CourierCurl", "CourierTesting", "MockServer", "TestSupport",
+                "Courier", "CourierConfiguration", "CourierContract", "CourierCurl", "CourierTesting",
+                "MockServer",
+                "TestSupport",
             ],
             path: "Tests/TransportConformanceTests",
             exclude: ["Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh"]),
@@ -88,7 +106,9 @@ let package = Package(
             path: "Tests/ReliabilityTests"),
         .testTarget(
             name: "CourierCLITests",
-            dependencies: ["CourierCLI", "CourierContract", "MockServer", "TestSupport"],
+            dependencies: [
+                "CourierCLI", "CourierConfiguration", "CourierContract", "MockServer", "TestSupport",
+            ],
             path: "Tests/CourierCLITests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of Courier, CourierContract, CourierCurl and MockServer with the toolchain's docc, from
-# symbol graphs, warnings as errors. Output: .build/docs/<Module>.doccarchive
+# Builds the DocC documentation of Courier, CourierContract, CourierConfiguration, CourierCurl and
+# MockServer with the toolchain's docc, from symbol graphs, warnings as errors.
+# Output: .build/docs/<Module>.doccarchive
 # Usage: scripts/docs.sh   (builds the modules first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +12,7 @@ modules=".build/debug/Modules"
 out=".build/docs"
 rm -rf "$out" && mkdir -p "$out"
 for pair in Courier:Sources/Courier/Courier.docc CourierContract:Sources/CourierContract/CourierContract.docc \
+  CourierConfiguration:Sources/CourierConfiguration/CourierConfiguration.docc \
   CourierCurl:Sources/CourierCurl/CourierCurl.docc MockServer:MockServer/MockServer.docc; do
   module="${pair%%:*}"
   catalog="${pair#*:}"

@@ -86,12 +86,6 @@ public struct RetryPolicy: Interceptor {
         self.now = now
     }
 
-    /// Creates a policy from configuration settings.
-    public init(_ settings: Configuration.Retry) {
-        self.init(
-            maxAttempts: settings.maxAttempts, baseDelay: settings.baseDelay, maxDelay: settings.maxDelay)
-    }
-
     /// Sleeps with `Task.sleep`.
     /// - Throws: `CancellationError` when the task is cancelled.
     @Sendable package static func taskSleep(_ seconds: TimeInterval) async throws {

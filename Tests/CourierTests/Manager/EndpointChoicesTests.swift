@@ -1,4 +1,5 @@
 import Courier
+import CourierConfiguration
 import CourierContract
 import CourierTesting
 import Foundation

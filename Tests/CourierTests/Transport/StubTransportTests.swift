@@ -7,6 +7,9 @@ import Testing
     import FoundationNetworking
 #endif
 
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+
 struct StubTransportTests {
     @Test func answersFromFixtureFiles() async throws {
         let stub = StubTransport(fixturesDirectory: fixtures.appendingPathComponent("Stubs"))

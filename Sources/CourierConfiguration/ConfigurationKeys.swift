@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Refuses keys a configuration object does not know, so that a typo such as `"transprt"`

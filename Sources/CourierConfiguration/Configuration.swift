@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Courier's settings, usually loaded from `courier.json`.

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// In `courier.json`: `"proxy": { "url": "http://proxy.internal:3128", "noProxy": ["localhost"] }`.

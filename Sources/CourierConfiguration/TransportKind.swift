@@ -1,3 +1,5 @@
+import Courier
+
 /// Which transport to use, by name. A struct with static constants so that more can be
 /// added; decodes from `"urlsession"` or `"curl"` (any case).
 public struct TransportKind: Hashable, Sendable, Codable, CustomStringConvertible {
@@ -45,13 +47,4 @@ public struct TransportKind: Hashable, Sendable, Codable, CustomStringConvertibl
     }
 
     public var description: String { name }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        var scalars = Substring(self)
-        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
-        return String(scalars)
-    }
 }
