@@ -138,10 +138,8 @@ public final class NetworkManager: Sendable {
     package func makeRequest(_ endpoint: some URLRequestConvertible) throws -> TransportRequest {
         var request: TransportRequest
         do {
-            if let managed = endpoint as? any ManagedRequest {
-                request = try managed.makeRequest(baseURL: baseURL)
-            } else if let configurable = endpoint as? any APIConfigurable {
-                request = try configurable.makeRequest(baseURL: baseURL)
+            if let built = endpoint as? any TransportRequestConvertible {
+                request = try built.makeRequest(baseURL: baseURL)
             } else {
                 request = try endpoint.transportRequest()
                 if request.url.scheme == nil {
@@ -170,11 +168,8 @@ public final class NetworkManager: Sendable {
     func responseChoices(
         for endpoint: some URLRequestConvertible
     ) -> (validation: Validation?, decoder: (any ResponseBodyDecoder)?) {
-        if let managed = endpoint as? any ManagedRequest {
-            return (managed.validation, managed.decoder)
-        }
-        if let configurable = endpoint as? any APIConfigurable {
-            return (configurable.validation, configurable.decoder)
+        if let built = endpoint as? any TransportRequestConvertible {
+            return (built.validation, built.decoder)
         }
         return (nil, nil)
     }

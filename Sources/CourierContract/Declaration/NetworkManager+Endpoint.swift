@@ -59,10 +59,9 @@ extension NetworkManager {
 }
 
 /// An endpoint's request in the form the manager's pipeline takes.
-struct EndpointRequest: ManagedRequest {
+struct EndpointRequest: TransportRequestConvertible {
     let endpoint: any EndpointDescribing
 
-    func asURLRequest() throws -> URLRequest { try makeRequest(baseURL: nil).flattenedURLRequest }
     func makeRequest(baseURL: URL?) throws -> TransportRequest { try endpoint.makeRequest(baseURL: baseURL) }
     var validation: Validation? { endpoint.validation }
     var decoder: (any ResponseBodyDecoder)? { endpoint.decoder }

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// A typed, `Sendable` parameter value: what `[String: Any]` held in the seed, without `Any`.

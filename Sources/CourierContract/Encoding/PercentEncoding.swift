@@ -1,3 +1,5 @@
+import Courier
+
 /// Percent-encoding rules for URLs and forms.
 package enum PercentEncoding {
     /// RFC 3986 §2.3 unreserved characters: `ALPHA / DIGIT / "-" / "." / "_" / "~"`.

@@ -1,3 +1,5 @@
+import Courier
+
 /// Several parameter sets applied in order, such as a query plus a JSON body.
 ///
 /// ```swift

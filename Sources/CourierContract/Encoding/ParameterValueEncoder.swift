@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Turns any `Encodable` model into a `ParameterValue`, so that query, form and multipart

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -25,8 +26,9 @@ import Foundation
 ///
 /// `path` is relative: `NetworkManager` resolves it against its configured base URL, so
 /// the same enum works against production and a mock server on port 0. Give `baseURL`
-/// to pin an endpoint to one host.
-public protocol APIConfigurable: URLRequestConvertible {
+/// to pin an endpoint to one host, and `validation` or `decoder` (from
+/// `TransportRequestConvertible`) to choose other than the manager's.
+public protocol APIConfigurable: TransportRequestConvertible {
     /// The HTTP method.
     var method: HTTPMethod { get }
     /// The path, relative to the base URL, such as `/posts/42`. Put user input in with
@@ -41,11 +43,6 @@ public protocol APIConfigurable: URLRequestConvertible {
     var baseURL: URL? { get }
     /// An idle timeout for this endpoint. Default `nil`: the manager's.
     var timeout: Duration? { get }
-    /// Which responses count as success for this endpoint (statuses and content types).
-    /// Default `nil`: the manager's `validation`.
-    var validation: Validation? { get }
-    /// The decoder for this endpoint's response bodies. Default `nil`: the manager's `decoder`.
-    var decoder: (any ResponseBodyDecoder)? { get }
 }
 
 extension APIConfigurable {
@@ -53,6 +50,4 @@ extension APIConfigurable {
     public var headers: HTTPHeaders { HTTPHeaders() }
     public var baseURL: URL? { nil }
     public var timeout: Duration? { nil }
-    public var validation: Validation? { nil }
-    public var decoder: (any ResponseBodyDecoder)? { nil }
 }

@@ -1,3 +1,5 @@
+import Courier
+
 /// One path segment built from user input, percent-encoded and checked.
 ///
 /// An empty segment, `.`, `..`, or one containing `/` or a control character (CR, LF,

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Something that puts parameters into a request: query items, a JSON body, a form,

@@ -1,3 +1,5 @@
+import Courier
+
 /// How arrays are written in a query or a form.
 public enum ArrayEncoding: Sendable, Hashable {
     /// `tags[]=a&tags[]=b` (the default; Rails, PHP and Alamofire read it).

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -16,7 +17,7 @@ public struct FormBody: ParameterConvertible {
     public var encoding: KeyValueEncoding
 
     /// The media type set on the request.
-    public static let contentType = "application/x-www-form-urlencoded"
+    static let contentType = MediaType.form
 
     /// Creates a form from values.
     public init(

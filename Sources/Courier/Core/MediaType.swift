@@ -1,9 +1,12 @@
 import Foundation
 
-/// Media types Courier guesses from file extensions.
-public enum MediaType {
+/// Media types: guessed from file extensions, and compared without their parameters.
+package enum MediaType {
+    /// The type of a URL-encoded form body.
+    package static let form = "application/x-www-form-urlencoded"
+
     /// A media type for a file extension, or `application/octet-stream`.
-    public static func guess(forExtension ext: String) -> String {
+    package static func guess(forExtension ext: String) -> String {
         switch ext.lowercased() {
         case "json": "application/json"
         case "txt": "text/plain; charset=utf-8"
@@ -27,7 +30,7 @@ public enum MediaType {
     }
 
     /// The `type/subtype` part of a `Content-Type` value, lowercased, without parameters.
-    public static func essence(of contentType: String) -> String {
+    package static func essence(of contentType: String) -> String {
         let head = contentType.split(separator: ";", maxSplits: 1).first ?? ""
         return head.trimmingCharacters(in: .whitespaces).lowercased()
     }

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Reads a multipart body segment by segment, opening each file only when it is reached.
