@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of Courier, CourierContract, CourierConfiguration, CourierCurl and
-# MockServer with the toolchain's docc, from symbol graphs, warnings as errors.
+# Builds the DocC documentation of Courier, CourierJSON, CourierContract, CourierConfiguration,
+# CourierCurl and MockServer with the toolchain's docc, from symbol graphs, warnings as errors.
 # Output: .build/docs/<Module>.doccarchive
 # Usage: scripts/docs.sh   (builds the modules first)
 set -euo pipefail
@@ -11,7 +11,8 @@ triple="$(swift -print-target-info | python3 -c 'import json,sys; print(json.loa
 modules=".build/debug/Modules"
 out=".build/docs"
 rm -rf "$out" && mkdir -p "$out"
-for pair in Courier:Sources/Courier/Courier.docc CourierContract:Sources/CourierContract/CourierContract.docc \
+for pair in Courier:Sources/Courier/Courier.docc CourierJSON:Sources/CourierJSON/CourierJSON.docc \
+  CourierContract:Sources/CourierContract/CourierContract.docc \
   CourierConfiguration:Sources/CourierConfiguration/CourierConfiguration.docc \
   CourierCurl:Sources/CourierCurl/CourierCurl.docc MockServer:MockServer/MockServer.docc; do
   module="${pair%%:*}"

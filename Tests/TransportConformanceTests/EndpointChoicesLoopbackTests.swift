@@ -1,5 +1,6 @@
 import Courier
 import CourierContract
+import CourierJSON
 import CourierTesting
 import Foundation
 import MockServer

@@ -1,3 +1,4 @@
+import CourierJSON
 import Dispatch
 import Foundation
 

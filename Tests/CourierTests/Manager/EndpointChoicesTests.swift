@@ -1,6 +1,7 @@
 import Courier
 import CourierConfiguration
 import CourierContract
+import CourierJSON
 import CourierTesting
 import Foundation
 import Testing

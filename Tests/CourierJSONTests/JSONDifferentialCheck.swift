@@ -1,11 +1,11 @@
 // The differential oracle shared by the JSON decoder's tests and its libFuzzer target
-// (scripts/fuzz-json.sh compiles this file together with Sources/Courier/JSON): every input is
+// (scripts/fuzz-json.sh compiles this file together with Sources/CourierJSON): every input is
 // decoded into a set of model types under several configurations by Foundation's JSONDecoder and
 // by CourierJSONDecoder, and the two must agree on the value or on the error.
 import Foundation
 
-#if canImport(Courier)
-    import Courier
+#if canImport(CourierJSON)
+    import CourierJSON
 #endif
 
 // MARK: Models

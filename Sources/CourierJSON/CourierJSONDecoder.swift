@@ -74,7 +74,8 @@ public struct CourierJSONDecoder: Sendable {
     /// Creates a decoder with Foundation's defaults.
     public init() {}
 
-    /// Courier's default response decoder: ISO 8601 dates, like `JSONDecoder.courier`.
+    /// Courier's default response decoder: ISO 8601 dates, like Foundation's `JSONDecoder` as
+    /// Courier configures it (`JSONDecoder.courier`).
     public static var courier: CourierJSONDecoder {
         var decoder = CourierJSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -170,13 +171,3 @@ public struct CourierJSONDecoder: Sendable {
         }
     }
 }
-
-/// A decoder of response bodies: `CourierJSONDecoder` (the default) or Foundation's `JSONDecoder`.
-public protocol ResponseBodyDecoder: Sendable {
-    /// Decodes a value of `type` from `data`.
-    /// - Throws: `DecodingError` when the body does not fit the type.
-    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
-}
-
-extension CourierJSONDecoder: ResponseBodyDecoder {}
-extension JSONDecoder: ResponseBodyDecoder {}

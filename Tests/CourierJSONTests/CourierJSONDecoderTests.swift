@@ -1,5 +1,5 @@
 import Courier
-import CourierTesting
+import CourierJSON
 import Foundation
 import Testing
 
@@ -286,21 +286,5 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
         foundation.snakeCase = false
         #expect(differentialMismatch([DiffPost].self, data, foundation) == nil)
         #expect(try foundation.courier.decode([DiffPost].self, from: data).count == 2_000)
-    }
-
-    @Test func networkManagerDecodesWithCourierByDefaultAndFoundationOnRequest() async throws {
-        let stub = StubTransport()
-        stub.on(.get, "/feed", .json(#"{"posts":[{"id":"a","likes":1}]}"#))
-        let manager = NetworkManager(transport: stub, baseURL: URL(string: "https://api.test"))
-        #expect(manager.decoder is CourierJSONDecoder)
-        #expect(
-            try await manager.send(TestEndpoint.feed, as: Feed.self).value.posts == [Post(id: "a", likes: 1)])
-        let foundation = NetworkManager(
-            transport: stub, baseURL: URL(string: "https://api.test"), decoder: JSONDecoder.courier)
-        #expect(foundation.decoder is JSONDecoder)
-        #expect(
-            try await foundation.send(TestEndpoint.feed, as: Feed.self).value.posts == [
-                Post(id: "a", likes: 1)
-            ])
     }
 }
