@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CourierJSON", targets: ["CourierJSON"]),
         .library(name: "CourierContract", targets: ["CourierContract"]),
         .library(name: "CourierConfiguration", targets: ["CourierConfiguration"]),
+        .library(name: "CourierEvents", targets: ["CourierEvents"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
@@ -30,6 +31,8 @@ let package = Package(
         .target(
             name: "CourierConfiguration", dependencies: ["Courier", "CourierJSON"],
             path: "Sources/CourierConfiguration"),
+        // Server-sent events (`NetworkManager.events`), read by the EventSource rules, with reconnection.
+        .target(name: "CourierEvents", dependencies: ["Courier"], path: "Sources/CourierEvents"),
         .systemLibrary(
             name: "CCurl",
             path: "Sources/CCurl",
@@ -78,6 +81,9 @@ let package = Package(
             name: "CourierJSONTests", dependencies: ["Courier", "CourierJSON"],
             path: "Tests/CourierJSONTests"),
         .testTarget(
+            name: "CourierEventsTests", dependencies: ["Courier", "CourierEvents"],
+            path: "Tests/CourierEventsTests"),
+        .testTarget(
             name: "CourierContractTests",
             dependencies: ["Courier", "CourierContract", "CourierTesting", "TestSupport"],
             path: "Tests/CourierContractTests"),
@@ -88,8 +94,8 @@ let package = Package(
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: [
-                "Courier", "CourierConfiguration", "CourierContract", "CourierCurl", "CourierJSON",
-                "CourierTesting", "MockServer", "TestSupport",
+                "Courier", "CourierConfiguration", "CourierContract", "CourierCurl", "CourierEvents",
+                "CourierJSON", "CourierTesting", "MockServer", "TestSupport",
             ],
             path: "Tests/TransportConformanceTests",
             exclude: ["Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh"]),
@@ -115,8 +121,8 @@ let package = Package(
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
-                "CourierCLI", "CourierConfiguration", "CourierContract", "CourierJSON", "MockServer",
-                "TestSupport",
+                "CourierCLI", "CourierConfiguration", "CourierContract", "CourierEvents", "CourierJSON",
+                "MockServer", "TestSupport",
             ],
             path: "Tests/CourierCLITests"),
     ],

@@ -192,7 +192,7 @@ public final class NetworkManager: Sendable {
     }
 
     /// Runs `body`, reporting a thrown error to the event monitors as `.failed`.
-    func reportingFailure<R>(_ body: () async throws -> R) async throws -> R {
+    package func reportingFailure<R>(_ body: () async throws -> R) async throws -> R {
         do {
             return try await body()
         } catch {

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// One event of a `text/event-stream` response.
