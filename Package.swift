@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CourierContract", targets: ["CourierContract"]),
         .library(name: "CourierConfiguration", targets: ["CourierConfiguration"]),
         .library(name: "CourierEvents", targets: ["CourierEvents"]),
+        .library(name: "CourierCache", targets: ["CourierCache"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
@@ -33,6 +34,8 @@ let package = Package(
             path: "Sources/CourierConfiguration"),
         // Server-sent events (`NetworkManager.events`), read by the EventSource rules, with reconnection.
         .target(name: "CourierEvents", dependencies: ["Courier"], path: "Sources/CourierEvents"),
+        // A private HTTP cache (RFC 9111) on disk, used as an interceptor.
+        .target(name: "CourierCache", dependencies: ["Courier"], path: "Sources/CourierCache"),
         .systemLibrary(
             name: "CCurl",
             path: "Sources/CCurl",
@@ -43,7 +46,9 @@ let package = Package(
         .target(
             name: "CourierCurl", dependencies: ["Courier", "CourierConfiguration", "CCurlShim"],
             path: "Sources/CourierCurl"),
-        .target(name: "Endpoints", dependencies: ["Courier", "CourierContract"], path: "Endpoints"),
+        .target(
+            name: "Endpoints", dependencies: ["Courier", "CourierCache", "CourierContract"], path: "Endpoints"
+        ),
         .target(
             name: "MockServer",
             dependencies: ["CourierPrimitives", "Courier", "CourierContract", "Endpoints"],
@@ -84,6 +89,9 @@ let package = Package(
             name: "CourierEventsTests", dependencies: ["Courier", "CourierEvents"],
             path: "Tests/CourierEventsTests"),
         .testTarget(
+            name: "CourierCacheTests", dependencies: ["Courier", "CourierCache", "CourierPrimitives"],
+            path: "Tests/CourierCacheTests"),
+        .testTarget(
             name: "CourierContractTests",
             dependencies: ["Courier", "CourierContract", "CourierTesting", "TestSupport"],
             path: "Tests/CourierContractTests"),
@@ -94,8 +102,8 @@ let package = Package(
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: [
-                "Courier", "CourierConfiguration", "CourierContract", "CourierCurl", "CourierEvents",
-                "CourierJSON", "CourierTesting", "MockServer", "TestSupport",
+                "Courier", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCurl",
+                "CourierEvents", "CourierJSON", "CourierTesting", "MockServer", "TestSupport",
             ],
             path: "Tests/TransportConformanceTests",
             exclude: ["Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh"]),
@@ -121,8 +129,8 @@ let package = Package(
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
-                "CourierCLI", "CourierConfiguration", "CourierContract", "CourierEvents", "CourierJSON",
-                "MockServer", "TestSupport",
+                "CourierCLI", "CourierCache", "CourierConfiguration", "CourierContract", "CourierEvents",
+                "CourierJSON", "MockServer", "TestSupport",
             ],
             path: "Tests/CourierCLITests"),
     ],

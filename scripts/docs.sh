@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of Courier, CourierJSON, CourierEvents, CourierContract,
+# Builds the DocC documentation of Courier, CourierJSON, CourierCache, CourierEvents, CourierContract,
 # CourierConfiguration, CourierCurl and MockServer with the toolchain's docc, from symbol graphs,
 # warnings as errors.
 # Output: .build/docs/<Module>.doccarchive
@@ -12,7 +12,8 @@ modules=".build/debug/Modules"
 out=".build/docs"
 rm -rf "$out" && mkdir -p "$out"
 for pair in Courier:Sources/Courier/Courier.docc CourierJSON:Sources/CourierJSON/CourierJSON.docc \
-  CourierEvents:Sources/CourierEvents/CourierEvents.docc CourierContract:Sources/CourierContract/CourierContract.docc \
+  CourierCache:Sources/CourierCache/CourierCache.docc CourierEvents:Sources/CourierEvents/CourierEvents.docc \
+  CourierContract:Sources/CourierContract/CourierContract.docc \
   CourierConfiguration:Sources/CourierConfiguration/CourierConfiguration.docc \
   CourierCurl:Sources/CourierCurl/CourierCurl.docc MockServer:MockServer/MockServer.docc; do
   module="${pair%%:*}"

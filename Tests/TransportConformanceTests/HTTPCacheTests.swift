@@ -1,4 +1,5 @@
 import Courier
+import CourierCache
 import CourierPrimitives
 import CourierTesting
 import Foundation

@@ -1,8 +1,9 @@
+import Courier
 import CourierPrimitives
 import Foundation
 import Testing
 
-@testable import Courier
+@testable import CourierCache
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

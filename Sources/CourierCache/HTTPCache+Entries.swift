@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Direct access to stored bodies, for caches of files built on `HTTPCache`.

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// The `Cache-Control` directives a private cache acts on (RFC 9111 §5.2), from a request or

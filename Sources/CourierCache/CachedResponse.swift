@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// A stored response's head and what the cache needs to judge it (RFC 9111 §4).
