@@ -26,21 +26,21 @@ public final class NetworkManager: Sendable {
     /// The base URL that relative endpoint paths resolve against.
     public let baseURL: URL?
     /// Limits applied to every transfer.
-    public let transferOptions: TransferOptions
+    package let transferOptions: TransferOptions
     /// The interceptors, outermost first.
-    public let interceptors: [any Interceptor]
+    package let interceptors: [any Interceptor]
     /// Which responses count as success.
-    public let validation: Validation
+    package let validation: Validation
     /// Header fields added to every request that does not set them itself.
-    public let defaultHeaders: HTTPHeaders
+    package let defaultHeaders: HTTPHeaders
     /// Receivers of `NetworkEvent`s.
-    public let eventMonitors: [any EventMonitor]
+    package let eventMonitors: [any EventMonitor]
     /// The queue completion handlers run on. Default: a global queue, because
     /// `DispatchQueue.main` never runs in a command-line program on Linux that has no
     /// run loop. Apps pass `.main` to update UI from the handler.
-    public let callbackQueue: DispatchQueue
+    package let callbackQueue: DispatchQueue
     /// The decoder for response bodies: `CourierJSONDecoder` unless another was given.
-    public let decoder: any ResponseBodyDecoder
+    package let decoder: any ResponseBodyDecoder
     /// The cookies kept between this manager's requests, redirects included; `nil` keeps none.
     public let cookieJar: CookieJar?
 
