@@ -6,6 +6,11 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierJSON", targets: ["CourierJSON"]),
+        .library(name: "CourierContract", targets: ["CourierContract"]),
+        .library(name: "CourierConfiguration", targets: ["CourierConfiguration"]),
+        .library(name: "CourierEvents", targets: ["CourierEvents"]),
+        .library(name: "CourierCache", targets: ["CourierCache"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
@@ -15,7 +20,22 @@ let package = Package(
     targets: [
         // Small shared pieces (a lock box, a JSON value) that Courier and MockServer both import.
         .target(name: "CourierPrimitives", path: "Sources/CourierPrimitives"),
-        .target(name: "Courier", dependencies: ["CourierPrimitives"], path: "Sources/Courier"),
+        // A JSON decoder with Foundation's values and errors, several times faster; the core's default.
+        .target(name: "CourierJSON", path: "Sources/CourierJSON"),
+        .target(
+            name: "Courier", dependencies: ["CourierPrimitives", "CourierJSON"], path: "Sources/Courier"),
+        // An API declared once (`API`, `Endpoint`): typed calls, schemas derived from the models, OpenAPI.
+        .target(
+            name: "CourierContract", dependencies: ["CourierPrimitives", "Courier"],
+            path: "Sources/CourierContract"),
+        // Settings from courier.json (`Configuration`), and a manager made from them.
+        .target(
+            name: "CourierConfiguration", dependencies: ["Courier", "CourierJSON"],
+            path: "Sources/CourierConfiguration"),
+        // Server-sent events (`NetworkManager.events`), read by the EventSource rules, with reconnection.
+        .target(name: "CourierEvents", dependencies: ["Courier"], path: "Sources/CourierEvents"),
+        // A private HTTP cache (RFC 9111) on disk, used as an interceptor.
+        .target(name: "CourierCache", dependencies: ["Courier"], path: "Sources/CourierCache"),
         .systemLibrary(
             name: "CCurl",
             path: "Sources/CCurl",
@@ -23,52 +43,98 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
-        .target(name: "CourierCurl", dependencies: ["Courier", "CCurlShim"], path: "Sources/CourierCurl"),
-        .target(name: "Endpoints", dependencies: ["Courier"], path: "Endpoints"),
         .target(
-            name: "MockServer", dependencies: ["CourierPrimitives", "Courier", "Endpoints"],
+            name: "CourierCurl", dependencies: ["Courier", "CourierConfiguration", "CCurlShim"],
+            path: "Sources/CourierCurl"),
+        .target(
+            name: "Endpoints", dependencies: ["Courier", "CourierCache", "CourierContract"], path: "Endpoints"
+        ),
+        .target(
+            name: "MockServer",
+            dependencies: ["CourierPrimitives", "Courier", "CourierContract", "Endpoints"],
             path: "MockServer"),
         .executableTarget(
             name: "CourierCLI",
-            dependencies: ["Courier", "CourierCurl", "Endpoints", "MockServer"],
+            dependencies: [
+                "Courier", "CourierConfiguration", "CourierContract", "CourierCurl", "CourierJSON",
+                "Endpoints", "MockServer",
+            ],
             path: "Sources/CourierCLI"
         ),
         // The scoped mock server, the transport conformance suite and test helpers, for users' tests and ours.
         .target(
-            name: "CourierTesting", dependencies: ["Courier", "CourierCurl", "MockServer"],
+            name: "CourierTesting",
+            dependencies: [
+                "Courier", "CourierCache", "CourierContract", "CourierCurl", "CourierEvents",
+                "CourierPrimitives", "MockServer",
+            ],
             path: "Sources/CourierTesting"),
         .executableTarget(name: "courier-curl-bench", dependencies: ["CCurl"], path: "Sources/CCurlBench"),
         // Helpers shared by the test targets (starting other programs); not part of any product.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(
-            name: "CourierTests", dependencies: ["Courier", "CourierTesting", "TestSupport"],
+            name: "CourierTests",
+            dependencies: [
+                "Courier", "CourierConfiguration", "CourierContract", "CourierJSON", "CourierTesting",
+                "TestSupport",
+            ],
             path: "Tests/CourierTests",
             exclude: ["Fixtures"]
         ),
         .testTarget(
-            name: "CourierCurlTests", dependencies: ["CourierCurl", "MockServer", "TestSupport"],
+            name: "CourierConfigurationTests",
+            dependencies: ["Courier", "CourierConfiguration", "CourierTesting", "TestSupport"],
+            path: "Tests/CourierConfigurationTests", exclude: ["Fixtures"]),
+        .testTarget(
+            name: "CourierJSONTests", dependencies: ["Courier", "CourierJSON"],
+            path: "Tests/CourierJSONTests"),
+        .testTarget(
+            name: "CourierEventsTests", dependencies: ["Courier", "CourierEvents"],
+            path: "Tests/CourierEventsTests"),
+        .testTarget(
+            name: "CourierCacheTests", dependencies: ["Courier", "CourierCache", "CourierPrimitives"],
+            path: "Tests/CourierCacheTests"),
+        .testTarget(
+            name: "CourierContractTests",
+            dependencies: ["Courier", "CourierContract", "CourierTesting", "TestSupport"],
+            path: "Tests/CourierContractTests"),
+        .testTarget(
+            name: "CourierCurlTests",
+            dependencies: ["CourierConfiguration", "CourierCurl", "MockServer", "TestSupport"],
             path: "Tests/CourierCurlTests"),
         .testTarget(
             name: "TransportConformanceTests",
-            dependencies: ["Courier", "CourierCurl", "CourierTesting", "MockServer", "TestSupport"],
+            dependencies: [
+                "Courier", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCurl",
+                "CourierEvents", "CourierJSON", "CourierTesting", "MockServer", "TestSupport",
+            ],
             path: "Tests/TransportConformanceTests",
             exclude: ["Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh"]),
         .testTarget(
             name: "MockServerTests",
-            dependencies: ["MockServer", "Courier", "CourierCurl", "CourierTesting", "TestSupport"],
+            dependencies: [
+                "MockServer", "Courier", "CourierContract", "CourierCurl", "CourierTesting", "TestSupport",
+            ],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "EndpointsTests",
-            dependencies: ["Endpoints", "MockServer", "Courier", "CourierCurl", "TestSupport"],
+            dependencies: [
+                "Endpoints", "MockServer", "Courier", "CourierContract", "CourierCurl", "TestSupport",
+            ],
             path: "Tests/EndpointsTests"),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "Courier", "CourierCurl", "CourierTesting", "Endpoints", "MockServer", "TestSupport",
+                "Courier", "CourierContract", "CourierCurl", "CourierTesting", "Endpoints", "MockServer",
+                "TestSupport",
             ],
             path: "Tests/ReliabilityTests"),
         .testTarget(
-            name: "CourierCLITests", dependencies: ["CourierCLI", "MockServer", "TestSupport"],
+            name: "CourierCLITests",
+            dependencies: [
+                "CourierCLI", "CourierCache", "CourierConfiguration", "CourierContract", "CourierEvents",
+                "CourierJSON", "MockServer", "TestSupport",
+            ],
             path: "Tests/CourierCLITests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Checks that asking for the wrong response type does not compile.
+# Checks that asking for the wrong response type does not compile, and that the README's examples
+# compile from outside the package.
 #
 # Each Tests/CompileFail/wrong-*.swift snippet must fail to type-check against the built Courier and
 # Endpoints modules with the error its first line's expectation names; right-*.swift must type-check.
+# The README's examples must type-check as a user's code would, with the public API alone: the test
+# targets that run them are inside the package and also see its `package` declarations.
 # Usage: scripts/compile-fail.sh   (after `swift build`; env: MODULES=.build/debug/Modules)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +30,15 @@ for snippet in Tests/CompileFail/*.swift; do
         echo "compile-fail: $name does not compile"; echo "$output"; failed=$((failed + 1))
       fi ;;
   esac
+done
+clang_paths=(-I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl)
+for example in Tests/CourierCLITests/Readme*Example.swift Tests/TransportConformanceTests/Readme*Example.swift \
+  Tests/MockServerTests/ExampleAPI/NotesAPI.swift; do
+  if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" "$example" 2>&1)"; then
+    echo "compile-fail: $(basename "$example") compiles with the public API alone"; passed=$((passed + 1))
+  else
+    echo "compile-fail: $(basename "$example") needs more than the public API"; echo "$output"; failed=$((failed + 1))
+  fi
 done
 echo "compile-fail: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of Courier, CourierCurl and MockServer with the toolchain's docc, from
-# symbol graphs, warnings as errors. Output: .build/docs/<Module>.doccarchive
+# Builds the DocC documentation of Courier, CourierJSON, CourierCache, CourierEvents, CourierContract,
+# CourierConfiguration, CourierCurl and MockServer with the toolchain's docc, from symbol graphs,
+# warnings as errors.
+# Output: .build/docs/<Module>.doccarchive
 # Usage: scripts/docs.sh   (builds the modules first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --target MockServer >/dev/null
-swift build --target CourierCurl >/dev/null
+for target in MockServer CourierCurl CourierEvents; do swift build --target "$target" >/dev/null; done
 triple="$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')"
 modules=".build/debug/Modules"
 out=".build/docs"
 rm -rf "$out" && mkdir -p "$out"
-for pair in Courier:Sources/Courier/Courier.docc CourierCurl:Sources/CourierCurl/CourierCurl.docc \
-  MockServer:MockServer/MockServer.docc; do
+for pair in Courier:Sources/Courier/Courier.docc CourierJSON:Sources/CourierJSON/CourierJSON.docc \
+  CourierCache:Sources/CourierCache/CourierCache.docc CourierEvents:Sources/CourierEvents/CourierEvents.docc \
+  CourierContract:Sources/CourierContract/CourierContract.docc \
+  CourierConfiguration:Sources/CourierConfiguration/CourierConfiguration.docc \
+  CourierCurl:Sources/CourierCurl/CourierCurl.docc MockServer:MockServer/MockServer.docc; do
   module="${pair%%:*}"
   catalog="${pair#*:}"
   graphs="$out/graphs-$module"

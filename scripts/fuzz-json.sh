@@ -6,7 +6,7 @@
 #   FUZZ_JOBS=2 scripts/fuzz-json.sh          # parallel workers
 #
 # The harness (Tests/FuzzJSON/JSONDecoderFuzz.swift) is compiled together with the decoder's sources
-# (Sources/Courier/JSON) and the differential oracle of the unit tests, with -sanitize=fuzzer,address.
+# (Sources/CourierJSON) and the differential oracle of the unit tests, with -sanitize=fuzzer,address.
 # Every input must decode to the same value with both decoders or fail with the same DecodingError.
 # Seeds come from Tests/FuzzJSON/corpus and Tests/FuzzJSON/regressions; new coverage goes to
 # .build/fuzz-json/corpus (not committed). On a crash, mismatch, leak or timeout the input is copied
@@ -23,8 +23,8 @@ mkdir -p "$work/corpus" "$work/artifacts" Tests/FuzzJSON/regressions
 
 sources=(
   Tests/FuzzJSON/JSONDecoderFuzz.swift
-  Tests/CourierTests/JSON/JSONDifferentialCheck.swift
-  Sources/Courier/JSON/*.swift
+  Tests/CourierJSONTests/JSONDifferentialCheck.swift
+  Sources/CourierJSON/*.swift
 )
 echo "fuzz-json: compiling ${sources[*]}"
 rm -f "$binary"

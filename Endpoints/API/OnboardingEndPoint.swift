@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 
 /// Signing up, logging in, refreshing the session, and the signed-in user.
 public enum OnboardingEndPoint: SocialAPIGroup {

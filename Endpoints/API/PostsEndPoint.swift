@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 
 /// Reading posts: by page number, a user's feed by cursor, newest-first keyset paging, one
 /// post, and liking.

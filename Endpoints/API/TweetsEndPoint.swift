@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 
 /// Tweets: post one, read them all or one user's, and read a user.
 public enum TweetsEndPoint: SocialAPIGroup {

@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 import Foundation
 
 /// Uploads: a video streamed from disk, its download link, publishing a post for it, and the

@@ -1,4 +1,5 @@
 import Courier
+import CourierCache
 import Foundation
 
 /// Runs the whole social flow over one transport and reports each step:

@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 
 // What the Swift types of the models do not say: bounds, formats and patterns. Everything
 // else in their schemas (names, types, which keys are required) is derived from their

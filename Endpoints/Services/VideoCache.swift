@@ -1,4 +1,5 @@
 import Courier
+import CourierCache
 import Foundation
 
 #if canImport(FoundationNetworking)

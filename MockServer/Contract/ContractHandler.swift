@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 import CourierPrimitives
 import Foundation
 

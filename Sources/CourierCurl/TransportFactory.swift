@@ -1,4 +1,5 @@
 import Courier
+import CourierConfiguration
 import Foundation
 
 /// Makes the transport a configuration names, so that switching between libcurl and

@@ -1,5 +1,6 @@
 // Must compile: the control case, so a broken setup cannot pass for a rejected snippet.
 import Courier
+import CourierContract
 import Endpoints
 
 func rightType(_ manager: NetworkManager) async throws -> [Post] {

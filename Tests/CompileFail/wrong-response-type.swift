@@ -1,5 +1,6 @@
 // Must not compile: PostsEndPoint.page declares PostsPage as its response.
 import Courier
+import CourierContract
 import Endpoints
 
 func wrongType(_ manager: NetworkManager) async throws {

@@ -1,3 +1,4 @@
+import CourierConfiguration
 import Foundation
 import MockServer
 import Synchronization

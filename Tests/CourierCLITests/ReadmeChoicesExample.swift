@@ -1,4 +1,6 @@
 import Courier
+import CourierContract
+import CourierJSON
 import Foundation
 
 struct Hit: Codable, Sendable, Equatable {

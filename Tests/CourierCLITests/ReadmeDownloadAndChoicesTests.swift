@@ -1,5 +1,6 @@
 import Courier
 import CourierCurl
+import CourierPrimitives
 import Foundation
 import MockServer
 import TestSupport

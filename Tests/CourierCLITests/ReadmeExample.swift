@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 import CourierCurl
 import Foundation
 
@@ -37,11 +38,8 @@ enum PostsAPI: API {
 
 /// Creates a post and reads the first page back, over libcurl.
 func createAndList(baseURL: URL) async throws -> (created: Post, page: [Post]) {
-    var configuration = Configuration()  // or: try Configuration.load(from: courierJSON)
-    configuration.baseURL = baseURL
-    configuration.transport = .curl  // COURIER_TRANSPORT=urlsession would override a file's choice
-    let transport = CurlTransport()
-    let manager = NetworkManager(configuration: configuration, transport: transport)
+    let transport = CurlTransport()  // or URLSessionTransport(); courier.json can choose (see below)
+    let manager = NetworkManager(transport: transport, baseURL: baseURL)
 
     let created = try await manager.send(PostsAPI.create(NewPost(title: "Hello")))  // Response<Post>
     let page = try await manager.send(PostsAPI.list(page: 1))  // Response<[Post]>

@@ -1,4 +1,5 @@
 import Courier
+import CourierEvents
 import Foundation
 
 #if canImport(FoundationNetworking)

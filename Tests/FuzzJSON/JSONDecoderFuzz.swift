@@ -1,7 +1,7 @@
-// libFuzzer target for CourierJSONDecoder (Sources/Courier/JSON), differential against Foundation.
+// libFuzzer target for CourierJSONDecoder (Sources/CourierJSON), differential against Foundation.
 //
 // Not a package target: scripts/fuzz-json.sh compiles this file together with the decoder's sources
-// and the differential oracle the unit tests use (Tests/CourierTests/JSON/JSONDifferentialCheck.swift).
+// and the differential oracle the unit tests use (Tests/CourierJSONTests/JSONDifferentialCheck.swift).
 //
 // Oracles, beyond "no crash, no hang, no sanitizer report":
 // - every input decodes to the same value with both decoders, or fails with the same DecodingError

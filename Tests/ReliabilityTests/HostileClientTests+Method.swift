@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 import Foundation
 import MockServer
 import Testing

@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 import CourierCurl
 import Endpoints
 import Foundation

@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 import Endpoints
 import Foundation
 import MockServer

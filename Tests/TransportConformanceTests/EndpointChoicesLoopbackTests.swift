@@ -1,4 +1,6 @@
 import Courier
+import CourierContract
+import CourierJSON
 import CourierTesting
 import Foundation
 import MockServer

@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import CourierTesting
 import Foundation
 import MockServer

@@ -1,4 +1,5 @@
 import Courier
+import CourierEvents
 import CourierTesting
 import Foundation
 import MockServer

@@ -63,9 +63,9 @@ public struct AuthInterceptor: Interceptor {
 
     private let refresher: TokenRefresher
     /// The scheme written before the token. Default `Bearer`.
-    public let scheme: String
+    package let scheme: String
     /// Which requests get the token. Default `.baseURL`.
-    public let scope: Scope
+    package let scope: Scope
 
     /// Creates an auth interceptor.
     /// - Parameters:

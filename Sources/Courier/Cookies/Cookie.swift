@@ -39,10 +39,10 @@ public struct Cookie: Sendable, Hashable, Codable {
     }
 
     /// Whether it has expired at `now`.
-    public func isExpired(at now: Date = Date()) -> Bool { expires.map { $0 <= now } ?? false }
+    package func isExpired(at now: Date = Date()) -> Bool { expires.map { $0 <= now } ?? false }
 
     /// Whether it is sent with a request to `url` at `now` (RFC 6265 §5.4).
-    public func matches(_ url: URL, at now: Date = Date()) -> Bool {
+    package func matches(_ url: URL, at now: Date = Date()) -> Bool {
         guard let host = url.host?.lowercased(), !isExpired(at: now) else { return false }
         if secure, url.scheme?.lowercased() != "https" { return false }
         let hostMatches = hostOnly ? host == domain : CookieRules.domainMatches(host, domain)

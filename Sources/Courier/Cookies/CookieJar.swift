@@ -19,7 +19,7 @@ import Foundation
 /// A cookie over 4 KiB is refused; beyond 50 cookies for a domain or 3000 in all, the oldest go.
 public final class CookieJar: Sendable {
     /// The file the jar is saved to, if any.
-    public let file: URL?
+    package let file: URL?
     private let state: Locked<[Cookie]>
 
     /// Creates an empty jar in memory.

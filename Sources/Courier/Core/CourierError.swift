@@ -38,7 +38,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     /// without breaking `switch` statements in user code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The code's name, such as "timedOut".
-        public let name: String
+        package let name: String
         /// The broad class the code belongs to.
         public let category: Category
 

@@ -90,7 +90,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The fields merged into a dictionary keyed by name, duplicate values joined
     /// with ", " as RFC 9110 §5.3 allows. Use it only where a dictionary is required.
-    public var dictionary: [String: String] {
+    package var dictionary: [String: String] {
         var result: [String: String] = [:]
         for field in fields {
             if let existing = result[field.name] {

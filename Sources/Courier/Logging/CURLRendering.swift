@@ -58,7 +58,7 @@ package enum CURLRendering {
         if contentType == "application/json" || contentType.hasSuffix("+json") {
             // JSON that does not parse (cut short, or mislabelled) is still redacted, pair by pair.
             shown = redactJSON(data) ?? Redaction.redactPairs(in: text)
-        } else if contentType == FormBody.contentType {
+        } else if contentType == MediaType.form {
             shown = redactForm(text)
         } else {
             shown = Redaction.redactPairs(in: text)

@@ -14,7 +14,7 @@ import Foundation
 public struct LoggingEventMonitor: EventMonitor {
     private let write: @Sendable (String) -> Void
     /// Whether each request is also written as a redacted `curl` command.
-    public let includeCURL: Bool
+    package let includeCURL: Bool
 
     /// Creates a logger.
     /// - Parameters:
@@ -34,7 +34,7 @@ public struct LoggingEventMonitor: EventMonitor {
     }
 
     /// The line for an event.
-    public static func line(for event: NetworkEvent) -> String {
+    package static func line(for event: NetworkEvent) -> String {
         switch event {
         case .requestSent(let request, let attempt):
             return "→ \(describe(request)) (attempt \(attempt))"

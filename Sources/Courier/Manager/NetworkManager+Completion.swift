@@ -20,7 +20,7 @@ extension NetworkManager {
     }
 
     /// Sends on a task and delivers the result on `callbackQueue`: what every `request` does.
-    func performRequest<T: Decodable & Sendable>(
+    package func performRequest<T: Decodable & Sendable>(
         _ endpoint: some URLRequestConvertible, as type: T.Type,
         completion: @escaping @Sendable (Result<Response<T>, CourierError>) -> Void
     ) -> Task<Void, Never> {
@@ -56,7 +56,7 @@ extension NetworkManager {
     }
 
     /// Sends `endpoint` and calls `success` with the decoded value or `failure` with the
-    /// error, on `callbackQueue`: the seed's `success:failure:` style, typed.
+    /// error, on `callbackQueue`.
     ///
     /// - Parameters:
     ///   - endpoint: what to send.

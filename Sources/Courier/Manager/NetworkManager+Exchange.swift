@@ -124,7 +124,7 @@ final class ExchangeRecord: Sendable {
 extension CourierError {
     /// `error` as a `CourierError`: itself with `request` filled in if missing,
     /// cancellation as `.cancelled`, anything else as `.interceptorFailed`.
-    static func wrapping(_ error: any Error, request: URLRequest?) -> CourierError {
+    package static func wrapping(_ error: any Error, request: URLRequest?) -> CourierError {
         if var courierError = error as? CourierError {
             if courierError.request == nil { courierError.request = request }
             return courierError
@@ -133,5 +133,13 @@ extension CourierError {
             return CourierError(.cancelled, "the task was cancelled", request: request, underlying: error)
         }
         return CourierError(.interceptorFailed, "\(error)", request: request, underlying: error)
+    }
+
+    /// A wrapped foreign error (`.interceptorFailed`) relabelled with `code`; others as they are.
+    package func withCode(_ code: Code) -> CourierError {
+        guard self.code == .interceptorFailed else { return self }
+        var copy = self
+        copy.code = code
+        return copy
     }
 }

@@ -1,3 +1,4 @@
+import CourierJSON
 import Dispatch
 import Foundation
 
@@ -25,21 +26,21 @@ public final class NetworkManager: Sendable {
     /// The base URL that relative endpoint paths resolve against.
     public let baseURL: URL?
     /// Limits applied to every transfer.
-    public let transferOptions: TransferOptions
+    package let transferOptions: TransferOptions
     /// The interceptors, outermost first.
-    public let interceptors: [any Interceptor]
+    package let interceptors: [any Interceptor]
     /// Which responses count as success.
-    public let validation: Validation
+    package let validation: Validation
     /// Header fields added to every request that does not set them itself.
-    public let defaultHeaders: HTTPHeaders
+    package let defaultHeaders: HTTPHeaders
     /// Receivers of `NetworkEvent`s.
-    public let eventMonitors: [any EventMonitor]
+    package let eventMonitors: [any EventMonitor]
     /// The queue completion handlers run on. Default: a global queue, because
     /// `DispatchQueue.main` never runs in a command-line program on Linux that has no
     /// run loop. Apps pass `.main` to update UI from the handler.
-    public let callbackQueue: DispatchQueue
+    package let callbackQueue: DispatchQueue
     /// The decoder for response bodies: `CourierJSONDecoder` unless another was given.
-    public let decoder: any ResponseBodyDecoder
+    package let decoder: any ResponseBodyDecoder
     /// The cookies kept between this manager's requests, redirects included; `nil` keeps none.
     public let cookieJar: CookieJar?
 
@@ -82,42 +83,6 @@ public final class NetworkManager: Sendable {
         self.cookieJar = cookieJar
     }
 
-    /// Creates a manager from a configuration: its base URL, default headers, limits and
-    /// timeouts, a `RetryPolicy` from its retry settings as the outermost interceptor (none
-    /// when `retry.maxAttempts` is 1), and a decoder with its key and date strategies.
-    ///
-    /// - Parameters:
-    ///   - configuration: the settings, usually from `courier.json`.
-    ///   - transport: the transport, usually made from `configuration.transport`.
-    ///   - interceptors: more interceptors, inside the retry policy (an auth interceptor).
-    ///   - validation: which responses are success; default 2xx.
-    ///   - eventMonitors: receive events for logging and metrics.
-    ///   - callbackQueue: where completion handlers run; default a global queue.
-    ///   - cookieJar: the cookies kept between requests; default a new jar in memory, `nil`
-    ///     for none.
-    ///   - decoder: the response body decoder; default (`nil`) a `CourierJSONDecoder` with
-    ///     `configuration.decoding`'s strategies.
-    public convenience init(
-        configuration: Configuration,
-        transport: any Transport,
-        interceptors: [any Interceptor] = [],
-        validation: Validation = .default,
-        eventMonitors: [any EventMonitor] = [],
-        callbackQueue: DispatchQueue = .global(),
-        cookieJar: CookieJar? = CookieJar(),
-        decoder: (any ResponseBodyDecoder)? = nil
-    ) {
-        var chain: [any Interceptor] = []
-        if configuration.retry.maxAttempts > 1 { chain.append(RetryPolicy(configuration.retry)) }
-        chain += interceptors
-        self.init(
-            transport: transport, baseURL: configuration.baseURL,
-            transferOptions: configuration.transferOptions, interceptors: chain, validation: validation,
-            defaultHeaders: HTTPHeaders(configuration.defaultHeaders.sorted { $0.key < $1.key }),
-            eventMonitors: eventMonitors, callbackQueue: callbackQueue,
-            decoder: decoder ?? configuration.decoding.decoder, cookieJar: cookieJar)
-    }
-
     /// Sends `endpoint` and decodes the body as `T` (JSON; see `ResponseDecoding` for
     /// `Optional`, `EmptyResponse`, `Data` and `String`).
     /// - Throws: `CourierError`.
@@ -129,7 +94,7 @@ public final class NetworkManager: Sendable {
     }
 
     /// Builds, sends, validates and decodes: what every `send` does.
-    func perform<T: Decodable & Sendable>(
+    package func perform<T: Decodable & Sendable>(
         _ endpoint: some URLRequestConvertible, as type: T.Type,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> Response<T> {
@@ -174,8 +139,8 @@ public final class NetworkManager: Sendable {
     package func makeRequest(_ endpoint: some URLRequestConvertible) throws -> TransportRequest {
         var request: TransportRequest
         do {
-            if let configurable = endpoint as? any APIConfigurable {
-                request = try configurable.makeRequest(baseURL: baseURL)
+            if let built = endpoint as? any TransportRequestConvertible {
+                request = try built.makeRequest(baseURL: baseURL)
             } else {
                 request = try endpoint.transportRequest()
                 if request.url.scheme == nil {
@@ -204,11 +169,8 @@ public final class NetworkManager: Sendable {
     func responseChoices(
         for endpoint: some URLRequestConvertible
     ) -> (validation: Validation?, decoder: (any ResponseBodyDecoder)?) {
-        if let declared = endpoint as? EndpointRequest {
-            return (declared.endpoint.validation, declared.endpoint.decoder)
-        }
-        if let configurable = endpoint as? any APIConfigurable {
-            return (configurable.validation, configurable.decoder)
+        if let built = endpoint as? any TransportRequestConvertible {
+            return (built.validation, built.decoder)
         }
         return (nil, nil)
     }
@@ -230,7 +192,7 @@ public final class NetworkManager: Sendable {
     }
 
     /// Runs `body`, reporting a thrown error to the event monitors as `.failed`.
-    func reportingFailure<R>(_ body: () async throws -> R) async throws -> R {
+    package func reportingFailure<R>(_ body: () async throws -> R) async throws -> R {
         do {
             return try await body()
         } catch {

@@ -76,7 +76,7 @@ package enum ResponseDecoding {
     }
 
     /// The path to the failing value and a one-line message without the path.
-    static func describe(_ error: DecodingError) -> (path: String, message: String) {
+    package static func describe(_ error: DecodingError) -> (path: String, message: String) {
         switch error {
         case .keyNotFound(let key, let context):
             return (pathString(context.codingPath + [key]), "required key \"\(key.stringValue)\" is missing")
@@ -110,7 +110,7 @@ package enum ResponseDecoding {
 
     /// Where JSON is malformed, as "malformed JSON at line L, column C: detail", when the
     /// parser gives a position; `nil` when `data` is well-formed JSON.
-    static func syntaxError(in data: Data) -> String? {
+    package static func syntaxError(in data: Data) -> String? {
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             return nil

@@ -32,7 +32,7 @@ public struct Validation: Sendable, Hashable {
     ///   - request: the request sent, for the error.
     /// - Throws: `CourierError` with code `.unacceptableStatus` or `.unacceptableContentType`,
     ///   carrying the status, headers and body.
-    public func validate(_ response: TransportResponse, request: URLRequest) throws {
+    package func validate(_ response: TransportResponse, request: URLRequest) throws {
         // The body is read (from its file, for a download) only when it goes into an error.
         guard acceptableStatusCodes.contains(response.status) else {
             throw CourierError(
@@ -63,7 +63,7 @@ public struct Validation: Sendable, Hashable {
 
 extension ResponseBody {
     /// Whether there are no body bytes.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         switch self {
         case .data(let data): data.isEmpty
         case .file(_, let byteCount): byteCount == 0

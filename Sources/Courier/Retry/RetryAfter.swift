@@ -1,14 +1,14 @@
 import Foundation
 
 /// Parses the `Retry-After` header (RFC 9110 §10.2.3).
-public enum RetryAfter {
+package enum RetryAfter {
     /// The seconds to wait: from a number of seconds (`120`) or an HTTP-date
     /// (`Wed, 21 Oct 2015 07:28:00 GMT`, also the obsolete RFC 850 and asctime forms).
     /// A date in the past gives 0. Returns `nil` for anything else.
     /// - Parameters:
     ///   - value: the header value.
     ///   - now: the current time.
-    public static func seconds(from value: String, now: Date) -> TimeInterval? {
+    package static func seconds(from value: String, now: Date) -> TimeInterval? {
         let text = value.trimmingWhitespace()
         if !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return TimeInterval(text.prefix(9)) ?? nil
@@ -18,7 +18,7 @@ public enum RetryAfter {
     }
 
     /// Parses an HTTP-date in any of the three forms RFC 9110 allows.
-    public static func httpDate(_ text: String) -> Date? {
+    package static func httpDate(_ text: String) -> Date? {
         for format in [
             "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
         ] {

@@ -20,15 +20,15 @@ import Foundation
 /// or what the response's `Retry-After` asks (seconds or HTTP-date), capped at `maxDelay`.
 public struct RetryPolicy: Interceptor {
     /// Attempts in all, including the first. Default 3.
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// The backoff base. Default 0.5 s.
-    public var baseDelay: Duration
+    package var baseDelay: Duration
     /// The longest wait, for backoff and `Retry-After` alike. Default 30 s.
-    public var maxDelay: Duration
+    package var maxDelay: Duration
     /// Statuses worth retrying.
-    public var retryableStatuses: Set<Int>
+    package var retryableStatuses: Set<Int>
     /// Transport failures worth retrying.
-    public var retryableCodes: Set<CourierError.Code>
+    package var retryableCodes: Set<CourierError.Code>
     /// Returns a number in `0..<1`; the jitter source.
     package var random: @Sendable () -> Double
     /// Waits the given seconds; throws when cancelled.
@@ -84,12 +84,6 @@ public struct RetryPolicy: Interceptor {
         self.random = random
         self.sleep = sleep
         self.now = now
-    }
-
-    /// Creates a policy from configuration settings.
-    public init(_ settings: Configuration.Retry) {
-        self.init(
-            maxAttempts: settings.maxAttempts, baseDelay: settings.baseDelay, maxDelay: settings.maxDelay)
     }
 
     /// Sleeps with `Task.sleep`.

@@ -22,27 +22,27 @@ import Foundation
 public struct ProxySettings: Sendable, Hashable, CustomStringConvertible {
     /// How a transport talks to the proxy. A struct with static constants so that more
     /// kinds can be added.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+    package struct Kind: Sendable, Hashable, CustomStringConvertible {
         /// The URL scheme naming this kind.
-        public let scheme: String
+        package let scheme: String
         private init(_ scheme: String) { self.scheme = scheme }
 
         /// An HTTP proxy (forwarding, and `CONNECT` for `https://` requests).
-        public static let http = Kind("http")
+        package static let http = Kind("http")
         /// SOCKS5 with host names resolved by the client.
-        public static let socks5 = Kind("socks5")
+        package static let socks5 = Kind("socks5")
         /// SOCKS5 with host names resolved by the proxy.
-        public static let socks5h = Kind("socks5h")
+        package static let socks5h = Kind("socks5h")
         /// Every kind this type accepts.
-        public static let all: [Kind] = [.http, .socks5, .socks5h]
+        package static let all: [Kind] = [.http, .socks5, .socks5h]
 
-        public var description: String { scheme }
+        package var description: String { scheme }
     }
 
     /// The proxy, such as `http://127.0.0.1:3128` or `socks5h://127.0.0.1:1080`.
     public let url: URL
     /// How to talk to the proxy, from the URL's scheme.
-    public let kind: Kind
+    package let kind: Kind
     /// Hosts that bypass the proxy, with `NO_PROXY` semantics: `"*"` matches every host;
     /// `"example.com"` or `".example.com"` matches that domain and its subdomains; an IP
     /// address matches itself; `"host:port"` (or `"[::1]:port"`) matches only that port.
@@ -96,16 +96,16 @@ public struct ProxySettings: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The proxy's host.
-    public var host: String { url.host ?? "" }
+    package var host: String { url.host ?? "" }
 
     /// The proxy's port, or the kind's usual one when the URL gives none.
-    public var port: Int { url.port ?? (kind == .http ? 80 : 1080) }
+    package var port: Int { url.port ?? (kind == .http ? 80 : 1080) }
 
     /// Whether a request to `url` connects directly rather than through the proxy.
     ///
     /// - Parameter url: the request's URL.
     /// - Returns: true when its host (and port) match an entry of `noProxy`.
-    public func bypasses(_ url: URL) -> Bool {
+    package func bypasses(_ url: URL) -> Bool {
         guard let rawHost = url.host?.lowercased() else { return false }
         let host = Self.unbracketed(rawHost)
         let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)

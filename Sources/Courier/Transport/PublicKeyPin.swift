@@ -13,7 +13,7 @@ import Foundation
 /// ```
 public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
     /// The 32-byte SHA-256 digest of the public key.
-    public let sha256: Data
+    package let sha256: Data
 
     /// Reads a pin written as `sha256//BASE64`.
     ///

@@ -36,7 +36,7 @@ public struct CrossOriginHeaderPolicy: Sendable, Hashable {
     }
 
     /// Whether a redirect to another origin drops the header `name`.
-    public func drops(_ name: String) -> Bool {
+    package func drops(_ name: String) -> Bool {
         let lower = name.lowercased()
         if lower == "authorization" || lower == "proxy-authorization" || lower == "cookie" { return true }
         return names.contains(lower) || (includesSensitive && Redaction.isSensitive(header: lower))

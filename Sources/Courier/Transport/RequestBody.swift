@@ -63,7 +63,7 @@ public struct BodyStream: Sendable {
     public func makeReader() throws -> any BodyStreamReader { try factory() }
 
     /// Reads the whole stream into memory. Only for small bodies and tests.
-    public func collect() throws -> Data {
+    package func collect() throws -> Data {
         let reader = try makeReader()
         defer { reader.close() }
         var result = Data()

@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 import Foundation
 
 /// The benchmark's endpoints, declared like any app's, so that every run goes the full way:

@@ -1,4 +1,5 @@
 import Courier
+import CourierConfiguration
 import CourierCurl
 import Endpoints
 import Foundation

@@ -1,4 +1,5 @@
 import Courier
+import CourierJSON
 import Endpoints
 import Foundation
 

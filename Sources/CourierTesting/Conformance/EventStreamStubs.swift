@@ -1,4 +1,5 @@
 import Courier
+import CourierEvents
 import Foundation
 
 /// Mock-server mappings that serve event streams, for `MockServer.addStubs(json:)`: the

@@ -1,4 +1,7 @@
 import Courier
+import CourierCache
+import CourierEvents
+import CourierPrimitives
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Dispatch
 import Foundation
 import MockServer

@@ -1,4 +1,6 @@
 import Courier
+import CourierPrimitives
+import CourierTesting
 import Foundation
 import Testing
 

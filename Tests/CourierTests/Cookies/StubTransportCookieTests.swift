@@ -1,3 +1,4 @@
+import CourierTesting
 import Foundation
 import Testing
 

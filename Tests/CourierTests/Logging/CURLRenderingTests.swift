@@ -1,4 +1,7 @@
 import Courier
+import CourierContract
+import CourierPrimitives
+import CourierTesting
 import Foundation
 import Testing
 

@@ -1,4 +1,8 @@
 import Courier
+import CourierConfiguration
+import CourierContract
+import CourierJSON
+import CourierTesting
 import Foundation
 import Testing
 

@@ -1,4 +1,7 @@
 import Courier
+import CourierContract
+import CourierJSON
+import CourierPrimitives
 import CourierTesting
 import Dispatch
 import Foundation
@@ -312,5 +315,24 @@ struct NetworkManagerTests {
         #expect(error?.status == 410)
         #expect(error?.bodySnippet == "gone")
         #expect(!FileManager.default.fileExists(atPath: failed.path))
+    }
+}
+
+/// The manager decodes with `CourierJSONDecoder` unless it is given another decoder.
+struct NetworkManagerDecoderTests {
+    @Test func networkManagerDecodesWithCourierByDefaultAndFoundationOnRequest() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/feed", .json(#"{"posts":[{"id":"a","likes":1}]}"#))
+        let manager = NetworkManager(transport: stub, baseURL: URL(string: "https://api.test"))
+        #expect(manager.decoder is CourierJSONDecoder)
+        #expect(
+            try await manager.send(TestEndpoint.feed, as: Feed.self).value.posts == [Post(id: "a", likes: 1)])
+        let foundation = NetworkManager(
+            transport: stub, baseURL: URL(string: "https://api.test"), decoder: JSONDecoder.courier)
+        #expect(foundation.decoder is JSONDecoder)
+        #expect(
+            try await foundation.send(TestEndpoint.feed, as: Feed.self).value.posts == [
+                Post(id: "a", likes: 1)
+            ])
     }
 }

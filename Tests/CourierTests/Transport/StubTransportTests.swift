@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 import CourierTesting
 import Foundation
 import Testing
@@ -6,6 +7,9 @@ import Testing
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
+
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
 
 struct StubTransportTests {
     @Test func answersFromFixtureFiles() async throws {

@@ -1,4 +1,6 @@
 import Courier
+import CourierContract
+import CourierPrimitives
 import Endpoints
 import Foundation
 import Testing

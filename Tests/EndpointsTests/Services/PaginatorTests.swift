@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Endpoints
 import Foundation
 import MockServer

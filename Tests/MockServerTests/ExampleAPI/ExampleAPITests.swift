@@ -1,5 +1,7 @@
 import Courier
+import CourierContract
 import CourierCurl
+import CourierPrimitives
 import Foundation
 import MockServer
 import TestSupport

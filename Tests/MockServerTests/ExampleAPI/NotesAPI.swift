@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 import Foundation
 
 // A small notes API, unrelated to the social one, declared once. Everything else (the client,

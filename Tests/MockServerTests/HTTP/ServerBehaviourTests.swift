@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Foundation
 import Testing
 
@@ -368,7 +369,7 @@ struct ServerBehaviourTests {
 
     @Test func withMockServerShutsDownWhenBodyThrows() async throws {
         struct Boom: Error {}
-        let scoped = Courier.Locked<MockServer?>(nil)
+        let scoped = CourierPrimitives.Locked<MockServer?>(nil)
         await #expect(throws: Boom.self) {
             try await withMockServer(handlers: TestHandlers.all) { server in
                 scoped.withLock { $0 = server }

@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Foundation
 
 /// Counts things seen on several threads (requests a handler saw, attempts a client made).

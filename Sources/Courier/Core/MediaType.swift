@@ -1,0 +1,37 @@
+import Foundation
+
+/// Media types: guessed from file extensions, and compared without their parameters.
+package enum MediaType {
+    /// The type of a URL-encoded form body.
+    package static let form = "application/x-www-form-urlencoded"
+
+    /// A media type for a file extension, or `application/octet-stream`.
+    package static func guess(forExtension ext: String) -> String {
+        switch ext.lowercased() {
+        case "json": "application/json"
+        case "txt": "text/plain; charset=utf-8"
+        case "html", "htm": "text/html; charset=utf-8"
+        case "csv": "text/csv"
+        case "xml": "application/xml"
+        case "jpg", "jpeg": "image/jpeg"
+        case "png": "image/png"
+        case "gif": "image/gif"
+        case "webp": "image/webp"
+        case "heic": "image/heic"
+        case "mp4", "m4v": "video/mp4"
+        case "mov": "video/quicktime"
+        case "webm": "video/webm"
+        case "mp3": "audio/mpeg"
+        case "m4a": "audio/mp4"
+        case "pdf": "application/pdf"
+        case "zip": "application/zip"
+        default: "application/octet-stream"
+        }
+    }
+
+    /// The `type/subtype` part of a `Content-Type` value, lowercased, without parameters.
+    package static func essence(of contentType: String) -> String {
+        let head = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return head.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}

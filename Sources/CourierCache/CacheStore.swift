@@ -1,0 +1,170 @@
+import Courier
+import CourierPrimitives
+import Foundation
+
+/// The disk side of `HTTPCache`: body files in one folder, an index of their heads saved
+/// beside them, least-recently-used eviction beyond a size bound.
+///
+/// Every change to the index, and the rename that puts a body file in place, happens under
+/// one lock, and the index is saved under it, so saves land in the order of the changes.
+/// A file the index does not list (a transfer cut short by a crash) is deleted when the
+/// store opens; an unreadable index is dropped with the files it would have listed.
+final class CacheStore: Sendable {
+    struct Index: Codable, Sendable {
+        var records: [String: CachedResponse] = [:]
+        var clock: UInt64 = 0
+        var totalSize: Int64 { records.values.reduce(0) { $0 + $1.size } }
+    }
+
+    /// The index file's name in the folder.
+    static let indexName = ".courier-index.json"
+
+    let directory: URL
+    let maxBytes: Int64
+    private let index: Locked<Index>
+
+    init(directory: URL, maxBytes: Int64) throws(CourierError) {
+        self.directory = directory
+        self.maxBytes = maxBytes
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CourierError(
+                .invalidConfiguration, "cannot create the cache folder \(directory.path): \(error)",
+                underlying: error)
+        }
+        var saved =
+            (try? Data(contentsOf: directory.appendingPathComponent(Self.indexName)))
+            .flatMap { try? JSONDecoder().decode(Index.self, from: $0) } ?? Index()
+        saved.records = saved.records.filter { _, record in
+            let file = directory.appendingPathComponent(record.file)
+            return FileManager.default.fileExists(atPath: file.path) && Self.size(of: file) == record.size
+        }
+        let listed = Set(saved.records.values.map(\.file))
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        where name != Self.indexName && !listed.contains(name) {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+        index = Locked(saved)
+    }
+
+    /// The record for `key`, without marking it used.
+    func record(forKey key: String) -> CachedResponse? { index.withLock { $0.records[key] } }
+
+    /// The body file of a record.
+    func file(of record: CachedResponse) -> URL { directory.appendingPathComponent(record.file) }
+
+    /// Marks `key` used now and returns its record.
+    func use(_ key: String) -> CachedResponse? {
+        index.withLock { index in
+            guard var record = index.records[key] else { return nil }
+            index.clock += 1
+            record.lastUse = index.clock
+            index.records[key] = record
+            save(index)
+            return record
+        }
+    }
+
+    /// A fresh file name in the folder for a body being written.
+    func temporaryFile() -> URL { directory.appendingPathComponent(".incoming-\(UUID().uuidString)") }
+
+    /// Moves the body in `temporary` into place for `record.key`, records it, and evicts the
+    /// least recently used entries beyond `maxBytes`. A body larger than `maxBytes` is not kept.
+    /// - Returns: whether it was stored.
+    @discardableResult
+    func commit(_ temporary: URL, as record: CachedResponse) -> Bool {
+        var record = record
+        record.size = Self.size(of: temporary)
+        guard record.size <= maxBytes else {
+            try? FileManager.default.removeItem(at: temporary)
+            return false
+        }
+        let destination = file(of: record)
+        let evicted = index.withLock { index -> [String]? in
+            // Renaming over the old file is atomic: a reader sees the old or the new body.
+            guard rename(temporary.path, destination.path) == 0 else { return nil }
+            index.clock += 1
+            record.lastUse = index.clock
+            index.records[record.key] = record
+            var evicted: [String] = []
+            while index.totalSize > maxBytes,
+                let oldest = index.records.filter({ $0.key != record.key }).min(by: {
+                    $0.value.lastUse < $1.value.lastUse
+                })
+            {
+                index.records[oldest.key] = nil
+                evicted.append(oldest.value.file)
+            }
+            save(index)
+            return evicted
+        }
+        guard let evicted else {
+            try? FileManager.default.removeItem(at: temporary)
+            return false
+        }
+        for name in evicted {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+        return true
+    }
+
+    /// Replaces the head of a stored response (after a `304`), keeping its body.
+    func update(_ record: CachedResponse) {
+        index.withLock { index in
+            guard index.records[record.key]?.file == record.file else { return }
+            index.clock += 1
+            var record = record
+            record.lastUse = index.clock
+            index.records[record.key] = record
+            save(index)
+        }
+    }
+
+    /// Removes the entry for `key`, and its body.
+    func remove(_ key: String) {
+        index.withLock { index in
+            guard let record = index.records.removeValue(forKey: key) else { return }
+            try? FileManager.default.removeItem(at: file(of: record))
+            save(index)
+        }
+    }
+
+    /// Removes every entry.
+    func removeAll() {
+        index.withLock { index in
+            for record in index.records.values { try? FileManager.default.removeItem(at: file(of: record)) }
+            index.records = [:]
+            save(index)
+        }
+    }
+
+    var totalSize: Int64 { index.withLock { $0.totalSize } }
+
+    /// The keys stored, least recently used first.
+    var keys: [String] {
+        index.withLock { $0.records.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key) }
+    }
+
+    /// A failed save costs only the cache's memory across restarts, not the response.
+    private func save(_ index: Index) {
+        try? JSONEncoder().encode(index).write(
+            to: directory.appendingPathComponent(Self.indexName), options: .atomic)
+    }
+
+    /// A stable file name for a key: FNV-1a of it, with the extension kept.
+    static func fileName(forKey key: String, fileExtension: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        let clean = fileExtension.filter { $0.isLetter || $0.isNumber }
+        return clean.isEmpty ? hex : "\(hex).\(clean)"
+    }
+
+    static func size(of file: URL) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}

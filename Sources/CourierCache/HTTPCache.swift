@@ -1,0 +1,268 @@
+import Courier
+import CourierPrimitives
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A private HTTP cache (RFC 9111) on disk, used as an interceptor.
+///
+/// ```swift
+/// let cache = try HTTPCache(directory: cachesFolder.appendingPathComponent("http"))
+/// let manager = NetworkManager(transport: CurlTransport(), interceptors: [RetryPolicy(), cache])
+/// let user = try await manager.send(endpoint, as: User.self)
+/// let source = user.source  // .network, then .cache while fresh, then .revalidated after a 304
+/// ```
+///
+/// - Only `GET` responses are stored; a `HEAD` is answered from a fresh stored `GET`.
+///   Responses to requests that carry their own conditional or `Range` headers pass through.
+/// - A stored response is used while fresh: `max-age`, else `Expires`, else 10% of the
+///   time since `Last-Modified` (at most a day). Otherwise it is revalidated with
+///   `If-None-Match` / `If-Modified-Since`; a `304` refreshes its header fields and its body
+///   is served, with `Response.source` `.revalidated`.
+/// - `no-store` is never stored; `no-cache` (response or request) always revalidates;
+///   `private` is stored (this cache is private); a request's `max-age`, `min-fresh`,
+///   `max-stale` and `only-if-cached` are honoured, `must-revalidate` forbidding `max-stale`.
+/// - `Vary` keeps one variant per URL: a request whose varying fields differ is sent, and its
+///   answer replaces the stored one. `Vary: *` is not stored. Every response varies on
+///   `Authorization` too (kept only as a hash), so one user's answer never goes to another.
+/// - A non-error answer to an unsafe method (`POST`, `PUT`, `DELETE`, …) removes the stored
+///   response for its URL and for its same-origin `Location` and `Content-Location`.
+/// - Bodies live in `directory` (a folder of the cache's own: files it does not list are
+///   deleted), bounded by `maxBytes` with least-recently-used eviction; the index is saved
+///   there too, so a new cache on the folder finds what an earlier one stored, and an
+///   unreadable index starts the cache empty.
+///
+/// Put it inside `RetryPolicy` and `AuthInterceptor`, so a hit needs neither.
+public final class HTTPCache: Interceptor, Sendable {
+    /// What the cache has done since it was created.
+    public struct Statistics: Sendable, Hashable {
+        /// Responses served from the cache without asking the server.
+        public var hits = 0
+        /// Responses served from the cache after the server answered `304 Not Modified`.
+        public var revalidations = 0
+        /// Requests the cache could not answer, sent as they were or revalidated and changed.
+        public var misses = 0
+        /// Responses written to the cache.
+        public var stores = 0
+    }
+
+    /// The cache folder.
+    public let directory: URL
+    /// The most body bytes kept; least recently used entries go first beyond it.
+    public let maxBytes: Int64
+    let store: CacheStore
+    private let counters = Locked(Statistics())
+    private let now: @Sendable () -> Date
+
+    /// Opens or creates a cache in `directory`.
+    ///
+    /// - Parameters:
+    ///   - directory: a folder for the cache alone.
+    ///   - maxBytes: the size bound; default 64 MiB.
+    /// - Throws: `CourierError` `.invalidConfiguration` when the folder cannot be created.
+    public convenience init(directory: URL, maxBytes: Int64 = 64 << 20) throws(CourierError) {
+        try self.init(directory: directory, maxBytes: maxBytes, clock: { Date() })
+    }
+
+    init(directory: URL, maxBytes: Int64, clock: @escaping @Sendable () -> Date) throws(CourierError) {
+        self.directory = directory
+        self.maxBytes = maxBytes
+        store = try CacheStore(directory: directory, maxBytes: maxBytes)
+        now = clock
+    }
+
+    /// What the cache has done so far.
+    public var statistics: Statistics { counters.withLock { $0 } }
+
+    /// The total size of the stored bodies.
+    public var totalSize: Int64 { store.totalSize }
+
+    /// Removes the stored response for `url`.
+    public func removeResponse(for url: URL) { store.remove(Self.key(url)) }
+
+    /// Removes every stored response.
+    public func removeAll() { store.removeAll() }
+
+    /// Answers from the cache, revalidates, or sends and stores, as described above.
+    /// - Throws: what `next` throws; `CourierError` `.fileWriteFailed` when a cached body
+    ///   cannot be copied to the request's destination file.
+    public func intercept(
+        _ request: TransportRequest, context: InterceptorContext,
+        next: @Sendable (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        let method = request.method.rawValue
+        let url = request.url
+        let headers = request.headers
+        if !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method) {
+            let response = try await next(request)
+            if (200..<400).contains(response.status) { invalidate(after: response, to: url) }
+            return response
+        }
+        let directives = CacheControl(headers)
+        let bypass =
+            (method != "GET" && method != "HEAD") || directives.noStore || !Redirects.isEmpty(request.body)
+            || ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
+                .contains { headers[$0] != nil }
+        if bypass { return try await next(request) }
+
+        let key = Self.key(url)
+        let stored = store.record(forKey: key).flatMap { $0.varyMatches(headers) ? $0 : nil }
+        if let stored, usable(stored, directives), let response = try serve(stored, request, source: .cache) {
+            count(\.hits)
+            return response
+        }
+        if directives.onlyIfCached {
+            return TransportResponse(status: 504, headers: ["Content-Type": "text/plain"], url: url)
+        }
+        guard method == "GET" else { return try await next(request) }
+        var outgoing = request
+        let storedHeaders = stored?.httpHeaders
+        if let etag = storedHeaders?["ETag"] {
+            outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag)
+        }
+        if let modified = storedHeaders?["Last-Modified"] {
+            outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: modified)
+        }
+        let requestTime = now()
+        let response = try await next(outgoing)
+        if response.status == 304, var stored,
+            storedHeaders?["ETag"] != nil || storedHeaders?["Last-Modified"] != nil
+        {
+            let received = now()
+            stored.merge(response.headers, receivedAt: received)
+            stored.requestTime = requestTime.timeIntervalSince1970
+            stored.responseTime = received.timeIntervalSince1970
+            store.update(stored)
+            if let served = try serve(stored, request, source: .revalidated) {
+                count(\.revalidations)
+                return served
+            }
+            return try await next(request)  // the body went missing: fetch it whole
+        }
+        count(\.misses)
+        try keep(response, for: outgoing, headers: headers, key: key, sentAt: requestTime)
+        return response
+    }
+
+    /// Whether `stored` may answer a request with `directives` without asking the server.
+    private func usable(_ stored: CachedResponse, _ directives: CacheControl) -> Bool {
+        let responseDirectives = CacheControl(stored.httpHeaders)
+        if responseDirectives.noCache || directives.noCache { return false }
+        let age = stored.age(at: now())
+        let lifetime = stored.freshnessLifetime
+        if let maxAge = directives.maxAge, age > TimeInterval(maxAge) { return false }
+        if let minFresh = directives.minFresh, lifetime - age < TimeInterval(minFresh) { return false }
+        if lifetime > age { return true }
+        guard let maxStale = directives.maxStale, !responseDirectives.mustRevalidate else { return false }
+        return maxStale.map { age - lifetime <= TimeInterval($0) } ?? true
+    }
+
+    /// `stored` as a response to `request`, or nil when its body cannot be read.
+    private func serve(_ stored: CachedResponse, _ request: TransportRequest, source: ResponseSource) throws
+        -> TransportResponse?
+    {
+        guard let record = store.use(stored.key) else { return nil }
+        let file = store.file(of: record)
+        var headers = record.httpHeaders
+        headers.replaceOrAdd(name: "Age", value: String(Int(record.age(at: now()))))
+        let isHead = request.method == .head
+        let body: ResponseBody
+        switch request.destination {
+        case .memory:
+            if isHead {
+                body = .data(Data())
+            } else {
+                guard record.size <= request.options.maxResponseBytes,
+                    let data = try? Data(contentsOf: file), Int64(data.count) == record.size
+                else { return nil }
+                body = .data(data)
+            }
+        case .file(let destination), .resumableFile(let destination, _):
+            do {
+                try? FileManager.default.removeItem(at: destination)
+                if isHead {
+                    try Data().write(to: destination)
+                } else {
+                    guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+                    try FileManager.default.copyItem(at: file, to: destination)
+                }
+            } catch {
+                throw CourierError(
+                    .fileWriteFailed, "cannot write the cached body to \(destination.path): \(error)",
+                    request: request.urlRequest, underlying: error)
+            }
+            body = .file(destination, byteCount: isHead ? 0 : record.size)
+        }
+        return TransportResponse(
+            status: record.status, headers: headers, body: body, url: request.url, source: source)
+    }
+
+    /// Stores `response` when RFC 9111 §3 allows it and it can ever be used again.
+    private func keep(
+        _ response: TransportResponse, for request: TransportRequest, headers: HTTPHeaders, key: String,
+        sentAt requestTime: Date
+    ) throws {
+        let directives = CacheControl(response.headers)
+        let vary = response.headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        let redirected = response.url.map { Self.key($0) != key } ?? false
+        let hasValidator = response.headers["ETag"] != nil || response.headers["Last-Modified"] != nil
+        let hasFreshness =
+            directives.maxAge != nil || response.headers["Expires"] != nil
+            || (CachedResponse.heuristicallyCacheable.contains(response.status)
+                && response.headers["Last-Modified"] != nil)
+        guard !directives.noStore, !vary.contains("*"), !redirected, response.status != 206,
+            CachedResponse.heuristicallyCacheable.contains(response.status) || directives.maxAge != nil
+                || response.headers["Expires"] != nil,
+            hasValidator || hasFreshness
+        else { return }
+        let temporary = store.temporaryFile()
+        switch response.body {
+        case .data(let data):
+            guard (try? data.write(to: temporary)) != nil else { return }
+        case .file(let file, let byteCount):
+            guard byteCount <= maxBytes, (try? FileManager.default.copyItem(at: file, to: temporary)) != nil
+            else { return }
+        }
+        let stored = CachedResponse(
+            key: key,
+            file: CacheStore.fileName(
+                forKey: key, fileExtension: request.url.pathExtension),
+            size: 0, status: response.status,
+            headers: response.headers.filter { !CachedResponse.hopByHop.contains($0.name.lowercased()) }
+                .map { [$0.name, $0.value] },
+            vary: Dictionary(
+                (vary + CachedResponse.implicitVary).map { ($0, CachedResponse.normalized(headers, $0)) }
+            ) {
+                first, _ in first
+            },
+            requestTime: requestTime.timeIntervalSince1970, responseTime: now().timeIntervalSince1970,
+            lastUse: 0)
+        if store.commit(temporary, as: stored) { count(\.stores) }
+    }
+
+    /// Removes what an unsafe request to `url` may have changed (RFC 9111 §4.4).
+    private func invalidate(after response: TransportResponse, to url: URL) {
+        store.remove(Self.key(url))
+        for name in ["Location", "Content-Location"] {
+            guard let value = response.headers[name],
+                let target = URL(string: value, relativeTo: url)?.absoluteURL,
+                Redirects.sameOrigin(url, target)
+            else { continue }
+            store.remove(Self.key(target))
+        }
+    }
+
+    private func count(_ counter: WritableKeyPath<Statistics, Int>) {
+        counters.withLock { $0[keyPath: counter] += 1 }
+    }
+
+    /// The cache key of a URL: the URL without its fragment.
+    static func key(_ url: URL) -> String {
+        var text = url.absoluteString
+        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
+        return text
+    }
+}

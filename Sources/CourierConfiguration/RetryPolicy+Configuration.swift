@@ -1,0 +1,9 @@
+import Courier
+
+extension RetryPolicy {
+    /// Creates a policy from configuration settings.
+    public init(_ settings: Configuration.Retry) {
+        self.init(
+            maxAttempts: settings.maxAttempts, baseDelay: settings.baseDelay, maxDelay: settings.maxDelay)
+    }
+}

@@ -1,0 +1,23 @@
+import Courier
+import Foundation
+
+extension APIConfigurable {
+    /// Builds the request against `base` (the endpoint's own `baseURL` wins over it): method,
+    /// path, timeout, parameters, headers.
+    ///
+    /// - Parameter base: the base URL to resolve `path` against; `nil` leaves it relative.
+    /// - Throws: `CourierError.Code.invalidURL`, `.invalidHeader` or `.invalidParameters`.
+    public func makeRequest(baseURL base: URL?) throws -> TransportRequest {
+        if let problem = path.problem { throw CourierError(.invalidURL, problem) }
+        if method != .get { try RequestBuilding.validateMethod(method.rawValue) }
+        var request = TransportRequest(
+            method: method, url: try RequestBuilding.url(path: path.text, base: baseURL ?? base))
+        if let timeout { request.options.idleTimeout = timeout }
+        try parameters.encode(into: &request)
+        for field in headers {
+            try RequestBuilding.validateHeader(name: field.name, value: field.value)
+            request.headers.replaceOrAdd(name: field.name, value: field.value)
+        }
+        return request
+    }
+}

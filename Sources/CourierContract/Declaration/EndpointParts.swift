@@ -1,0 +1,180 @@
+import Courier
+import Foundation
+
+/// One parameter or the body of an endpoint declaration, with this call's value.
+public struct EndpointPart: Sendable {
+    enum Kind: Sendable {
+        case parameter(APIOperation.Parameter, value: ParameterValue?)
+        case body(APIOperation.Body, any ParameterConvertible)
+    }
+
+    let kind: Kind
+}
+
+/// Something that can stand in an endpoint declaration: `Path`, `Query`, `Header`, `Body`,
+/// `FileUpload`, `MultipartFile`.
+public protocol EndpointComponent: Sendable {
+    /// The declared part and its value.
+    var part: EndpointPart { get }
+}
+
+/// Collects the parts of an endpoint declaration.
+@resultBuilder
+public enum EndpointBuilder {
+    public static func buildExpression(_ component: some EndpointComponent) -> [EndpointPart] {
+        [component.part]
+    }
+    public static func buildBlock(_ parts: [EndpointPart]...) -> [EndpointPart] { parts.flatMap { $0 } }
+}
+
+/// A path parameter: fills `{name}` in the path template, percent-encoded; a value that would
+/// walk the path (`..`, a `/`, a control character) fails the request with `.invalidURL`.
+public struct Path<Value: Codable & Sendable>: EndpointComponent {
+    public let part: EndpointPart
+
+    /// Declares a path parameter.
+    /// - Parameters:
+    ///   - name: the name in the template.
+    ///   - value: this call's value.
+    ///   - schema: what values must look like; default derived from `Value`.
+    ///   - summary: one line on what it means.
+    public init(_ name: String, _ value: Value, _ schema: Schema? = nil, _ summary: String = "") {
+        part = EndpointPart(
+            kind: .parameter(
+                .init(name, in: .path, schema ?? .of(Value.self), required: true, summary),
+                value: try? ParameterValue(encoding: value)))
+    }
+    /// Declares a path parameter whose schema is derived from `Value`.
+    public init(_ name: String, _ value: Value, _ summary: String) {
+        self.init(name, value, nil, summary)
+    }
+}
+
+/// A query parameter: required when its value's type is not optional.
+public struct Query<Value: Codable & Sendable>: EndpointComponent {
+    public let part: EndpointPart
+
+    /// Declares a query parameter.
+    /// - Parameters:
+    ///   - name: the name on the wire.
+    ///   - value: this call's value; an optional type makes the parameter optional, and nil
+    ///     sends `defaultValue`, or nothing.
+    ///   - schema: what values must look like; default derived from `Value`.
+    ///   - defaultValue: the value a call that leaves it out gets (sent, and documented).
+    ///   - summary: one line on what it means.
+    public init(
+        _ name: String, _ value: Value, _ schema: Schema? = nil, default defaultValue: Value? = nil,
+        _ summary: String = ""
+    ) {
+        let given = presentValue(value) ?? defaultValue.flatMap(presentValue)
+        part = EndpointPart(
+            kind: .parameter(
+                .init(
+                    name, in: .query, schema ?? .of(Value.self),
+                    required: !(Value.self is any OptionalType.Type),
+                    summary, defaultValue: defaultValue.flatMap(presentValue)?.scalarText),
+                value: given))
+    }
+
+    /// Declares a query parameter whose schema is derived from `Value`.
+    public init(_ name: String, _ value: Value, default defaultValue: Value? = nil, _ summary: String) {
+        self.init(name, value, nil, default: defaultValue, summary)
+    }
+}
+
+/// A header parameter: required when its value's type is not optional; nil sends nothing.
+public struct Header<Value: Codable & Sendable>: EndpointComponent {
+    public let part: EndpointPart
+
+    /// Declares a header.
+    public init(_ name: String, _ value: Value, _ schema: Schema? = nil, _ summary: String = "") {
+        part = EndpointPart(
+            kind: .parameter(
+                .init(
+                    name, in: .header, schema ?? .of(Value.self),
+                    required: !(Value.self is any OptionalType.Type),
+                    summary),
+                value: presentValue(value)))
+    }
+
+    /// Declares a header whose schema is derived from `Value`.
+    public init(_ name: String, _ value: Value, _ summary: String) {
+        self.init(name, value, nil, summary)
+    }
+}
+
+/// Marks `Optional`, so a declaration can tell an optional parameter from a required one.
+protocol OptionalType {}
+extension Optional: OptionalType {}
+
+/// The value as a parameter, or nil for an absent one (nil, or a value that encodes to null).
+private func presentValue(_ value: some Encodable) -> ParameterValue? {
+    guard let encoded = try? ParameterValue(encoding: value), encoded != .null else { return nil }
+    return encoded
+}
+
+/// A JSON request body; its schema is derived from the model.
+public struct Body<Model: Codable & Sendable>: EndpointComponent {
+    public let part: EndpointPart
+
+    /// Declares a JSON body.
+    /// - Parameters:
+    ///   - model: this call's body.
+    ///   - encoder: the JSON encoder; default `JSONEncoder.courier`.
+    public init(_ model: Model, encoder: JSONEncoder = .courier) {
+        part = EndpointPart(kind: .body(.json(.of(Model.self)), JSONBody(model, encoder: encoder)))
+    }
+}
+
+/// A request body streamed from a file, sent as one of the declared media types.
+public struct FileUpload: EndpointComponent {
+    public let part: EndpointPart
+
+    /// Declares a binary body.
+    /// - Parameters:
+    ///   - file: the file to send; it is read as it is sent.
+    ///   - contentType: this file's media type.
+    ///   - accepted: every media type the operation accepts (documented and validated).
+    public init(_ file: URL, contentType: String, accepted: [String]) {
+        part = EndpointPart(
+            kind: .body(.binary(contentTypes: accepted), FileBody(file, contentType: contentType)))
+    }
+}
+
+/// A multipart form with one file field, streamed from disk.
+public struct MultipartFile: EndpointComponent {
+    public let part: EndpointPart
+
+    /// Declares a multipart file upload.
+    /// - Parameters:
+    ///   - field: the form field's name.
+    ///   - file: the file to send.
+    ///   - contentType: this file's media type.
+    ///   - accepted: every media type the field accepts.
+    public init(_ field: String, _ file: URL, contentType: String, accepted: [String]) {
+        let form = MultipartForm(parts: [
+            .init(
+                name: field, filename: file.lastPathComponent, contentType: contentType, content: .file(file))
+        ])
+        part = EndpointPart(kind: .body(.multipartFile(field: field, contentTypes: accepted), form))
+    }
+}
+
+/// A body read from a file as it is sent, with its content type.
+struct FileBody: ParameterConvertible {
+    var file: URL
+    var contentType: String
+
+    init(_ file: URL, contentType: String) {
+        self.file = file
+        self.contentType = contentType
+    }
+
+    func encode(into request: inout TransportRequest) throws {
+        guard FileManager.default.isReadableFile(atPath: file.path) else {
+            throw CourierError(.invalidBody, "cannot read \(file.path)")
+        }
+        request.body = .file(file)
+        request.headers.replaceOrAdd(name: "Content-Type", value: contentType)
+    }
+}

@@ -1,0 +1,68 @@
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension NetworkManager {
+    /// Sends a declared endpoint and decodes its body as the endpoint's response type.
+    ///
+    /// ```swift
+    /// let page = try await manager.send(PostsEndPoint.page(pageNumber: 1, size: 5))  // Response<PostsPage>
+    /// ```
+    /// - Throws: `CourierError`.
+    public func send<Value>(
+        _ endpoint: Endpoint<Value>, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response<Value> {
+        try await perform(
+            EndpointRequest(endpoint: endpoint), as: Value.self, progress: progress)
+    }
+
+    /// Sends a declared endpoint and returns the body undecoded (after validation).
+    /// - Throws: `CourierError`.
+    public func sendRaw(
+        _ endpoint: some EndpointDescribing, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response<Data> {
+        try await perform(
+            EndpointRequest(endpoint: endpoint), as: Data.self, progress: progress)
+    }
+
+    /// Sends a declared endpoint and hands the typed result to `completion` on
+    /// `callbackQueue`.
+    /// - Returns: the task, to cancel the call.
+    @discardableResult
+    public func request<Value>(
+        _ endpoint: Endpoint<Value>,
+        completion: @escaping @Sendable (Result<Response<Value>, CourierError>) -> Void
+    ) -> Task<Void, Never> {
+        performRequest(
+            EndpointRequest(endpoint: endpoint), as: Value.self, completion: completion)
+    }
+
+    /// Sends a declared endpoint and calls `success` with the decoded value or `failure`
+    /// with the error, on `callbackQueue`.
+    /// - Returns: the task, to cancel the call.
+    @discardableResult
+    public func request<Value>(
+        _ endpoint: Endpoint<Value>, success: @escaping @Sendable (Value) -> Void,
+        failure: @escaping @Sendable (CourierError) -> Void
+    ) -> Task<Void, Never> {
+        request(endpoint) { result in
+            switch result {
+            case .success(let response): success(response.value)
+            case .failure(let error): failure(error)
+            }
+        }
+    }
+
+}
+
+/// An endpoint's request in the form the manager's pipeline takes.
+struct EndpointRequest: TransportRequestConvertible {
+    let endpoint: any EndpointDescribing
+
+    func makeRequest(baseURL: URL?) throws -> TransportRequest { try endpoint.makeRequest(baseURL: baseURL) }
+    var validation: Validation? { endpoint.validation }
+    var decoder: (any ResponseBodyDecoder)? { endpoint.decoder }
+}

@@ -1,0 +1,87 @@
+import Courier
+import CourierPrimitives
+import Foundation
+
+/// A request that passed its operation's checks, with its parameters ready to read.
+package struct ValidatedRequest: Sendable {
+    /// The operation it belongs to.
+    package var operation: APIOperation
+    /// Path, query and header parameter values by name, as text.
+    package var values: [String: String]
+    /// The JSON body, when the operation takes one.
+    package var json: JSONValue?
+
+    /// A parameter's value as text.
+    package func string(_ name: String) -> String? { values[name] }
+
+    /// A parameter's value as an integer (already checked to parse).
+    package func int(_ name: String) -> Int? { values[name].flatMap { Int($0) } }
+}
+
+extension APIOperation {
+    /// Checks a request's parameters and body against this operation.
+    ///
+    /// Authentication is not checked here: the backend does it first, to answer 401.
+    /// - Parameters:
+    ///   - pathParameters: the decoded path parameters from `ContractRouter`.
+    ///   - query: the decoded query items, in order; the first of a repeated name wins.
+    ///   - header: looks up a header value, case-insensitively.
+    ///   - body: the body when it is in memory and the operation takes JSON; otherwise `nil`.
+    ///   - hasBody: whether any body was sent (it may be in a file).
+    /// - Throws: `ContractViolation` (400) naming the parameter and why.
+    package func validate(
+        pathParameters: [String: String], query: [(name: String, value: String)],
+        header: (String) -> String?, body: Data?, hasBody: Bool
+    ) throws(ContractViolation) -> ValidatedRequest {
+        var values: [String: String] = [:]
+        for parameter in parameters {
+            let raw: String?
+            switch parameter.location {
+            case .path: raw = pathParameters[parameter.name]
+            case .query: raw = query.first { $0.name == parameter.name }?.value
+            case .header: raw = header(parameter.name)
+            }
+            guard let raw else {
+                if parameter.required {
+                    throw ContractViolation(parameter: parameter.name, reason: "is required")
+                }
+                continue
+            }
+            if let reason = parameter.schema.violation(ofText: raw) {
+                throw ContractViolation(parameter: parameter.name, reason: reason)
+            }
+            values[parameter.name] = raw
+        }
+        var json: JSONValue?
+        if let requestBody = self.body {
+            let contentType = header("Content-Type").map(Self.mediaType) ?? ""
+            // An empty binary upload is a valid (empty) file; other bodies must be present.
+            if case .binary = requestBody {
+            } else if !hasBody {
+                throw ContractViolation(parameter: "body", reason: "is required")
+            }
+            guard requestBody.contentTypes.contains(contentType) else {
+                throw ContractViolation(
+                    parameter: "Content-Type",
+                    reason:
+                        "must be \(requestBody.contentTypes.joined(separator: " or ")), not \(contentType.debugDescription)"
+                )
+            }
+            if case .json(let schema) = requestBody {
+                guard let body, let value = try? JSONValue.parse(body) else {
+                    throw ContractViolation(parameter: "body", reason: "is not valid JSON")
+                }
+                if let (path, reason) = schema.violation(of: value, at: "body") {
+                    throw ContractViolation(parameter: path, reason: reason)
+                }
+                json = value
+            }
+        }
+        return ValidatedRequest(operation: self, values: values, json: json)
+    }
+
+    /// The media type of a `Content-Type` value, lowercased, without parameters.
+    package static func mediaType(_ contentType: String) -> String {
+        String(contentType.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}

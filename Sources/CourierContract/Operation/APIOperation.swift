@@ -1,0 +1,135 @@
+import Courier
+import Foundation
+
+/// One operation of an API, as its declaration states it: the id, method and path template,
+/// the parameters, the request body, the response and its success status, and the error
+/// statuses it may answer with.
+///
+/// You do not build one by hand: `Endpoint` declarations produce it (see `API`), and from
+/// it come the request the client sends, the OpenAPI document, the `courier call` catalog,
+/// and the mock server's routing and request validation.
+public struct APIOperation: Sendable, Hashable, Identifiable {
+    /// The operation id, `group.name`, such as `posts.page`.
+    public var id: String
+    /// The HTTP method.
+    public var method: HTTPMethod
+    /// The path template, with `{name}` for each path parameter, such as `/posts/{postId}`.
+    public var path: String
+    /// One line on what the operation does.
+    public var summary: String
+    /// Whether the operation needs a bearer token.
+    public var requiresAuth: Bool
+    /// The parameters, in declaration order.
+    public var parameters: [Parameter]
+    /// The request body, if any.
+    public var body: Body?
+    /// The success response: its status and the model it carries.
+    public var success: ResponseSpec
+    /// The error statuses the operation may answer with, each with the error model.
+    public var errors: [ResponseSpec]
+
+    /// Creates an operation.
+    public init(
+        id: String, method: HTTPMethod, path: String, summary: String, requiresAuth: Bool,
+        parameters: [Parameter] = [], body: Body? = nil, success: ResponseSpec, errors: [ResponseSpec] = []
+    ) {
+        self.id = id
+        self.method = method
+        self.path = path
+        self.summary = summary
+        self.requiresAuth = requiresAuth
+        self.parameters = parameters
+        self.body = body
+        self.success = success
+        self.errors = errors
+    }
+
+    /// Every declared response: the success, then the errors.
+    public var responses: [ResponseSpec] { [success] + errors }
+
+    /// The status a successful call answers with.
+    public var successStatus: Int { success.status }
+
+    /// The part of the id before the dot, such as `posts`.
+    public var group: String { String(id.prefix { $0 != "." }) }
+
+    /// The path template split at `/`.
+    public var pathSegments: [Substring] { path.split(separator: "/") }
+}
+
+extension APIOperation {
+    /// Where a parameter goes.
+    public enum Location: String, Sendable, Hashable {
+        case path
+        case query
+        case header
+    }
+
+    /// One declared parameter.
+    public struct Parameter: Sendable, Hashable {
+        /// The name on the wire.
+        public var name: String
+        /// Where it goes.
+        public var location: Location
+        /// What its value must look like.
+        public var schema: Schema
+        /// Whether a request must carry it (path parameters always must).
+        public var required: Bool
+        /// The value used when a call leaves it out, as text.
+        public var defaultValue: String?
+        /// One line on what it means.
+        public var summary: String
+        /// A value that works, for documentation and generated requests.
+        public var example: String?
+
+        /// Creates a parameter.
+        public init(
+            _ name: String, in location: Location, _ schema: Schema, required: Bool, _ summary: String,
+            defaultValue: String? = nil, example: String? = nil
+        ) {
+            self.name = name
+            self.location = location
+            self.schema = schema
+            self.required = location == .path ? true : required
+            self.defaultValue = defaultValue
+            self.summary = summary
+            self.example = example
+        }
+    }
+
+    /// A request body.
+    public enum Body: Sendable, Hashable {
+        /// A JSON document of this schema.
+        case json(Schema)
+        /// Raw bytes of one of these media types.
+        case binary(contentTypes: [String])
+        /// A multipart form with one file field.
+        case multipartFile(field: String, contentTypes: [String])
+
+        /// The media types the body may be sent as.
+        public var contentTypes: [String] {
+            switch self {
+            case .json: ["application/json"]
+            case .binary(let types): types
+            case .multipartFile: ["multipart/form-data"]
+            }
+        }
+    }
+
+    /// One response an operation may give.
+    public struct ResponseSpec: Sendable, Hashable {
+        /// The status code.
+        public var status: Int
+        /// One line on when it is given.
+        public var summary: String
+        /// The body's schema; nil for none.
+        public var schema: Schema?
+
+        /// Creates a response description.
+        public init(_ status: Int, _ summary: String, _ schema: Schema?) {
+            self.status = status
+            self.summary = summary
+            self.schema = schema
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Courier
+import CourierPrimitives
+import Foundation
+
+/// A call of a declared operation built from text arguments, as a command line gives them:
+/// what `courier call` sends, for any API.
+///
+/// Each argument is named after a parameter (`--pageNumber 1`), or, for a JSON body, after a
+/// top-level property of the body's model (`--email a@b.c`); `--body '{…}'` gives the whole
+/// body instead. A binary body takes `--file PATH`; a multipart file field takes
+/// `--FIELD PATH`. Values are checked against the declared schemas before anything is sent.
+public struct OperationCall: APIConfigurable {
+    /// The operation called.
+    public let operation: APIOperation
+    public let method: HTTPMethod
+    public let path: EndpointPath
+    public let parameters: any ParameterConvertible
+    public let headers: HTTPHeaders
+
+    /// Builds the call.
+    /// - Throws: `CourierError` `.invalidParameters` naming the argument that is unknown,
+    ///   missing or breaks its schema.
+    public init(_ operation: APIOperation, arguments: [String: String]) throws {
+        self.operation = operation
+        method = operation.method
+        var remaining = arguments
+        var query: [String: ParameterValue] = [:]
+        var headers = HTTPHeaders()
+        var segments: [String: String] = [:]
+        for parameter in operation.parameters {
+            guard let text = remaining.removeValue(forKey: parameter.name) ?? parameter.defaultValue else {
+                if parameter.required { throw Self.problem("--\(parameter.name) is required", operation) }
+                continue
+            }
+            if let reason = parameter.schema.violation(ofText: text) {
+                throw Self.problem("--\(parameter.name) \(reason)", operation)
+            }
+            switch parameter.location {
+            case .path: segments[parameter.name] = try PathComponent(text).encoded
+            case .query: query[parameter.name] = Self.value(text, parameter.schema)
+            case .header: headers[parameter.name] = text
+            }
+        }
+        var parts: [any ParameterConvertible] = query.isEmpty ? [] : [URLQuery(query)]
+        if let body = operation.body {
+            parts.append(try Self.body(body, from: &remaining, operation))
+        }
+        if let unknown = remaining.keys.sorted().first {
+            throw Self.problem(
+                "\(operation.id) takes no --\(unknown); it takes: \(Self.usage(operation))", operation)
+        }
+        path = EndpointPath(
+            operation.pathSegments.map { segment -> String in
+                guard segment.hasPrefix("{"), segment.hasSuffix("}") else { return String(segment) }
+                return segments[String(segment.dropFirst().dropLast())] ?? String(segment)
+            }
+            .reduce("") { $0 + "/" + $1 })
+        parameters = CombinedParameters(parts)
+        self.headers = headers
+    }
+
+    /// The arguments an operation takes, as `--name <type>`, optional ones in brackets.
+    public static func usage(_ operation: APIOperation) -> String {
+        var words = operation.parameters.map { parameter in
+            let word = "--\(parameter.name) <\(typeName(parameter.schema))>"
+            return parameter.required ? word : "[\(word)]"
+        }
+        switch operation.body {
+        case .json(let schema):
+            if case .object(let properties, let required) = unwrap(schema) {
+                words += properties.map { property in
+                    let word = "--\(property.name) <\(typeName(property.schema))>"
+                    return required.contains(property.name) ? word : "[\(word)]"
+                }
+            }
+            words.append("[--body <json>]")
+        case .binary: words.append("--file <path>")
+        case .multipartFile(let field, _): words.append("--\(field) <path>")
+        case nil: break
+        }
+        return words.isEmpty ? "nothing" : words.joined(separator: " ")
+    }
+
+    /// One line per operation: id, method, path, arguments, and whether it needs a token.
+    public static func listing(_ operations: [APIOperation]) -> String {
+        operations.map { operation in
+            operation.id.padding(toLength: 21, withPad: " ", startingAt: 0)
+                + operation.method.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+                + operation.path.padding(toLength: 24, withPad: " ", startingAt: 0) + usage(operation)
+                + (operation.requiresAuth ? " (token)" : "")
+        }.joined(separator: "\n")
+    }
+
+    private static func body(
+        _ body: APIOperation.Body, from arguments: inout [String: String], _ operation: APIOperation
+    ) throws -> any ParameterConvertible {
+        switch body {
+        case .json(let schema):
+            let value: JSONValue
+            if let text = arguments.removeValue(forKey: "body") {
+                guard let parsed = try? JSONValue.parse(Data(text.utf8)) else {
+                    throw problem("--body is not valid JSON", operation)
+                }
+                value = parsed
+            } else {
+                guard case .object(let properties, _) = unwrap(schema) else {
+                    throw problem("--body is required", operation)
+                }
+                var members: [String: JSONValue] = [:]
+                for property in properties {
+                    guard let text = arguments.removeValue(forKey: property.name) else { continue }
+                    members[property.name] = jsonValue(text, property.schema)
+                }
+                value = .object(members)
+            }
+            if let (path, reason) = schema.violation(of: value, at: "") {
+                throw problem("--\(path.isEmpty ? "body" : path) \(reason)", operation)
+            }
+            return JSONBody(value)
+        case .binary(let types):
+            guard let path = arguments.removeValue(forKey: "file") else {
+                throw problem("--file is required", operation)
+            }
+            let contentType =
+                arguments.removeValue(forKey: "contentType") ?? types.first ?? "application/octet-stream"
+            return FileBody(URL(fileURLWithPath: path), contentType: contentType)
+        case .multipartFile(let field, let types):
+            guard let path = arguments.removeValue(forKey: field) else {
+                throw problem("--\(field) is required", operation)
+            }
+            let file = URL(fileURLWithPath: path)
+            let byExtension = types.first { $0.hasSuffix("/" + file.pathExtension.lowercased()) }
+            return MultipartForm(parts: [
+                .init(
+                    name: field, filename: file.lastPathComponent,
+                    contentType: byExtension ?? types.first ?? "application/octet-stream",
+                    content: .file(file))
+            ])
+        }
+    }
+
+    private static func unwrap(_ schema: Schema) -> Schema {
+        if case .model(_, let inner) = schema { return unwrap(inner) }
+        return schema
+    }
+
+    private static func value(_ text: String, _ schema: Schema) -> ParameterValue {
+        switch unwrap(schema) {
+        case .integer: Int(text).map(ParameterValue.int) ?? .string(text)
+        case .boolean: text == "true" ? .bool(true) : text == "false" ? .bool(false) : .string(text)
+        default: .string(text)
+        }
+    }
+
+    private static func jsonValue(_ text: String, _ schema: Schema) -> JSONValue {
+        switch unwrap(schema) {
+        case .integer: Int64(text).map(JSONValue.int) ?? .string(text)
+        case .number: Double(text).map(JSONValue.double) ?? .string(text)
+        case .boolean: text == "true" ? .bool(true) : text == "false" ? .bool(false) : .string(text)
+        case .array, .object, .map, .any: (try? JSONValue.parse(Data(text.utf8))) ?? .string(text)
+        default: .string(text)
+        }
+    }
+
+    private static func typeName(_ schema: Schema) -> String {
+        switch unwrap(schema) {
+        case .integer: "int"
+        case .number: "number"
+        case .boolean: "bool"
+        case .enumeration(let values): values.joined(separator: "|")
+        case .array, .object, .map, .any: "json"
+        default: "string"
+        }
+    }
+
+    private static func problem(_ message: String, _ operation: APIOperation) -> CourierError {
+        CourierError(.invalidParameters, message)
+    }
+}

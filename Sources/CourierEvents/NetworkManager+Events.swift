@@ -1,0 +1,44 @@
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension NetworkManager {
+    /// The server-sent events of `endpoint`, which must answer `text/event-stream`.
+    ///
+    /// Each connection goes through the pipeline of `stream(_:)` (interceptors, validation)
+    /// with `Accept: text/event-stream`; a reconnection adds `Last-Event-ID` when the stream
+    /// set an ID. Nothing is sent until the iteration starts.
+    ///
+    /// ```swift
+    /// for try await event in try manager.events(FeedEndPoint.live) {
+    ///     print(event.event, event.data)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoint: the event stream.
+    ///   - options: reconnection delays and limits.
+    /// - Returns: the events, read as they are asked for.
+    /// - Throws: `CourierError` with an invalid-request code when the request cannot be built;
+    ///   the iteration throws as `ServerSentEvents.Iterator.next()` says.
+    public func events(
+        _ endpoint: some URLRequestConvertible, options: EventStreamOptions = EventStreamOptions()
+    ) throws -> ServerSentEvents {
+        var request = try makeRequest(endpoint)
+        if !request.headers.contains("Accept") {
+            request.headers.add(name: "Accept", value: "text/event-stream")
+        }
+        request.headers.replaceOrAdd(name: "Cache-Control", value: "no-cache")
+        let built = request
+        return ServerSentEvents(options: options) { [self] lastEventID in
+            var attempt = built
+            if !lastEventID.isEmpty {
+                attempt.headers.replaceOrAdd(name: "Last-Event-ID", value: lastEventID)
+            }
+            return try await reportingFailure { try await streamExchange(attempt) }
+        }
+    }
+}

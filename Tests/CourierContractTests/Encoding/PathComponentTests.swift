@@ -1,0 +1,60 @@
+import Courier
+import CourierContract
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+struct PathComponentTests {
+    @Test(arguments: [
+        ("42", "42"), ("a b", "a%20b"), ("é", "%C3%A9"), ("a?b#c", "a%3Fb%23c"), ("x:y@z", "x:y@z"),
+        ("100%", "100%25"), ("...", "..."),
+    ])
+    func encodesSegments(raw: String, encoded: String) throws {
+        #expect(try PathComponent(raw).encoded == encoded)
+        #expect(("/posts/\(segment: raw)" as EndpointPath).text == "/posts/" + encoded)
+    }
+
+    @Test(arguments: ["", ".", "..", "a/b", "/", "a\r\nX-Injected: 1", "a\u{0}b", "tab\there"])
+    func refusesUnsafeSegments(raw: String) {
+        #expect {
+            try PathComponent(raw)
+        } throws: { ($0 as? CourierError)?.code == .invalidURL }
+    }
+
+    struct Endpoint: APIConfigurable {
+        let id: String
+        var method: HTTPMethod { .get }
+        var path: EndpointPath { "/posts/\(segment: id)/comments" }
+    }
+
+    @Test(arguments: ["..", "", "a/b", "x\r\ny", "nul\u{0}"])
+    func unsafeInterpolatedSegmentFailsRequestBuilding(id: String) {
+        let manager = NetworkManager(transport: StubTransport(), baseURL: URL(string: "https://api.test"))
+        #expect {
+            try manager.makeRequest(Endpoint(id: id))
+        } throws: { error in
+            let error = error as? CourierError
+            return error?.code == .invalidURL && error?.message.contains("segment") == true
+        }
+    }
+
+    @Test func safeInterpolatedSegmentBuilds() throws {
+        let manager = NetworkManager(transport: StubTransport(), baseURL: URL(string: "https://api.test/v1")!)
+        let request = try manager.makeRequest(Endpoint(id: "a b"))
+        #expect(request.urlRequest.url?.absoluteString == "https://api.test/v1/posts/a%20b/comments")
+    }
+
+    @Test func literalDotSegmentsInPathsAreRefused() {
+        #expect(throws: CourierError.self) {
+            try RequestBuilding.url(path: "/posts/../admin", base: URL(string: "https://api.test"))
+        }
+    }
+
+    @Test func joinsPaths() throws {
+        #expect(try PathComponent.path("users", "ann lee", "posts") == "/users/ann%20lee/posts")
+    }
+}

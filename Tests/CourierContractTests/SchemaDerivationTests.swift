@@ -1,0 +1,110 @@
+import Courier
+import CourierContract
+import CourierTesting
+import Foundation
+import Testing
+
+/// Schemas come from the models' `Codable` conformances, not from a second description.
+struct SchemaDerivationTests {
+    enum Mood: String, Codable, CaseIterable, Sendable { case calm, busy }
+
+    struct Author: Codable, Sendable { var id: String }
+
+    struct Note: Codable, Sendable, SchemaDescribing {
+        var id: String
+        var text: String
+        var stars: Int
+        var score: Double
+        var done: Bool
+        var created: Date
+        var link: URL?
+        var mood: Mood
+        var author: Author
+        var tags: [String]
+        var extra: [String: Int]
+        static let propertySchemas: [String: Schema] = ["text": .text(1, 500)]
+    }
+
+    @Test func aModelsSchemaFollowsItsCodableConformance() throws {
+        guard case .model(let name, .object(let properties, let required)) = Schema.of(Note.self) else {
+            Issue.record("not a named object: \(Schema.of(Note.self))")
+            return
+        }
+        #expect(name == "SchemaDerivationTests.Note" || name == "Note")
+        let byName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.schema) })
+        #expect(
+            properties.map(\.name) == [
+                "id", "text", "stars", "score", "done", "created", "link", "mood", "author", "tags", "extra",
+            ])
+        #expect(Set(required) == Set(properties.map(\.name)).subtracting(["link"]), "link is optional")
+        #expect(byName["id"] == .anyString)
+        #expect(byName["text"] == .text(1, 500), "SchemaDescribing refines a property")
+        #expect(byName["stars"] == .integer())
+        #expect(byName["score"] == .number)
+        #expect(byName["done"] == .boolean)
+        #expect(byName["created"] == .dateTime)
+        #expect(byName["link"] == .uri)
+        #expect(byName["mood"] == .enumeration(["calm", "busy"]))
+        #expect(byName["tags"] == .array(.anyString))
+        #expect(byName["extra"] == .map(.integer()))
+        guard case .model(_, .object(let authorProperties, _)) = byName["author"] else {
+            Issue.record("author is not a nested model")
+            return
+        }
+        #expect(authorProperties.map(\.name) == ["id"])
+    }
+
+    /// Two versions of one model, the second with a field added and nothing else changed: the
+    /// field appears in the OpenAPI document of an API that returns it.
+    struct Card: Codable, Sendable { var id: String }
+    struct CardWithPin: Codable, Sendable {
+        var id: String
+        var pinned: Bool
+    }
+
+    enum CardsV1: API {
+        static func card(id: String) -> Endpoint<Card> {
+            endpoint(.get, "/cards/{id}", "A card") { Path("id", id) }
+        }
+        static var samples: [any EndpointDescribing] { [card(id: "c1")] }
+    }
+
+    enum CardsV2: API {
+        static func card(id: String) -> Endpoint<CardWithPin> {
+            endpoint(.get, "/cards/{id}", "A card") { Path("id", id) }
+        }
+        static var samples: [any EndpointDescribing] { [card(id: "c1")] }
+    }
+
+    @Test func aFieldAddedToAModelAppearsInTheOpenAPIDocument() throws {
+        func document(_ operations: [APIOperation]) throws -> String {
+            String(decoding: try OpenAPIDocument.data(title: "Cards", operations: operations), as: UTF8.self)
+        }
+        let before = try document(CardsV1.operations)
+        let after = try document(CardsV2.operations)
+        #expect(!before.contains("\"pinned\""))
+        #expect(after.contains("\"pinned\""))
+        #expect(CardsV2.operations.first?.id == "cardsV2.card")
+    }
+}
+
+/// StubTransport routes by the declarations too.
+struct StubTransportDeclarationTests {
+    @Test func aDeclaredOperationIsRoutedByItsTemplateAndExamplesAnswerTheRest() async throws {
+        let stub = StubTransport()
+        stub.on(SchemaDerivationTests.CardsV2.card(id: "").operation) { request in
+            .json(#"{"id":"\#(request.url.lastPathComponent)","pinned":true}"#)
+        }
+        let manager = NetworkManager(transport: stub, baseURL: URL(string: "https://cards.test"))
+        let card = try await manager.send(SchemaDerivationTests.CardsV2.card(id: "c42")).value
+        #expect(card.id == "c42" && card.pinned)
+
+        let examples = StubTransport()
+        examples.serveExamples(of: SchemaDerivationTests.CardsV1.self)
+        let example = try await NetworkManager(
+            transport: examples, baseURL: URL(string: "https://cards.test")
+        )
+        .send(SchemaDerivationTests.CardsV1.card(id: "any")).value
+        #expect(example.id == "x", "an example that the schema accepts")
+    }
+}
