@@ -119,7 +119,8 @@ let package = Package(
         .testTarget(
             name: "EndpointsTests",
             dependencies: [
-                "Endpoints", "MockServer", "Courier", "CourierContract", "CourierCurl", "TestSupport",
+                "Endpoints", "MockServer", "Courier", "CourierContract", "CourierCurl", "CourierTesting",
+                "TestSupport",
             ],
             path: "Tests/EndpointsTests"),
         .testTarget(

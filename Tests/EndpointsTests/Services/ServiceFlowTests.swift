@@ -1,5 +1,6 @@
 import Courier
 import CourierPrimitives
+import CourierTesting
 import Endpoints
 import Foundation
 import MockServer
@@ -94,14 +95,17 @@ struct ServiceFlowTests {
 
     @Test("a closed port is a connectivity error")
     func connectivity() async throws {
-        let port = try await withSocialServer(seed: 0) { server, _ in server.port }
-        let client = SocialClient(
-            transport: TestTransport.curl.make(),
-            baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")))
-        let error = await #expect(throws: SocialError.self) {
-            try await PostsRequest(client: client).post(id: "p-1")
+        // A port held bound but not listening: it refuses connections, and no other test's
+        // server can take it (a stopped server's port can be reused at once).
+        try await LoopbackPort.withRefusingPort { port in
+            let client = SocialClient(
+                transport: TestTransport.curl.make(),
+                baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")))
+            let error = await #expect(throws: SocialError.self) {
+                try await PostsRequest(client: client).post(id: "p-1")
+            }
+            #expect(error?.category == .connectivity)
         }
-        #expect(error?.category == .connectivity)
     }
 
     @Test("tweets get their authors with one request per distinct author", arguments: TestTransport.allCases)
