@@ -106,20 +106,6 @@ public final class NetworkManager: Sendable {
         }
     }
 
-    /// Sends `endpoint` and ignores the body, for calls that answer `204 No Content`.
-    /// - Throws: `CourierError`.
-    public func send(
-        _ endpoint: some URLRequestConvertible, as type: Void.Type,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws -> Response<Void> {
-        try await reportingFailure {
-            try await exchange(
-                try makeRequest(endpoint), progress: progress,
-                validation: responseChoices(for: endpoint).validation
-            ).map { _ in () }
-        }
-    }
-
     /// Sends `endpoint` and returns the body undecoded (after validation).
     /// - Throws: `CourierError`.
     public func sendRaw(
