@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "CourierConfiguration", targets: ["CourierConfiguration"]),
         .library(name: "CourierEvents", targets: ["CourierEvents"]),
         .library(name: "CourierCache", targets: ["CourierCache"]),
+        .library(name: "CourierInterceptors", targets: ["CourierInterceptors"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
@@ -30,12 +31,14 @@ let package = Package(
             path: "Sources/CourierContract"),
         // Settings from courier.json (`Configuration`), and a manager made from them.
         .target(
-            name: "CourierConfiguration", dependencies: ["Courier", "CourierJSON"],
+            name: "CourierConfiguration", dependencies: ["Courier", "CourierInterceptors", "CourierJSON"],
             path: "Sources/CourierConfiguration"),
         // Server-sent events (`NetworkManager.events`), read by the EventSource rules, with reconnection.
         .target(name: "CourierEvents", dependencies: ["Courier"], path: "Sources/CourierEvents"),
         // A private HTTP cache (RFC 9111) on disk, used as an interceptor.
         .target(name: "CourierCache", dependencies: ["Courier"], path: "Sources/CourierCache"),
+        // The stock interceptors: retries with backoff, and bearer tokens with one shared refresh.
+        .target(name: "CourierInterceptors", dependencies: ["Courier"], path: "Sources/CourierInterceptors"),
         .systemLibrary(
             name: "CCurl",
             path: "Sources/CCurl",
@@ -47,8 +50,9 @@ let package = Package(
             name: "CourierCurl", dependencies: ["Courier", "CourierConfiguration", "CCurlShim"],
             path: "Sources/CourierCurl"),
         .target(
-            name: "Endpoints", dependencies: ["Courier", "CourierCache", "CourierContract"], path: "Endpoints"
-        ),
+            name: "Endpoints",
+            dependencies: ["Courier", "CourierCache", "CourierContract", "CourierInterceptors"],
+            path: "Endpoints"),
         .target(
             name: "MockServer",
             dependencies: ["CourierPrimitives", "Courier", "CourierContract", "Endpoints"],
@@ -72,15 +76,17 @@ let package = Package(
         .testTarget(
             name: "CourierTests",
             dependencies: [
-                "Courier", "CourierConfiguration", "CourierContract", "CourierJSON", "CourierTesting",
-                "TestSupport",
+                "Courier", "CourierConfiguration", "CourierContract", "CourierInterceptors", "CourierJSON",
+                "CourierTesting", "TestSupport",
             ],
             path: "Tests/CourierTests",
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "CourierConfigurationTests",
-            dependencies: ["Courier", "CourierConfiguration", "CourierTesting", "TestSupport"],
+            dependencies: [
+                "CourierConfiguration", "Courier", "CourierInterceptors", "CourierTesting", "TestSupport",
+            ],
             path: "Tests/CourierConfigurationTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "CourierJSONTests", dependencies: ["Courier", "CourierJSON"],
@@ -97,13 +103,16 @@ let package = Package(
             path: "Tests/CourierContractTests"),
         .testTarget(
             name: "CourierCurlTests",
-            dependencies: ["CourierConfiguration", "CourierCurl", "MockServer", "TestSupport"],
+            dependencies: [
+                "CourierCurl", "CourierConfiguration", "CourierInterceptors", "MockServer", "TestSupport",
+            ],
             path: "Tests/CourierCurlTests"),
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: [
                 "Courier", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCurl",
-                "CourierEvents", "CourierJSON", "CourierTesting", "MockServer", "TestSupport",
+                "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierTesting", "MockServer",
+                "TestSupport",
             ],
             path: "Tests/TransportConformanceTests",
             exclude: ["Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh"]),
@@ -116,21 +125,22 @@ let package = Package(
         .testTarget(
             name: "EndpointsTests",
             dependencies: [
-                "Endpoints", "MockServer", "Courier", "CourierContract", "CourierCurl", "TestSupport",
+                "Endpoints", "Courier", "CourierContract", "CourierCurl", "CourierInterceptors", "MockServer",
+                "TestSupport",
             ],
             path: "Tests/EndpointsTests"),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "Courier", "CourierContract", "CourierCurl", "CourierTesting", "Endpoints", "MockServer",
-                "TestSupport",
+                "Courier", "CourierContract", "CourierCurl", "CourierInterceptors", "CourierTesting",
+                "Endpoints", "MockServer", "TestSupport",
             ],
             path: "Tests/ReliabilityTests"),
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
                 "CourierCLI", "CourierCache", "CourierConfiguration", "CourierContract", "CourierEvents",
-                "CourierJSON", "MockServer", "TestSupport",
+                "CourierInterceptors", "CourierJSON", "MockServer", "TestSupport",
             ],
             path: "Tests/CourierCLITests"),
     ],

@@ -1,5 +1,6 @@
 import Courier
 import CourierCache
+import CourierInterceptors
 import Foundation
 
 #if canImport(FoundationNetworking)

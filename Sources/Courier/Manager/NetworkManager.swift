@@ -9,8 +9,9 @@ import Foundation
 /// Sends endpoints through a transport and turns the answers into typed responses.
 ///
 /// Every call runs the same pipeline: build the request (adding `defaultHeaders`), run the
-/// interceptors in order around the transport (adapt → send, with `RetryPolicy` and
-/// `AuthInterceptor` replaying as needed), validate the final response, and decode it.
+/// interceptors in order around the transport (adapt → send, with `CourierInterceptors`'
+/// `RetryPolicy` and `AuthInterceptor` replaying as needed), validate the final response,
+/// and decode it.
 /// Every error thrown is a `CourierError` carrying the request, the response if one
 /// arrived, and the cause.
 ///
