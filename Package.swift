@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierJSON", targets: ["CourierJSON"]),
+        .library(name: "CourierCookies", targets: ["CourierCookies"]),
         .library(name: "CourierContract", targets: ["CourierContract"]),
         .library(name: "CourierConfiguration", targets: ["CourierConfiguration"]),
         .library(name: "CourierEvents", targets: ["CourierEvents"]),
@@ -23,15 +24,19 @@ let package = Package(
         .target(name: "CourierPrimitives", path: "Sources/CourierPrimitives"),
         // A JSON decoder with Foundation's values and errors, several times faster; the core's default.
         .target(name: "CourierJSON", path: "Sources/CourierJSON"),
+        // A cookie jar by the rules of RFC 6265, in memory or in a file; the core keeps one per manager.
+        .target(name: "CourierCookies", dependencies: ["CourierPrimitives"], path: "Sources/CourierCookies"),
         .target(
-            name: "Courier", dependencies: ["CourierPrimitives", "CourierJSON"], path: "Sources/Courier"),
+            name: "Courier", dependencies: ["CourierPrimitives", "CourierCookies", "CourierJSON"],
+            path: "Sources/Courier"),
         // An API declared once (`API`, `Endpoint`): typed calls, schemas derived from the models, OpenAPI.
         .target(
             name: "CourierContract", dependencies: ["CourierPrimitives", "Courier"],
             path: "Sources/CourierContract"),
         // Settings from courier.json (`Configuration`), and a manager made from them.
         .target(
-            name: "CourierConfiguration", dependencies: ["Courier", "CourierInterceptors", "CourierJSON"],
+            name: "CourierConfiguration",
+            dependencies: ["Courier", "CourierCookies", "CourierInterceptors", "CourierJSON"],
             path: "Sources/CourierConfiguration"),
         // Server-sent events (`NetworkManager.events`), read by the EventSource rules, with reconnection.
         .target(name: "CourierEvents", dependencies: ["Courier"], path: "Sources/CourierEvents"),
@@ -60,8 +65,8 @@ let package = Package(
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
-                "Courier", "CourierConfiguration", "CourierContract", "CourierCurl", "CourierJSON",
-                "Endpoints", "MockServer",
+                "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
+                "CourierJSON", "Endpoints", "MockServer",
             ],
             path: "Sources/CourierCLI"
         ),
@@ -76,8 +81,8 @@ let package = Package(
         .testTarget(
             name: "CourierTests",
             dependencies: [
-                "Courier", "CourierConfiguration", "CourierContract", "CourierInterceptors", "CourierJSON",
-                "CourierTesting", "TestSupport",
+                "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierInterceptors",
+                "CourierJSON", "CourierTesting", "TestSupport",
             ],
             path: "Tests/CourierTests",
             exclude: ["Fixtures"]
@@ -110,9 +115,9 @@ let package = Package(
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: [
-                "Courier", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCurl",
-                "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierTesting", "MockServer",
-                "TestSupport",
+                "Courier", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCookies",
+                "CourierCurl", "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierTesting",
+                "MockServer", "TestSupport",
             ],
             path: "Tests/TransportConformanceTests",
             exclude: ["Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh"]),
@@ -139,8 +144,8 @@ let package = Package(
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
-                "CourierCLI", "CourierCache", "CourierConfiguration", "CourierContract", "CourierEvents",
-                "CourierInterceptors", "CourierJSON", "MockServer", "TestSupport",
+                "CourierCLI", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCookies",
+                "CourierEvents", "CourierInterceptors", "CourierJSON", "MockServer", "TestSupport",
             ],
             path: "Tests/CourierCLITests"),
     ],

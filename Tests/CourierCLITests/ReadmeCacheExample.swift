@@ -1,5 +1,6 @@
 import Courier
 import CourierCache
+import CourierCookies
 import CourierInterceptors
 import Foundation
 

@@ -1,3 +1,4 @@
+import CourierCookies
 import CourierJSON
 import Dispatch
 import Foundation
