@@ -13,7 +13,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         public var value: String
 
         /// Creates a field.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
@@ -25,7 +25,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     public init() { fields = [] }
 
     /// Creates a header list from fields, in order.
-    public init(_ fields: [Field]) { self.fields = fields }
+    package init(_ fields: [Field]) { self.fields = fields }
 
     /// Creates a header list from name/value pairs, in order.
     public init(_ pairs: [(String, String)]) {
