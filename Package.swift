@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CourierEvents", targets: ["CourierEvents"]),
         .library(name: "CourierCache", targets: ["CourierCache"]),
         .library(name: "CourierInterceptors", targets: ["CourierInterceptors"]),
+        .library(name: "CourierURLSession", targets: ["CourierURLSession"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
@@ -44,6 +45,10 @@ let package = Package(
         .target(name: "CourierCache", dependencies: ["Courier"], path: "Sources/CourierCache"),
         // The stock interceptors: retries with backoff, and bearer tokens with one shared refresh.
         .target(name: "CourierInterceptors", dependencies: ["Courier"], path: "Sources/CourierInterceptors"),
+        // The transport on Foundation's URLSession.
+        .target(
+            name: "CourierURLSession", dependencies: ["CourierPrimitives", "Courier"],
+            path: "Sources/CourierURLSession"),
         .systemLibrary(
             name: "CCurl",
             path: "Sources/CCurl",
@@ -52,7 +57,8 @@ let package = Package(
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         .target(
-            name: "CourierCurl", dependencies: ["Courier", "CourierConfiguration", "CCurlShim"],
+            name: "CourierCurl",
+            dependencies: ["Courier", "CourierConfiguration", "CourierURLSession", "CCurlShim"],
             path: "Sources/CourierCurl"),
         .target(
             name: "Endpoints",
@@ -66,14 +72,14 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
-                "CourierJSON", "Endpoints", "MockServer",
+                "CourierJSON", "CourierURLSession", "Endpoints", "MockServer",
             ],
             path: "Sources/CourierCLI"
         ),
         // The scoped mock server, the transport conformance suite and test helpers, for users' tests and ours.
         .target(
             name: "CourierTesting",
-            dependencies: ["Courier", "CourierContract", "CourierCurl", "MockServer"],
+            dependencies: ["Courier", "CourierContract", "CourierCurl", "CourierURLSession", "MockServer"],
             path: "Sources/CourierTesting"),
         .executableTarget(name: "courier-curl-bench", dependencies: ["CCurl"], path: "Sources/CCurlBench"),
         // Helpers shared by the test targets (starting other programs); not part of any product.
@@ -82,7 +88,7 @@ let package = Package(
             name: "CourierTests",
             dependencies: [
                 "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierInterceptors",
-                "CourierJSON", "CourierTesting", "TestSupport",
+                "CourierJSON", "CourierTesting", "CourierURLSession", "TestSupport",
             ],
             path: "Tests/CourierTests",
             exclude: ["Fixtures"]
@@ -109,7 +115,8 @@ let package = Package(
         .testTarget(
             name: "CourierCurlTests",
             dependencies: [
-                "CourierCurl", "CourierConfiguration", "CourierInterceptors", "MockServer", "TestSupport",
+                "CourierCurl", "CourierConfiguration", "CourierInterceptors", "CourierURLSession",
+                "MockServer", "TestSupport",
             ],
             path: "Tests/CourierCurlTests"),
         .testTarget(
@@ -117,21 +124,22 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCookies",
                 "CourierCurl", "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierTesting",
-                "MockServer", "TestSupport",
+                "CourierURLSession", "MockServer", "TestSupport",
             ],
             path: "Tests/TransportConformanceTests",
             exclude: ["Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh"]),
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "MockServer", "Courier", "CourierContract", "CourierCurl", "CourierTesting", "TestSupport",
+                "MockServer", "Courier", "CourierContract", "CourierCurl", "CourierTesting",
+                "CourierURLSession", "TestSupport",
             ],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "EndpointsTests",
             dependencies: [
-                "Endpoints", "Courier", "CourierContract", "CourierCurl", "CourierInterceptors", "MockServer",
-                "TestSupport",
+                "Endpoints", "Courier", "CourierContract", "CourierCurl", "CourierInterceptors",
+                "CourierURLSession", "MockServer", "TestSupport",
             ],
             path: "Tests/EndpointsTests"),
         .testTarget(
@@ -145,7 +153,8 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "CourierCLI", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCookies",
-                "CourierEvents", "CourierInterceptors", "CourierJSON", "MockServer", "TestSupport",
+                "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierURLSession", "MockServer",
+                "TestSupport",
             ],
             path: "Tests/CourierCLITests"),
     ],
