@@ -7,10 +7,13 @@ let package = Package(
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierJSON", targets: ["CourierJSON"]),
+        .library(name: "CourierCookies", targets: ["CourierCookies"]),
         .library(name: "CourierContract", targets: ["CourierContract"]),
         .library(name: "CourierConfiguration", targets: ["CourierConfiguration"]),
         .library(name: "CourierEvents", targets: ["CourierEvents"]),
         .library(name: "CourierCache", targets: ["CourierCache"]),
+        .library(name: "CourierInterceptors", targets: ["CourierInterceptors"]),
+        .library(name: "CourierURLSession", targets: ["CourierURLSession"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
@@ -22,20 +25,30 @@ let package = Package(
         .target(name: "CourierPrimitives", path: "Sources/CourierPrimitives"),
         // A JSON decoder with Foundation's values and errors, several times faster; the core's default.
         .target(name: "CourierJSON", path: "Sources/CourierJSON"),
+        // A cookie jar by the rules of RFC 6265, in memory or in a file; the core keeps one per manager.
+        .target(name: "CourierCookies", dependencies: ["CourierPrimitives"], path: "Sources/CourierCookies"),
         .target(
-            name: "Courier", dependencies: ["CourierPrimitives", "CourierJSON"], path: "Sources/Courier"),
+            name: "Courier", dependencies: ["CourierPrimitives", "CourierCookies", "CourierJSON"],
+            path: "Sources/Courier"),
         // An API declared once (`API`, `Endpoint`): typed calls, schemas derived from the models, OpenAPI.
         .target(
             name: "CourierContract", dependencies: ["CourierPrimitives", "Courier"],
             path: "Sources/CourierContract"),
         // Settings from courier.json (`Configuration`), and a manager made from them.
         .target(
-            name: "CourierConfiguration", dependencies: ["Courier", "CourierJSON"],
+            name: "CourierConfiguration",
+            dependencies: ["Courier", "CourierCookies", "CourierInterceptors", "CourierJSON"],
             path: "Sources/CourierConfiguration"),
         // Server-sent events (`NetworkManager.events`), read by the EventSource rules, with reconnection.
         .target(name: "CourierEvents", dependencies: ["Courier"], path: "Sources/CourierEvents"),
         // A private HTTP cache (RFC 9111) on disk, used as an interceptor.
         .target(name: "CourierCache", dependencies: ["Courier"], path: "Sources/CourierCache"),
+        // The stock interceptors: retries with backoff, and bearer tokens with one shared refresh.
+        .target(name: "CourierInterceptors", dependencies: ["Courier"], path: "Sources/CourierInterceptors"),
+        // The transport on Foundation's URLSession.
+        .target(
+            name: "CourierURLSession", dependencies: ["CourierPrimitives", "Courier"],
+            path: "Sources/CourierURLSession"),
         .systemLibrary(
             name: "CCurl",
             path: "Sources/CCurl",
@@ -44,11 +57,13 @@ let package = Package(
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         .target(
-            name: "CourierCurl", dependencies: ["Courier", "CourierConfiguration", "CCurlShim"],
+            name: "CourierCurl",
+            dependencies: ["Courier", "CourierConfiguration", "CourierURLSession", "CCurlShim"],
             path: "Sources/CourierCurl"),
         .target(
-            name: "Endpoints", dependencies: ["Courier", "CourierCache", "CourierContract"], path: "Endpoints"
-        ),
+            name: "Endpoints",
+            dependencies: ["Courier", "CourierCache", "CourierContract", "CourierInterceptors"],
+            path: "Endpoints"),
         .target(
             name: "MockServer",
             dependencies: ["CourierPrimitives", "Courier", "CourierContract", "Endpoints"],
@@ -56,8 +71,8 @@ let package = Package(
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
-                "Courier", "CourierConfiguration", "CourierContract", "CourierCurl", "CourierJSON",
-                "Endpoints", "MockServer",
+                "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
+                "CourierJSON", "CourierURLSession", "Endpoints", "MockServer",
             ],
             path: "Sources/CourierCLI"
         ),
@@ -65,8 +80,9 @@ let package = Package(
         .target(
             name: "CourierTesting",
             dependencies: [
-                "Courier", "CourierCache", "CourierContract", "CourierCurl", "CourierEvents",
-                "CourierPrimitives", "MockServer",
+                "Courier", "CourierCache", "CourierContract", "CourierCookies", "CourierCurl",
+                "CourierEvents",
+                "CourierInterceptors", "CourierPrimitives", "CourierURLSession", "MockServer",
             ],
             path: "Sources/CourierTesting"),
         .executableTarget(name: "courier-curl-bench", dependencies: ["CCurl"], path: "Sources/CCurlBench"),
@@ -75,15 +91,17 @@ let package = Package(
         .testTarget(
             name: "CourierTests",
             dependencies: [
-                "Courier", "CourierConfiguration", "CourierContract", "CourierJSON", "CourierTesting",
-                "TestSupport",
+                "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierInterceptors",
+                "CourierJSON", "CourierTesting", "CourierURLSession", "TestSupport",
             ],
             path: "Tests/CourierTests",
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "CourierConfigurationTests",
-            dependencies: ["Courier", "CourierConfiguration", "CourierTesting", "TestSupport"],
+            dependencies: [
+                "CourierConfiguration", "Courier", "CourierInterceptors", "CourierTesting", "TestSupport",
+            ],
             path: "Tests/CourierConfigurationTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "CourierJSONTests", dependencies: ["Courier", "CourierJSON"],
@@ -100,41 +118,47 @@ let package = Package(
             path: "Tests/CourierContractTests"),
         .testTarget(
             name: "CourierCurlTests",
-            dependencies: ["CourierConfiguration", "CourierCurl", "MockServer", "TestSupport"],
+            dependencies: [
+                "CourierCurl", "CourierConfiguration", "CourierInterceptors", "CourierURLSession",
+                "MockServer", "TestSupport",
+            ],
             path: "Tests/CourierCurlTests"),
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: [
-                "Courier", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCurl",
-                "CourierEvents", "CourierJSON", "CourierTesting", "MockServer", "TestSupport",
+                "Courier", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCookies",
+                "CourierCurl", "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierTesting",
+                "CourierURLSession", "MockServer", "TestSupport",
             ],
             path: "Tests/TransportConformanceTests",
             exclude: ["Support/make-cert.sh", "Support/nginx-tls.conf", "Support/measure-1gib.sh"]),
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "MockServer", "Courier", "CourierContract", "CourierCurl", "CourierTesting", "TestSupport",
+                "MockServer", "Courier", "CourierContract", "CourierCurl", "CourierTesting",
+                "CourierURLSession", "TestSupport",
             ],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "EndpointsTests",
             dependencies: [
-                "Endpoints", "MockServer", "Courier", "CourierContract", "CourierCurl", "CourierTesting",
-                "TestSupport",
+                "Endpoints", "Courier", "CourierContract", "CourierCurl", "CourierInterceptors",
+                "CourierTesting", "CourierURLSession", "MockServer", "TestSupport",
             ],
             path: "Tests/EndpointsTests"),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "Courier", "CourierContract", "CourierCurl", "CourierTesting", "Endpoints", "MockServer",
-                "TestSupport",
+                "Courier", "CourierContract", "CourierCurl", "CourierInterceptors", "CourierTesting",
+                "Endpoints", "MockServer", "TestSupport",
             ],
             path: "Tests/ReliabilityTests"),
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
-                "CourierCLI", "CourierCache", "CourierConfiguration", "CourierContract", "CourierEvents",
-                "CourierJSON", "MockServer", "TestSupport",
+                "CourierCLI", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCookies",
+                "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierURLSession", "MockServer",
+                "TestSupport",
             ],
             path: "Tests/CourierCLITests"),
     ],

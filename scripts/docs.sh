@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of Courier, CourierJSON, CourierCache, CourierEvents, CourierContract,
-# CourierConfiguration, CourierCurl and MockServer with the toolchain's docc, from symbol graphs,
+# Builds the DocC documentation of Courier, CourierJSON, CourierCookies, CourierURLSession,
+# CourierInterceptors, CourierCache, CourierEvents, CourierContract, CourierConfiguration, CourierCurl
+# and MockServer with the toolchain's docc, from symbol graphs,
 # warnings as errors.
 # Output: .build/docs/<Module>.doccarchive
 # Usage: scripts/docs.sh   (builds the modules first)
@@ -12,6 +13,9 @@ modules=".build/debug/Modules"
 out=".build/docs"
 rm -rf "$out" && mkdir -p "$out"
 for pair in Courier:Sources/Courier/Courier.docc CourierJSON:Sources/CourierJSON/CourierJSON.docc \
+  CourierCookies:Sources/CourierCookies/CourierCookies.docc \
+  CourierURLSession:Sources/CourierURLSession/CourierURLSession.docc \
+  CourierInterceptors:Sources/CourierInterceptors/CourierInterceptors.docc \
   CourierCache:Sources/CourierCache/CourierCache.docc CourierEvents:Sources/CourierEvents/CourierEvents.docc \
   CourierContract:Sources/CourierContract/CourierContract.docc \
   CourierConfiguration:Sources/CourierConfiguration/CourierConfiguration.docc \

@@ -1,4 +1,5 @@
 import Courier
+import CourierInterceptors
 import Foundation
 
 /// Holds the signed-in session and hands its token to `AuthInterceptor`, refreshing it

@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Foundation
 
 /// A stored response's head and what the cache needs to judge it (RFC 9111 §4).
@@ -33,13 +34,13 @@ struct CachedResponse: Codable, Sendable {
     var freshnessLifetime: TimeInterval {
         let headers = httpHeaders
         if let maxAge = CacheControl(headers).maxAge { return TimeInterval(maxAge) }
-        let date = headers["Date"].flatMap(RetryAfter.httpDate) ?? Date(timeIntervalSince1970: responseTime)
+        let date = headers["Date"].flatMap(HTTPDate.parse) ?? Date(timeIntervalSince1970: responseTime)
         if let expires = headers["Expires"] {
-            guard let expiry = RetryAfter.httpDate(expires) else { return 0 }  // invalid: already stale
+            guard let expiry = HTTPDate.parse(expires) else { return 0 }  // invalid: already stale
             return max(0, expiry.timeIntervalSince(date))
         }
         if Self.heuristicallyCacheable.contains(status),
-            let modified = headers["Last-Modified"].flatMap(RetryAfter.httpDate)
+            let modified = headers["Last-Modified"].flatMap(HTTPDate.parse)
         {
             return min(86_400, max(0, date.timeIntervalSince(modified)) / 10)
         }
@@ -49,7 +50,7 @@ struct CachedResponse: Codable, Sendable {
     /// The response's age at `now`, in seconds (RFC 9111 §4.2.3).
     func age(at now: Date) -> TimeInterval {
         let headers = httpHeaders
-        let date = headers["Date"].flatMap(RetryAfter.httpDate)?.timeIntervalSince1970 ?? responseTime
+        let date = headers["Date"].flatMap(HTTPDate.parse)?.timeIntervalSince1970 ?? responseTime
         let apparentAge = max(0, responseTime - date)
         let ageValue = headers["Age"].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
         let correctedAge = ageValue + (responseTime - requestTime)

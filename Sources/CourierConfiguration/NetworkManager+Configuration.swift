@@ -1,4 +1,6 @@
 import Courier
+import CourierCookies
+import CourierInterceptors
 import Dispatch
 import Foundation
 

@@ -1,4 +1,5 @@
 import Courier
+import CourierInterceptors
 
 extension RetryPolicy {
     /// Creates a policy from configuration settings.

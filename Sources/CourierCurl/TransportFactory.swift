@@ -1,5 +1,6 @@
 import Courier
 import CourierConfiguration
+import CourierURLSession
 import Foundation
 
 /// Makes the transport a configuration names, so that switching between libcurl and

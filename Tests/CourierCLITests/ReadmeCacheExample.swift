@@ -1,5 +1,7 @@
 import Courier
 import CourierCache
+import CourierCookies
+import CourierInterceptors
 import Foundation
 
 #if canImport(FoundationNetworking)

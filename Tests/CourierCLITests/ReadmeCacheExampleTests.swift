@@ -1,6 +1,7 @@
 import Courier
 import CourierCurl
 import CourierPrimitives
+import CourierURLSession
 import Foundation
 import MockServer
 import TestSupport

@@ -1,5 +1,6 @@
 import Courier
 import CourierConfiguration
+import CourierInterceptors
 import CourierTesting
 import Foundation
 import Testing

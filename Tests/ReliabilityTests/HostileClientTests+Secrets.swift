@@ -1,6 +1,7 @@
 import Courier
 import CourierContract
 import CourierCurl
+import CourierInterceptors
 import Endpoints
 import Foundation
 import MockServer

@@ -2,6 +2,7 @@ import Courier
 import CourierConfiguration
 import CourierCurl
 import CourierTesting
+import CourierURLSession
 import Foundation
 import MockServer
 import TestSupport

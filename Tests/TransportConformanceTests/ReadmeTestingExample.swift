@@ -20,7 +20,7 @@ struct TracingTransport: Transport {
 
     private func traced(_ request: TransportRequest) -> TransportRequest {
         var request = request
-        request.headers.replaceOrAdd(name: "X-Request-Source", value: "readme")
+        request.headers["X-Request-Source"] = "readme"
         return request
     }
 }

@@ -1,6 +1,7 @@
 import Courier
 import CourierCurl
 import CourierTesting
+import CourierURLSession
 import Foundation
 import Testing
 

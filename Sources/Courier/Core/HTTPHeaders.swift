@@ -13,7 +13,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         public var value: String
 
         /// Creates a field.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
@@ -25,7 +25,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     public init() { fields = [] }
 
     /// Creates a header list from fields, in order.
-    public init(_ fields: [Field]) { self.fields = fields }
+    package init(_ fields: [Field]) { self.fields = fields }
 
     /// Creates a header list from name/value pairs, in order.
     public init(_ pairs: [(String, String)]) {
@@ -58,7 +58,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// Replaces every field named `name` with one field, or appends it.
-    public mutating func replaceOrAdd(name: String, value: String) {
+    package mutating func replaceOrAdd(name: String, value: String) {
         if let index = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
             fields[index].value = value
             var seen = false
@@ -73,7 +73,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// Removes every field named `name`.
-    public mutating func remove(name: String) {
+    package mutating func remove(name: String) {
         fields.removeAll { $0.name.caseInsensitiveEquals(name) }
     }
 

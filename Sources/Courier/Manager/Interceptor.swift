@@ -7,12 +7,13 @@ import Foundation
 /// A step around every transfer: it may change the request, call `next` (once, several
 /// times, or not at all) and change or inspect the response.
 ///
-/// Modelled on swift-openapi-runtime's `ClientMiddleware`. `NetworkManager` chains its
-/// interceptors in order: the first one given is the outermost, so it sees the request
-/// first and the response last. `next` runs the rest of the chain and then the transport.
+/// `NetworkManager` chains its interceptors in order: the first one given is the outermost,
+/// so it sees the request first and the response last. `next` runs the rest of the chain
+/// and then the transport.
 ///
-/// `RetryPolicy` and `AuthInterceptor` are interceptors; `RequestAdapter` wraps a closure
-/// that only changes the request.
+/// `RetryPolicy` and `AuthInterceptor` (in `CourierInterceptors`) and `HTTPCache` (in
+/// `CourierCache`) are interceptors; `RequestAdapter` wraps a closure that only changes the
+/// request.
 public protocol Interceptor: Sendable {
     /// Handles one request.
     ///

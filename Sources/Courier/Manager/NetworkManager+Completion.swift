@@ -36,25 +36,6 @@ extension NetworkManager {
         }
     }
 
-    /// Sends `endpoint`, ignoring the body, and calls `completion` on `callbackQueue`.
-    /// - Returns: the task doing the work.
-    @discardableResult
-    public func request(
-        _ endpoint: some URLRequestConvertible, as type: Void.Type,
-        completion: @escaping @Sendable (Result<Response<Void>, CourierError>) -> Void
-    ) -> Task<Void, Never> {
-        let queue = callbackQueue
-        return Task {
-            let result: Result<Response<Void>, CourierError>
-            do {
-                result = .success(try await send(endpoint, as: Void.self))
-            } catch {
-                result = .failure(CourierError.wrapping(error, request: nil))
-            }
-            queue.async { completion(result) }
-        }
-    }
-
     /// Sends `endpoint` and calls `success` with the decoded value or `failure` with the
     /// error, on `callbackQueue`.
     ///

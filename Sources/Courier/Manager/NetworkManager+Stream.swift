@@ -1,3 +1,4 @@
+import CourierCookies
 import CourierPrimitives
 import Foundation
 

@@ -1,3 +1,4 @@
+import CourierCookies
 import CourierJSON
 import Dispatch
 import Foundation
@@ -9,8 +10,9 @@ import Foundation
 /// Sends endpoints through a transport and turns the answers into typed responses.
 ///
 /// Every call runs the same pipeline: build the request (adding `defaultHeaders`), run the
-/// interceptors in order around the transport (adapt → send, with `RetryPolicy` and
-/// `AuthInterceptor` replaying as needed), validate the final response, and decode it.
+/// interceptors in order around the transport (adapt → send, with `CourierInterceptors`'
+/// `RetryPolicy` and `AuthInterceptor` replaying as needed), validate the final response,
+/// and decode it.
 /// Every error thrown is a `CourierError` carrying the request, the response if one
 /// arrived, and the cause.
 ///
@@ -103,20 +105,6 @@ public final class NetworkManager: Sendable {
             let raw = try await exchange(
                 try makeRequest(endpoint), progress: progress, validation: choices.validation)
             return try decode(T.self, from: raw, decoder: choices.decoder)
-        }
-    }
-
-    /// Sends `endpoint` and ignores the body, for calls that answer `204 No Content`.
-    /// - Throws: `CourierError`.
-    public func send(
-        _ endpoint: some URLRequestConvertible, as type: Void.Type,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws -> Response<Void> {
-        try await reportingFailure {
-            try await exchange(
-                try makeRequest(endpoint), progress: progress,
-                validation: responseChoices(for: endpoint).validation
-            ).map { _ in () }
         }
     }
 

@@ -6,7 +6,8 @@ import Foundation
 
 /// A response whose body is ignored: decodes from anything, including no body at all.
 ///
-/// Use it (or `Void.self`) for calls such as `DELETE` that answer `204 No Content`.
+/// Use it for calls such as `DELETE` that answer `204 No Content`:
+/// `send(endpoint, as: EmptyResponse.self)`.
 public struct EmptyResponse: Codable, Sendable, Hashable {
     /// Creates an empty response.
     public init() {}

@@ -71,7 +71,7 @@ extension ResponseBody {
     }
 
     /// The body for an error: the bytes in memory, or the first 64 KiB of a file.
-    func errorSnapshot() -> Data {
+    package func errorSnapshot() -> Data {
         switch self {
         case .data(let data): return data
         case .file(let url, _):

@@ -1,3 +1,4 @@
+import CourierCookies
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -6,9 +7,9 @@ import Foundation
 
 /// Something that sends one HTTP request and returns the response.
 ///
-/// Courier ships `URLSessionTransport`, `CurlTransport` (in `CourierCurl`) and
-/// `StubTransport` (in `CourierTesting`). Every transport passes the same conformance
-/// suite, so they can be swapped by configuration alone.
+/// Courier ships `URLSessionTransport` (in `CourierURLSession`), `CurlTransport` (in
+/// `CourierCurl`) and `StubTransport` (in `CourierTesting`). Every transport passes the same
+/// conformance suite, so they can be swapped by configuration alone.
 ///
 /// A transport does not validate status codes, retry or decode: `NetworkManager` does.
 /// It must throw only `CourierError`, with a transport or invalid-request category.

@@ -1,5 +1,6 @@
 import Courier
 import CourierConfiguration
+import CourierCookies
 import CourierCurl
 import Foundation
 

@@ -1,4 +1,5 @@
 import Courier
+import CourierCookies
 import CourierCurl
 import Foundation
 

@@ -1,5 +1,6 @@
 import Courier
 import CourierCache
+import CourierCookies
 import CourierEvents
 import CourierPrimitives
 import Foundation

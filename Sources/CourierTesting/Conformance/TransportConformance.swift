@@ -1,4 +1,5 @@
 import Courier
+import CourierCookies
 import Foundation
 import MockServer
 import Synchronization

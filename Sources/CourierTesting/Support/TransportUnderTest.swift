@@ -1,5 +1,6 @@
 import Courier
 import CourierCurl
+import CourierURLSession
 import Foundation
 
 /// A transport a test runs against, made fresh for each use and shut down after it.

@@ -1,5 +1,6 @@
 import CCurlShim
 import Courier
+import CourierInterceptors
 import CourierPrimitives
 import Foundation
 import MockServer

@@ -1,6 +1,7 @@
 import Courier
 import CourierConfiguration
 import CourierCurl
+import CourierURLSession
 import Testing
 
 @Suite struct TransportFactoryTests {

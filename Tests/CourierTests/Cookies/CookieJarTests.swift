@@ -1,3 +1,4 @@
+import CourierCookies
 import Foundation
 import Testing
 

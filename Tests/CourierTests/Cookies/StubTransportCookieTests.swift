@@ -1,3 +1,4 @@
+import CourierCookies
 import CourierTesting
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import Courier
 import CourierTesting
+import CourierURLSession
 import Foundation
 import Testing
 

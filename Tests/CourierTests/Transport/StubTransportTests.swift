@@ -45,7 +45,7 @@ struct StubTransportTests {
         let manager = makeManager(stub)
         #expect(try await manager.send(TestEndpoint.post("abc"), as: Post.self).value.id == "w")
         await #expect(throws: CourierError.self) {
-            try await manager.send(TestEndpoint.delete("abc"), as: Void.self)
+            try await manager.send(TestEndpoint.delete("abc"), as: EmptyResponse.self)
         }
     }
 

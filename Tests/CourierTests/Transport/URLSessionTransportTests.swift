@@ -2,6 +2,7 @@ import Courier
 import CourierContract
 import CourierPrimitives
 import CourierTesting
+import CourierURLSession
 import Foundation
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Courier
 import CourierCurl
+import CourierURLSession
 import Endpoints
 import Foundation
 import MockServer

@@ -2,6 +2,7 @@ import Courier
 import CourierContract
 import CourierCurl
 import CourierPrimitives
+import CourierURLSession
 import Foundation
 import MockServer
 import TestSupport

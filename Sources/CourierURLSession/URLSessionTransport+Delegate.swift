@@ -1,3 +1,4 @@
+import Courier
 import CourierPrimitives
 import Foundation
 

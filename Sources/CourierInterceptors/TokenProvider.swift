@@ -1,3 +1,5 @@
+import Courier
+
 /// Supplies bearer tokens to `AuthInterceptor`.
 ///
 /// Implement it over your token store: `currentToken()` returns what you have (or `nil`

@@ -1,3 +1,5 @@
+import Courier
+import CourierPrimitives
 import Foundation
 
 /// Parses the `Retry-After` header (RFC 9110 §10.2.3).
@@ -13,21 +15,7 @@ package enum RetryAfter {
         if !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return TimeInterval(text.prefix(9)) ?? nil
         }
-        guard let date = httpDate(text) else { return nil }
+        guard let date = HTTPDate.parse(text) else { return nil }
         return max(0, date.timeIntervalSince(now))
-    }
-
-    /// Parses an HTTP-date in any of the three forms RFC 9110 allows.
-    package static func httpDate(_ text: String) -> Date? {
-        for format in [
-            "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
-        ] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }

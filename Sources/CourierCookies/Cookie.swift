@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// One cookie as a jar keeps it (RFC 6265 §5.3).
@@ -169,7 +170,7 @@ enum CookieRules {
 
     /// `Expires` in the HTTP-date forms, or the dashed four-digit-year form servers also send.
     static func parseDate(_ text: String) -> Date? {
-        if let date = RetryAfter.httpDate(text) { return date }
+        if let date = HTTPDate.parse(text) { return date }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -9,7 +9,7 @@ import Foundation
 /// in a file it reads when created and rewrites after every change.
 ///
 /// ```swift
-/// let jar = try CookieJar(file: URL(fileURLWithPath: "cookies.json"))
+/// let jar = try CookieJar(file: URL(fileURLWithPath: "cookies.json"))  // from `Courier`
 /// let manager = NetworkManager(transport: URLSessionTransport(), cookieJar: jar)
 /// ```
 ///
@@ -28,28 +28,21 @@ public final class CookieJar: Sendable {
         state = Locked([])
     }
 
-    /// Creates a jar saved in `file`, reading the cookies it holds (a missing file is an
-    /// empty jar). Expired cookies are dropped; session cookies are saved too, so a later run
-    /// continues the session. The file is rewritten after every change; a failed write leaves
-    /// the jar working in memory.
-    /// - Throws: `CourierError` `.invalidConfiguration` when the file exists but is not a
-    ///   cookie file.
-    public init(file: URL) throws(CourierError) {
+    /// Creates a jar saved in `file`, holding `cookies` less the expired ones. `Courier`'s
+    /// `init(file:)` reads the file and calls this.
+    package init(file: URL, holding cookies: [Cookie]) {
         self.file = file
-        var cookies: [Cookie] = []
-        if FileManager.default.fileExists(atPath: file.path) {
-            do {
-                let data = try Data(contentsOf: file)
-                let decoder = JSONDecoder()
-                decoder.dateDecodingStrategy = .secondsSince1970
-                cookies = try decoder.decode([Cookie].self, from: data)
-            } catch {
-                throw CourierError(
-                    .invalidConfiguration, "\(file.path) is not a cookie file: \(error)", underlying: error)
-            }
-        }
         let now = Date()
         state = Locked(cookies.filter { !$0.isExpired(at: now) })
+    }
+
+    /// The cookies a jar file holds; none for a missing file.
+    /// - Throws: what reading or decoding the file throws.
+    package static func cookies(inFile file: URL) throws -> [Cookie] {
+        guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode([Cookie].self, from: Data(contentsOf: file))
     }
 
     /// Every cookie held, expired ones excluded.
@@ -71,10 +64,10 @@ public final class CookieJar: Sendable {
         return cookies.isEmpty ? nil : cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
     }
 
-    /// Stores the `Set-Cookie` fields of a response from `url`; refused cookies are ignored,
-    /// and a cookie that arrives already expired removes the one it names.
-    public func store(from headers: HTTPHeaders, for url: URL) {
-        let parsed = headers.values(for: "Set-Cookie").compactMap { CookieRules.parse($0, from: url) }
+    /// Stores the cookies of `Set-Cookie` field values received from `url`; refused cookies
+    /// are ignored, and a cookie that arrives already expired removes the one it names.
+    package func store(setCookie values: [String], for url: URL) {
+        let parsed = values.compactMap { CookieRules.parse($0, from: url) }
         guard !parsed.isEmpty else { return }
         for cookie in parsed { store(cookie) }
     }

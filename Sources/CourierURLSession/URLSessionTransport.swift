@@ -1,3 +1,4 @@
+import Courier
 import Dispatch
 import Foundation
 

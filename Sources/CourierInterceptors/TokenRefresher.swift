@@ -1,3 +1,5 @@
+import Courier
+
 /// Runs one token refresh at a time for any number of rejected requests.
 ///
 /// Requests rejected with the same token share one refresh: the first starts it, the rest
