@@ -296,7 +296,7 @@ public struct TransportResponse: Sendable {
 /// A timing breakdown of one transfer, each figure in seconds from its start.
 ///
 /// Transports fill in what they can measure; the rest stays `nil`.
-public struct Timings: Sendable, Hashable, Codable {
+public struct Timings: Sendable, Hashable {
     /// Name resolution finished.
     public var dnsLookup: TimeInterval?
     /// TCP connection established.
