@@ -12,7 +12,7 @@ extension Configuration {
     ///   file is missing or unreadable, the JSON is malformed (with the parser's position),
     ///   a key is unknown (with its path and the closest known key), a field has the wrong
     ///   type (with its path, such as `retry.maxAttempts`), or a value is out of range.
-    public static func load(from url: URL) throws -> Configuration {
+    public static func load(from url: URL) throws(CourierError) -> Configuration {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -33,7 +33,7 @@ extension Configuration {
     ///   - data: the JSON.
     ///   - source: where it came from, for messages.
     /// - Throws: `CourierError` with code `.invalidConfiguration`.
-    public static func decode(_ data: Data, source: String = fileName) throws -> Configuration {
+    public static func decode(_ data: Data, source: String = fileName) throws(CourierError) -> Configuration {
         let configuration: Configuration
         do {
             configuration = try JSONDecoder().decode(Configuration.self, from: data)
@@ -59,7 +59,7 @@ extension Configuration {
     /// Checks that values are in range.
     /// - Parameter source: where the values came from, for messages.
     /// - Throws: `CourierError` with code `.invalidConfiguration` naming the bad field.
-    public func validate(source: String = fileName) throws {
+    public func validate(source: String = fileName) throws(CourierError) {
         func fail(_ path: String, _ message: String) -> CourierError {
             CourierError(.invalidConfiguration, "\(source): \(path) \(message)", codingPath: path)
         }
@@ -101,8 +101,8 @@ extension Configuration {
         for (name, value) in defaultHeaders.sorted(by: { $0.key < $1.key }) {
             do {
                 try RequestBuilding.validateHeader(name: name, value: value)
-            } catch let error as CourierError {
-                throw fail("defaultHeaders.\(name)", error.message)
+            } catch {
+                throw fail("defaultHeaders.\(name)", (error as? CourierError)?.message ?? "\(error)")
             }
         }
     }
@@ -116,12 +116,12 @@ extension Configuration {
     /// - Throws: `CourierError` with code `.invalidConfiguration` for an unknown transport.
     public func applyingEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> Configuration {
+    ) throws(CourierError) -> Configuration {
         var result = self
         if let name = environment[Self.transportEnvironmentKey], !name.trimmingWhitespace().isEmpty {
             do {
                 result.transport = try TransportKind(name: name)
-            } catch let error as CourierError {
+            } catch {
                 throw CourierError(
                     .invalidConfiguration, "\(Self.transportEnvironmentKey): \(error.message)")
             }

@@ -17,7 +17,7 @@ public struct TransportKind: Hashable, Sendable, Codable, CustomStringConvertibl
 
     /// The kind with this name, compared case-insensitively.
     /// - Throws: `CourierError` with code `.invalidConfiguration` for an unknown name.
-    public init(name: String) throws {
+    public init(name: String) throws(CourierError) {
         let lower = name.trimmingWhitespace().lowercased()
         guard let kind = Self.all.first(where: { $0.name == lower }) else {
             throw CourierError(
@@ -35,7 +35,7 @@ public struct TransportKind: Hashable, Sendable, Codable, CustomStringConvertibl
         let text = try container.decode(String.self)
         do {
             try self.init(name: text)
-        } catch let error as CourierError {
+        } catch {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
         }
     }

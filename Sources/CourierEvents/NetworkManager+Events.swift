@@ -26,8 +26,13 @@ extension NetworkManager {
     ///   the iteration throws as `ServerSentEvents.Iterator.next()` says.
     public func events(
         _ endpoint: some URLRequestConvertible, options: EventStreamOptions = EventStreamOptions()
-    ) throws -> ServerSentEvents {
-        var request = try makeRequest(endpoint)
+    ) throws(CourierError) -> ServerSentEvents {
+        var request: TransportRequest
+        do {
+            request = try makeRequest(endpoint)
+        } catch {
+            throw CourierError.wrapping(error, request: nil)
+        }
         if !request.headers.contains("Accept") {
             request.headers.add(name: "Accept", value: "text/event-stream")
         }

@@ -222,7 +222,7 @@ struct ChaosSoakTests {
                 let stored = try await manager.sendRaw(URLRequest(url: url))
                 #expect(
                     stored.value == entry.video, "\(draftID): the stored video differs from the uploaded one")
-            } catch let error as CourierError {
+            } catch {
                 let folder = storage.appendingPathComponent("videos")
                 let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
                 let onDisk = files.filter { $0.hasSuffix("-\(entry.post.video)") }

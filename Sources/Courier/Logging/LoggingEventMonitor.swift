@@ -19,17 +19,14 @@ public struct LoggingEventMonitor: EventMonitor {
     /// Creates a logger.
     /// - Parameters:
     ///   - includeCURL: also write each request as a redacted `curl` command.
-    ///   - write: where lines go; default standard error.
-    public init(
-        includeCURL: Bool = false,
-        write: @escaping @Sendable (String) -> Void = LoggingEventMonitor.standardError
-    ) {
+    ///   - write: where lines go; `nil` (the default) writes them to standard error.
+    public init(includeCURL: Bool = false, write: (@Sendable (String) -> Void)? = nil) {
         self.includeCURL = includeCURL
-        self.write = write
+        self.write = write ?? LoggingEventMonitor.standardError
     }
 
     /// Writes a line to standard error.
-    @Sendable public static func standardError(_ line: String) {
+    @Sendable static func standardError(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 

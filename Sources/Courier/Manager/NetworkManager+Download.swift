@@ -34,7 +34,7 @@ extension NetworkManager {
     public func download(
         _ endpoint: some URLRequestConvertible, to destination: URL,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws -> Response<URL> {
+    ) async throws(CourierError) -> Response<URL> {
         try await reportingFailure {
             var request = try makeRequest(endpoint)
             let validation = responseChoices(for: endpoint).validation

@@ -30,7 +30,7 @@ extension NetworkManager {
     ///   `.invalidConfiguration` when the transport cannot stream.
     public func stream(
         _ endpoint: some URLRequestConvertible, progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws -> Response<ResponseStream> {
+    ) async throws(CourierError) -> Response<ResponseStream> {
         try await reportingFailure {
             try await streamExchange(
                 try makeRequest(endpoint), progress: progress,

@@ -91,7 +91,7 @@ public final class NetworkManager: Sendable {
     public func send<T: Decodable & Sendable>(
         _ endpoint: some URLRequestConvertible, as type: T.Type,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws -> Response<T> {
+    ) async throws(CourierError) -> Response<T> {
         try await perform(endpoint, as: type, progress: progress)
     }
 
@@ -99,7 +99,7 @@ public final class NetworkManager: Sendable {
     package func perform<T: Decodable & Sendable>(
         _ endpoint: some URLRequestConvertible, as type: T.Type,
         progress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws -> Response<T> {
+    ) async throws(CourierError) -> Response<T> {
         try await reportingFailure {
             let choices = responseChoices(for: endpoint)
             let raw = try await exchange(
@@ -113,7 +113,7 @@ public final class NetworkManager: Sendable {
     public func sendRaw(
         _ endpoint: some URLRequestConvertible,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws -> Response<Data> {
+    ) async throws(CourierError) -> Response<Data> {
         try await reportingFailure {
             try await exchange(
                 try makeRequest(endpoint), progress: progress,
@@ -179,8 +179,10 @@ public final class NetworkManager: Sendable {
         }
     }
 
-    /// Runs `body`, reporting a thrown error to the event monitors as `.failed`.
-    package func reportingFailure<R>(_ body: () async throws -> R) async throws -> R {
+    /// Runs `body`, reporting a thrown error to the event monitors as `.failed`: the one place
+    /// where whatever a transport, an interceptor or a decoder threw becomes a `CourierError`,
+    /// so every public entry point that runs through here throws `CourierError` alone.
+    package func reportingFailure<R>(_ body: () async throws -> R) async throws(CourierError) -> R {
         do {
             return try await body()
         } catch {

@@ -13,6 +13,13 @@ import Foundation
 ///
 /// A transport does not validate status codes, retry or decode: `NetworkManager` does.
 /// It must throw only `CourierError`, with a transport or invalid-request category.
+///
+/// The requirements say `throws`, not `throws(CourierError)`, on purpose. A typed requirement
+/// would bind every transport written outside Courier: each would have to spell
+/// `throws(CourierError)` and convert by hand what continuations, Foundation and C callbacks
+/// throw, and one written with plain `throws` would stop compiling. `NetworkManager` wraps
+/// anything else a transport throws in a `CourierError` (keeping it as `underlying`), so its
+/// own `send`, `download` and `stream` throw `CourierError` alone.
 public protocol Transport: Sendable {
     /// Sends `request` and returns the response head and body.
     ///
@@ -290,7 +297,7 @@ public struct TransportResponse: Sendable {
 /// A timing breakdown of one transfer, each figure in seconds from its start.
 ///
 /// Transports fill in what they can measure; the rest stays `nil`.
-public struct Timings: Sendable, Hashable, Codable {
+public struct Timings: Sendable, Hashable {
     /// Name resolution finished.
     public var dnsLookup: TimeInterval?
     /// TCP connection established.

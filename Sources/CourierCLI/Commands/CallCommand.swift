@@ -81,7 +81,7 @@ enum CallCommand: Command {
             printJSON(response.value)
             await TransportFactory.shutdown(transport)
             return ExitStatus.success
-        } catch let error as CourierError {
+        } catch {
             await TransportFactory.shutdown(transport)
             if let status = error.status {
                 FileHandle.standardError.write(Data("courier call: \(id) answered \(status)\n".utf8))

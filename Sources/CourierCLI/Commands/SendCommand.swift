@@ -105,7 +105,7 @@ enum SendCommand: Command {
             } else {
                 response = try await manager.sendRaw(request)
             }
-        } catch let error as CourierError {
+        } catch {
             await TransportFactory.shutdown(transport)
             standardError("courier send: \(error)\n")
             return ExitStatus.failure

@@ -114,7 +114,7 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
     private let query: [String: ParameterValue]
     private let body: (any ParameterConvertible)?
     /// The header parameters' values.
-    public let headers: HTTPHeaders
+    package let headers: HTTPHeaders
     /// Which responses count as success for this call; `nil` uses the manager's. Set it with
     /// `validated(by:)`.
     public private(set) var validation: Validation?
@@ -176,10 +176,10 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
     }
 
     /// The method.
-    public var method: HTTPMethod { operation.method }
+    package var method: HTTPMethod { operation.method }
 
     /// The path with every `{name}` replaced by its percent-encoded value.
-    public var path: String {
+    package var path: String {
         operation.pathSegments.map { segment -> String in
             guard segment.hasPrefix("{"), segment.hasSuffix("}") else { return String(segment) }
             return pathSegments[String(segment.dropFirst().dropLast())] ?? String(segment)

@@ -14,7 +14,7 @@ extension NetworkManager {
     /// - Throws: `CourierError`.
     public func send<Value>(
         _ endpoint: Endpoint<Value>, progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws -> Response<Value> {
+    ) async throws(CourierError) -> Response<Value> {
         try await perform(
             EndpointRequest(endpoint: endpoint), as: Value.self, progress: progress)
     }
@@ -23,7 +23,7 @@ extension NetworkManager {
     /// - Throws: `CourierError`.
     public func sendRaw(
         _ endpoint: some EndpointDescribing, progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws -> Response<Data> {
+    ) async throws(CourierError) -> Response<Data> {
         try await perform(
             EndpointRequest(endpoint: endpoint), as: Data.self, progress: progress)
     }

@@ -8,7 +8,7 @@ import Courier
 /// At most one of them may set the body; a second one fails with `.invalidParameters`.
 public struct CombinedParameters: ParameterConvertible {
     /// The parameter sets, applied in order.
-    public var parts: [any ParameterConvertible]
+    package var parts: [any ParameterConvertible]
 
     /// Combines parameter sets.
     public init(_ parts: any ParameterConvertible...) { self.parts = parts }

@@ -14,7 +14,7 @@ import Foundation
 public struct FormBody: ParameterConvertible {
     let source: ParameterSource
     /// The key rules: arrays, booleans and nulls.
-    public var encoding: KeyValueEncoding
+    package var encoding: KeyValueEncoding
 
     /// The media type set on the request.
     static let contentType = MediaType.form
@@ -40,7 +40,7 @@ public struct FormBody: ParameterConvertible {
 
     /// The encoded body text.
     /// - Throws: `CourierError` with code `.invalidParameters`.
-    public func encodedString() throws -> String {
+    package func encodedString() throws -> String {
         try encoding.pairs(source.object(for: "FormBody"))
             .map { PercentEncoding.form($0.key) + "=" + PercentEncoding.form($0.value) }
             .joined(separator: "&")

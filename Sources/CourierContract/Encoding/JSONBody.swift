@@ -10,9 +10,9 @@ import Foundation
 /// Uses `JSONEncoder.courier` (ISO 8601 dates, sorted keys) unless given another encoder.
 public struct JSONBody: ParameterConvertible {
     /// The model to encode.
-    public let value: any Encodable & Sendable
+    package let value: any Encodable & Sendable
     /// The encoder used.
-    public let encoder: JSONEncoder
+    package let encoder: JSONEncoder
 
     /// Creates a JSON body.
     /// - Parameters:
@@ -25,7 +25,7 @@ public struct JSONBody: ParameterConvertible {
 
     /// The encoded bytes.
     /// - Throws: `CourierError` with code `.invalidParameters`.
-    public func encodedData() throws -> Data {
+    package func encodedData() throws -> Data {
         do {
             return try encoder.encode(value)
         } catch {

@@ -27,16 +27,16 @@ public enum NullEncoding: Sendable, Hashable {
 }
 
 /// The key rules shared by `URLQuery` and `FormBody`.
-public struct KeyValueEncoding: Sendable, Hashable {
+package struct KeyValueEncoding: Sendable, Hashable {
     /// How arrays are written.
-    public var arrays: ArrayEncoding
+    package var arrays: ArrayEncoding
     /// How booleans are written.
-    public var bools: BoolEncoding
+    package var bools: BoolEncoding
     /// How nulls are written.
-    public var nulls: NullEncoding
+    package var nulls: NullEncoding
 
     /// Creates key rules.
-    public init(
+    package init(
         arrays: ArrayEncoding = .brackets, bools: BoolEncoding = .literal, nulls: NullEncoding = .dropKey
     ) {
         self.arrays = arrays
@@ -47,7 +47,7 @@ public struct KeyValueEncoding: Sendable, Hashable {
     /// Flattens `parameters` into unencoded `(key, value)` pairs: keys sorted at every
     /// level, nested objects as `a[b]`, arrays as `arrays` says. Empty arrays and objects
     /// produce nothing.
-    public func pairs(_ parameters: [String: ParameterValue]) -> [(key: String, value: String)] {
+    package func pairs(_ parameters: [String: ParameterValue]) -> [(key: String, value: String)] {
         var result: [(key: String, value: String)] = []
         for key in parameters.keys.sorted() {
             if let value = parameters[key] { flatten(value, key: key, into: &result) }

@@ -98,12 +98,12 @@ public struct MultipartForm: ParameterConvertible {
     }
 
     /// The `Content-Type` header value, with the boundary.
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    package var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     /// Builds the body stream, with its exact length.
     /// - Throws: `CourierError` with code `.invalidParameters` for a bad boundary, or
     ///   `.invalidBody` when a file part is missing or unreadable.
-    public func makeBodyStream() throws -> BodyStream {
+    package func makeBodyStream() throws -> BodyStream {
         let segments = try makeSegments()
         let length = segments.reduce(Int64(0)) { $0 + $1.length }
         return BodyStream(length: length, isReplayable: true) {
@@ -159,7 +159,7 @@ public struct MultipartForm: ParameterConvertible {
     /// Escapes a field name or file name as the HTML standard does for multipart forms:
     /// LF as `%0A`, CR as `%0D`, `"` as `%22`. Other characters, including non-ASCII, are
     /// sent as UTF-8.
-    public static func escape(_ name: String) -> String {
+    package static func escape(_ name: String) -> String {
         var result = ""
         for scalar in name.unicodeScalars {
             switch scalar {

@@ -33,7 +33,7 @@ public enum ParameterValue: Sendable, Hashable {
 
     /// The scalar as text, as query and form encoders write it; `nil` for null, arrays
     /// and objects.
-    public var scalarText: String? {
+    package var scalarText: String? {
         switch self {
         case .string(let string): string
         case .int(let int): String(int)

@@ -12,7 +12,7 @@ import Courier
 /// ```
 public struct PathComponent: Sendable, Hashable, CustomStringConvertible {
     /// The percent-encoded segment, ready to put in a path.
-    public let encoded: String
+    package let encoded: String
 
     /// Checks and encodes a segment.
     /// - Throws: `CourierError` with code `.invalidURL` for an empty segment, `.`, `..`,
@@ -58,9 +58,9 @@ public struct PathComponent: Sendable, Hashable, CustomStringConvertible {
 /// they are.
 public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The path as built, with segments percent-encoded.
-    public let text: String
+    package let text: String
     /// Why a segment was refused, if one was.
-    public let problem: String?
+    package let problem: String?
 
     /// A path from text taken as it is.
     public init(_ text: String) {

@@ -18,7 +18,7 @@ import Foundation
 public struct URLQuery: ParameterConvertible {
     let source: ParameterSource
     /// The key rules: arrays, booleans and nulls.
-    public var encoding: KeyValueEncoding
+    package var encoding: KeyValueEncoding
 
     /// Creates query parameters from values.
     /// - Parameters:
@@ -48,7 +48,7 @@ public struct URLQuery: ParameterConvertible {
 
     /// The encoded query, such as `a=1&b%5B%5D=x`, without the `?`.
     /// - Throws: `CourierError` with code `.invalidParameters`.
-    public func percentEncodedQuery() throws -> String {
+    package func percentEncodedQuery() throws -> String {
         try encoding.pairs(source.object(for: "URLQuery"))
             .map { PercentEncoding.rfc3986($0.key) + "=" + PercentEncoding.rfc3986($0.value) }
             .joined(separator: "&")

@@ -29,7 +29,7 @@ public struct APIOperation: Sendable, Hashable, Identifiable {
     public var errors: [ResponseSpec]
 
     /// Creates an operation.
-    public init(
+    package init(
         id: String, method: HTTPMethod, path: String, summary: String, requiresAuth: Bool,
         parameters: [Parameter] = [], body: Body? = nil, success: ResponseSpec, errors: [ResponseSpec] = []
     ) {
@@ -54,7 +54,7 @@ public struct APIOperation: Sendable, Hashable, Identifiable {
     public var group: String { String(id.prefix { $0 != "." }) }
 
     /// The path template split at `/`.
-    public var pathSegments: [Substring] { path.split(separator: "/") }
+    package var pathSegments: [Substring] { path.split(separator: "/") }
 }
 
 extension APIOperation {
@@ -83,7 +83,7 @@ extension APIOperation {
         public var example: String?
 
         /// Creates a parameter.
-        public init(
+        package init(
             _ name: String, in location: Location, _ schema: Schema, required: Bool, _ summary: String,
             defaultValue: String? = nil, example: String? = nil
         ) {
@@ -126,7 +126,7 @@ extension APIOperation {
         public var schema: Schema?
 
         /// Creates a response description.
-        public init(_ status: Int, _ summary: String, _ schema: Schema?) {
+        package init(_ status: Int, _ summary: String, _ schema: Schema?) {
             self.status = status
             self.summary = summary
             self.schema = schema

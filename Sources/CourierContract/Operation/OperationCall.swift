@@ -9,18 +9,18 @@ import Foundation
 /// top-level property of the body's model (`--email a@b.c`); `--body '{…}'` gives the whole
 /// body instead. A binary body takes `--file PATH`; a multipart file field takes
 /// `--FIELD PATH`. Values are checked against the declared schemas before anything is sent.
-public struct OperationCall: APIConfigurable {
+package struct OperationCall: APIConfigurable {
     /// The operation called.
-    public let operation: APIOperation
-    public let method: HTTPMethod
-    public let path: EndpointPath
-    public let parameters: any ParameterConvertible
-    public let headers: HTTPHeaders
+    package let operation: APIOperation
+    package let method: HTTPMethod
+    package let path: EndpointPath
+    package let parameters: any ParameterConvertible
+    package let headers: HTTPHeaders
 
     /// Builds the call.
     /// - Throws: `CourierError` `.invalidParameters` naming the argument that is unknown,
     ///   missing or breaks its schema.
-    public init(_ operation: APIOperation, arguments: [String: String]) throws {
+    package init(_ operation: APIOperation, arguments: [String: String]) throws {
         self.operation = operation
         method = operation.method
         var remaining = arguments
@@ -60,7 +60,7 @@ public struct OperationCall: APIConfigurable {
     }
 
     /// The arguments an operation takes, as `--name <type>`, optional ones in brackets.
-    public static func usage(_ operation: APIOperation) -> String {
+    package static func usage(_ operation: APIOperation) -> String {
         var words = operation.parameters.map { parameter in
             let word = "--\(parameter.name) <\(typeName(parameter.schema))>"
             return parameter.required ? word : "[\(word)]"
@@ -82,7 +82,7 @@ public struct OperationCall: APIConfigurable {
     }
 
     /// One line per operation: id, method, path, arguments, and whether it needs a token.
-    public static func listing(_ operations: [APIOperation]) -> String {
+    package static func listing(_ operations: [APIOperation]) -> String {
         operations.map { operation in
             operation.id.padding(toLength: 21, withPad: " ", startingAt: 0)
                 + operation.method.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
