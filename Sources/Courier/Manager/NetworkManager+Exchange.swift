@@ -23,11 +23,7 @@ extension NetworkManager {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
         }
-        var outgoing = request
-        outgoing.options = transferOptions
-        // The manager's idle timeout, when set, wins over the endpoint's.
-        outgoing.options.idleTimeout = transferOptions.idleTimeout ?? request.options.idleTimeout
-        outgoing.progress = progress
+        let outgoing = withTransferOptions(request, progress: progress)
         if interceptors.isEmpty, step == nil {
             return try await sendDirectly(outgoing, validation: validation)
         }
@@ -35,14 +31,8 @@ extension NetworkManager {
         let transport = self.transport
         let monitors = eventMonitors
         let jar = cookieJar
-        let innermost: @Sendable (TransportRequest) async throws -> TransportResponse = { outgoing in
-            var outgoing = outgoing
-            if outgoing.cookieJar == nil { outgoing.cookieJar = jar }
-            let attempt = record.begin(outgoing)
-            if Task.isCancelled {
-                throw CourierError(.cancelled, "the task was cancelled", request: outgoing.urlRequest)
-            }
-            for monitor in monitors { monitor.handle(.requestSent(outgoing, attempt: attempt)) }
+        let innermost: TransportCall = { outgoing in
+            let outgoing = try record.beginAttempt(outgoing, jar: jar, monitors: monitors)
             do {
                 let response = try await transport.send(outgoing)
                 for monitor in monitors { monitor.handle(.responseReceived(outgoing, response)) }
@@ -51,13 +41,7 @@ extension NetworkManager {
                 throw CourierError.wrapping(error, request: outgoing.urlRequest)
             }
         }
-        var next = innermost
-        let context = InterceptorContext(
-            originalRequest: request, baseURL: baseURL, monitors: monitors)
-        for interceptor in (interceptors + (step.map { [$0] } ?? [])).reversed() {
-            let inner = next
-            next = { outgoing in try await interceptor.intercept(outgoing, context: context, next: inner) }
-        }
+        let next = intercepted(innermost, original: request, innermost: step)
         let response: TransportResponse
         do {
             response = try await next(outgoing)
@@ -66,6 +50,36 @@ extension NetworkManager {
         }
         return try validated(
             response, sent: record.lastSent.urlRequest, validation, attempts: record.attempts)
+    }
+
+    /// A call down the interceptor chain to the transport.
+    typealias TransportCall = @Sendable (TransportRequest) async throws -> TransportResponse
+
+    /// `request` with this manager's transfer options and `progress`. The manager's idle
+    /// timeout, when set, wins over the endpoint's.
+    func withTransferOptions(
+        _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
+    ) -> TransportRequest {
+        var outgoing = request
+        outgoing.options = transferOptions
+        outgoing.options.idleTimeout = transferOptions.idleTimeout ?? request.options.idleTimeout
+        outgoing.progress = progress
+        return outgoing
+    }
+
+    /// `transport` wrapped in the manager's interceptors, the first outermost, and `step`
+    /// inside them all, next to the transport.
+    func intercepted(
+        _ transport: @escaping TransportCall, original request: TransportRequest,
+        innermost step: (any Interceptor)? = nil
+    ) -> TransportCall {
+        var next = transport
+        let context = InterceptorContext(originalRequest: request, baseURL: baseURL, monitors: eventMonitors)
+        for interceptor in (interceptors + (step.map { [$0] } ?? [])).reversed() {
+            let inner = next
+            next = { outgoing in try await interceptor.intercept(outgoing, context: context, next: inner) }
+        }
+        return next
     }
 
     /// `exchange` without interceptors, so with one attempt: the steps of its innermost
@@ -109,13 +123,25 @@ final class ExchangeRecord: Sendable {
 
     init(request: TransportRequest) { state = Locked(State(lastSent: request)) }
 
-    /// Records an attempt and returns its number, from 1.
-    func begin(_ request: TransportRequest) -> Int {
-        state.withLock { state in
+    /// Starts an attempt: the request gets `jar` unless it carries its own, and the attempt is
+    /// recorded and announced to `monitors`.
+    /// - Returns: the request to send.
+    /// - Throws: `.cancelled` when the task was cancelled.
+    func beginAttempt(
+        _ request: TransportRequest, jar: CookieJar?, monitors: [any EventMonitor]
+    ) throws -> TransportRequest {
+        var outgoing = request
+        if outgoing.cookieJar == nil { outgoing.cookieJar = jar }
+        let attempt = state.withLock { state in
             state.attempts += 1
-            state.lastSent = request
+            state.lastSent = outgoing
             return state.attempts
         }
+        if Task.isCancelled {
+            throw CourierError(.cancelled, "the task was cancelled", request: outgoing.urlRequest)
+        }
+        for monitor in monitors { monitor.handle(.requestSent(outgoing, attempt: attempt)) }
+        return outgoing
     }
 
     var attempts: Int { state.withLock { max(1, $0.attempts) } }

@@ -53,14 +53,8 @@ extension NetworkManager {
         let transport = self.transport
         let monitors = eventMonitors
         let jar = cookieJar
-        let innermost: @Sendable (TransportRequest) async throws -> TransportResponse = { outgoing in
-            var outgoing = outgoing
-            if outgoing.cookieJar == nil { outgoing.cookieJar = jar }
-            let attempt = record.begin(outgoing)
-            if Task.isCancelled {
-                throw CourierError(.cancelled, "the task was cancelled", request: outgoing.urlRequest)
-            }
-            for monitor in monitors { monitor.handle(.requestSent(outgoing, attempt: attempt)) }
+        let innermost: TransportCall = { outgoing in
+            let outgoing = try record.beginAttempt(outgoing, jar: jar, monitors: monitors)
             do {
                 let streamed = try await transport.stream(outgoing)
                 let previous = latest.withLock { latest in
@@ -76,20 +70,10 @@ extension NetworkManager {
                 throw CourierError.wrapping(error, request: outgoing.urlRequest)
             }
         }
-        var next = innermost
-        let context = InterceptorContext(
-            originalRequest: request, baseURL: baseURL, monitors: monitors)
-        for interceptor in interceptors.reversed() {
-            let inner = next
-            next = { outgoing in try await interceptor.intercept(outgoing, context: context, next: inner) }
-        }
+        let next = intercepted(innermost, original: request)
         let head: TransportResponse
         do {
-            var outgoing = request
-            outgoing.options = transferOptions
-            outgoing.options.idleTimeout = transferOptions.idleTimeout ?? request.options.idleTimeout
-            outgoing.progress = progress
-            head = try await next(outgoing)
+            head = try await next(withTransferOptions(request, progress: progress))
         } catch {
             latest.withLock { $0 }?.cancel()
             throw CourierError.wrapping(error, request: record.lastSent.urlRequest)
