@@ -21,6 +21,9 @@ package final class EndlessBodyServer: Sendable {
         var connections = 0
         var closed = 0
         var bytesSent: Int64 = 0
+        /// Whether `listener` is still this server's descriptor: once closed, its number may
+        /// belong to another socket, which `stop` must not shut down.
+        var listening = true
     }
 
     /// The port it listens on.
@@ -66,12 +69,22 @@ package final class EndlessBodyServer: Sendable {
     }
 
     /// Stops accepting connections; those open go on until their client leaves.
-    package func stop() { shutdown(listener, Int32(SHUT_RDWR)) }
+    /// Idempotent, and safe after the accept loop has closed the socket.
+    package func stop() {
+        state.withLock { state in
+            if state.listening { shutdown(listener, Int32(SHUT_RDWR)) }
+        }
+    }
 
     deinit { stop() }
 
     private func acceptLoop() {
-        defer { close(listener) }
+        defer {
+            state.withLock { state in
+                state.listening = false
+                close(listener)
+            }
+        }
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 { return }
