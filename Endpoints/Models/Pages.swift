@@ -1,6 +1,6 @@
 import Foundation
 
-/// One range of posts by page number (seed 000): posts whose `pageNumber` is in
+/// One range of posts by page number: posts whose `pageNumber` is in
 /// `pageNumber ..< pageNumber + size`, in ascending page number.
 public struct PostsPage: Codable, Sendable, Hashable {
     /// The posts in the range.
@@ -21,7 +21,7 @@ public struct PostsPage: Codable, Sendable, Hashable {
     }
 }
 
-/// One batch of a cursor-paged list (seed 002): newest first, continue with `nextCursor`.
+/// One batch of a cursor-paged list: newest first, continue with `nextCursor`.
 public struct CursorPage<Item: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
     /// The items, newest first.
     public var items: [Item]
@@ -35,7 +35,7 @@ public struct CursorPage<Item: Codable & Sendable & Hashable>: Codable, Sendable
     }
 }
 
-/// One batch of newest-first keyset paging (seed 004): the latest N, then the N before a key.
+/// One batch of newest-first keyset paging: the latest N, then the N before a key.
 public struct KeysetPage<Item: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
     /// The items, newest first.
     public var items: [Item]

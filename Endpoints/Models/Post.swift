@@ -1,6 +1,6 @@
 import Foundation
 
-/// A video post, as in seed 000's TikTok clone.
+/// A video post in the TikTok-style feed.
 public struct Post: Codable, Sendable, Hashable, Identifiable {
     /// The server-assigned id, such as `p-000042`.
     public var id: String
@@ -18,7 +18,7 @@ public struct Post: Codable, Sendable, Hashable, Identifiable {
     public var likes: Int
     /// How many comments it has.
     public var comments: Int
-    /// Its page number for page-range listing (seed 000); grows with every new post.
+    /// Its page number for page-range listing; grows with every new post.
     public var pageNumber: Int
     /// When it was published.
     public var createdAt: Date
@@ -59,7 +59,7 @@ public struct NewPost: Codable, Sendable, Hashable {
 }
 
 extension Post {
-    /// A post not yet published, as the seed's app builds one before `publishPost`: the
+    /// A post not yet published, as an app builds one before `publishPost`: the
     /// server fills in the author, counts, page number and date.
     ///
     /// - Parameters:

@@ -20,7 +20,7 @@ public struct StoredVideo: Codable, Sendable, Hashable {
     }
 }
 
-/// A stored video's download URL (seed 000 `getPostsVideoURL`).
+/// A stored video's download URL (`PostsRequest.getPostsVideoURL`).
 public struct VideoLink: Codable, Sendable, Hashable {
     /// The file name under `Videos/`.
     public var name: String

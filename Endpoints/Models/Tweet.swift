@@ -1,6 +1,6 @@
 import Foundation
 
-/// A tweet, as in seed 001's Twitter clone.
+/// A tweet in the Twitter-style timeline.
 public struct Tweet: Codable, Sendable, Hashable, Identifiable {
     /// The server-assigned id, such as `t-000007`.
     public var id: String

@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// Pages of items for infinite scrolling, as an `AsyncSequence` (seeds 002 and 004).
+/// Pages of items for infinite scrolling, as an `AsyncSequence`.
 ///
 /// It works over any paging style that hands back a continuation token: page numbers,
 /// an opaque cursor or a newest-first key. Items already returned are never returned again
@@ -114,7 +114,7 @@ public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.
 }
 
 extension Paginator where Item == Post {
-    /// Posts by page number (seed 000), `size` page numbers at a time, from page 1.
+    /// Posts by page number, `size` page numbers at a time, from page 1.
     public static func pages(client: SocialClient, size: Int = 5) -> Paginator<Post> {
         Paginator { token throws(SocialError) in
             let number = token.flatMap { Int($0) } ?? 1
@@ -124,7 +124,7 @@ extension Paginator where Item == Post {
         }
     }
 
-    /// A user's feed by cursor (seed 002), newest first, `limit` at a time.
+    /// A user's feed by cursor, newest first, `limit` at a time.
     public static func feed(client: SocialClient, userId: String, limit: Int = 10) -> Paginator<Post> {
         Paginator { token throws(SocialError) in
             let page = try await client.call(
@@ -133,7 +133,7 @@ extension Paginator where Item == Post {
         }
     }
 
-    /// The latest posts, then the ones before the last key, until the oldest (seed 004).
+    /// The latest posts, then the ones before the last key, until the oldest.
     public static func latest(client: SocialClient, limit: Int = 10) -> Paginator<Post> {
         Paginator { token throws(SocialError) in
             let page = try await client.call(

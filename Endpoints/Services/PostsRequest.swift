@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// Reading posts and their videos' URLs (seed 000 `PostsRequest`), with callbacks or async.
+/// Reading posts and their videos' URLs, with callbacks or async.
 public struct PostsRequest: Sendable {
     /// The client calls go through.
     public let client: SocialClient

@@ -1,8 +1,8 @@
 import Courier
 import Foundation
 
-/// A failure of a social API service, in the categories an app shows (seed 000's
-/// `handleNetworkError`): connectivity, not found, storage, database/server, plus
+/// A failure of a social API service, in the categories an app shows:
+/// connectivity, not found, storage, database/server, plus
 /// authentication.
 public struct SocialError: Error, Sendable, CustomStringConvertible {
     /// The broad kind of failure.

@@ -5,9 +5,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Tweets with their authors attached (seed 001 `TweetService`).
+/// Tweets with their authors attached.
 ///
-/// Unlike the seed, which fetched each tweet's author one request at a time, authors are
+/// Rather than fetching each tweet's author one request at a time, authors are
 /// fetched concurrently and once per distinct user.
 public struct TweetService: Sendable {
     /// The client calls go through.
@@ -23,7 +23,7 @@ public struct TweetService: Sendable {
         try await client.call(TweetsEndPoint.upload(caption: caption))
     }
 
-    /// Uploads a tweet and reports whether it worked, as the seed's completion did.
+    /// Uploads a tweet and reports whether it worked.
     @discardableResult
     public func uploadTweet(caption: String, completion: @escaping @Sendable (Bool) -> Void) -> Task<
         Void, Never

@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// Accounts and users (seed 000 `UserRequest`, seed 003's onboarding): signing up and in
+/// Accounts and users, onboarding included: signing up and in
 /// stores the session in the client, so later calls are authorized.
 public struct UserRequest: Sendable {
     /// The client calls go through.

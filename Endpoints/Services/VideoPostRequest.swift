@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// Publishing a video post (seed 000 `VideoPostRequest`): upload the file, get its download
+/// Publishing a video post: upload the file, get its download
 /// URL, put it on the post, save the post.
 ///
 /// The post is saved only after its video is stored, and it is saved with an
@@ -14,7 +14,7 @@ public struct VideoPostRequest: Sendable {
     /// Creates the service.
     public init(client: SocialClient) { self.client = client }
 
-    /// The message the seed's success callback received.
+    /// The message a success callback receives.
     public static let successMessage = "Successfully published your video to database"
 
     /// Publishes `post` with the video at `videoURL` and returns the saved post.

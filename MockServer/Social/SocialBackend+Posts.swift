@@ -4,7 +4,7 @@ import Endpoints
 import Foundation
 
 extension SocialBackend {
-    /// Posts whose page number is in `pageNumber ..< pageNumber + size`, ascending (seed 000).
+    /// Posts whose page number is in `pageNumber ..< pageNumber + size`, ascending.
     func page(_ call: ValidatedRequest, origin: String) -> SocialResponse {
         let pageNumber = call.int("pageNumber") ?? 1
         let size = call.int("size") ?? 5
@@ -35,7 +35,7 @@ extension SocialBackend {
         return (items, start < end ? state.posts[start].seq : nil, start > 0)
     }
 
-    /// A user's feed, newest first, with an opaque-looking cursor (seed 002). Everyone
+    /// A user's feed, newest first, with an opaque-looking cursor. Everyone
     /// follows everyone in the mock, so the feed holds every post; only its owner may read it.
     func feed(_ call: ValidatedRequest, userId: String, origin: String) throws -> SocialResponse {
         let owner = call.string("userId") ?? ""
@@ -52,7 +52,7 @@ extension SocialBackend {
         return .json(page)
     }
 
-    /// The latest posts, then the ones before a key, until the oldest (seed 004).
+    /// The latest posts, then the ones before a key, until the oldest.
     func latest(_ call: ValidatedRequest, origin: String) -> SocialResponse {
         let limit = call.int("limit") ?? 10
         let before = call.string("before").flatMap { Int($0.dropFirst(2)) }

@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// A typed, `Sendable` parameter value: what `[String: Any]` held in the seed, without `Any`.
+/// A typed, `Sendable` parameter value: what a `[String: Any]` dictionary would hold, without `Any`.
 ///
 /// Write it with literals, or encode any `Encodable` model into one with
 /// `ParameterValueEncoder`:

@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// Everything `CurlTransport` sets on an easy handle for one request, computed without
-/// touching libcurl so that it can be checked in unit tests (STYLE habit 2).
+/// touching libcurl so that it can be checked in unit tests.
 struct CurlRequestPlan: Sendable, Equatable {
     /// How the method is expressed to libcurl.
     enum Method: Sendable, Equatable {

@@ -38,7 +38,7 @@ enum TransferAbortReason: Sendable, Equatable {
 
 /// The life of one transfer, as a pure value: which continuation is pending, and why
 /// the transfer was stopped if it was. Kept behind one lock in `CurlTransfer`
-/// (STYLE habit 7); every method returns what the caller must do after unlocking.
+/// and never resumed under it; every method returns what the caller must do after unlocking.
 ///
 /// Generic over the continuation so tests can drive it with plain values.
 struct TransferStateMachine<Continuation> {
