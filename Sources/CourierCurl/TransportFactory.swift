@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// let configuration = try Configuration.load(from: url).applyingEnvironment()
 /// let transport = try TransportFactory.make(for: configuration)
-/// defer { Task { await TransportFactory.shutdown(transport) } }
+/// defer { Task { await transport.shutdown() } }
 /// ```
 public enum TransportFactory {
     /// Makes the transport `kind` names.
@@ -56,14 +56,6 @@ public enum TransportFactory {
         default:
             return try make(kind: configuration.transport, curl: curl)
         }
-    }
-
-    /// Shuts a transport down if it needs it (a `CurlTransport` frees its handles);
-    /// other transports are left as they are.
-    ///
-    /// - Parameter transport: a transport made by this factory or by hand.
-    public static func shutdown(_ transport: any Transport) async {
-        if let curl = transport as? CurlTransport { await curl.shutdown() }
     }
 }
 

@@ -139,7 +139,7 @@ import Testing
             let transport = try configuration.makeTransport()
             let response = try await transport.send(
                 TransportRequest(urlRequest: try server.request("/echo/cfg")))
-            await TransportFactory.shutdown(transport)
+            await transport.shutdown()
             #expect(response.status == 200)
             #expect(proxy.entries.map(\.kind) == [.forward])
             var urlSession = configuration

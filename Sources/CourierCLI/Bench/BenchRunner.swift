@@ -130,7 +130,7 @@ struct BenchRunner {
         let executor = executorName == "loop" ? (transport as? CurlTransport)?.executor : nil
         let result = try await measure(
             requests: requests, concurrency: concurrency, executor: executor, operation)
-        await TransportFactory.shutdown(transport)
+        await transport.shutdown()
         return result
     }
 

@@ -79,10 +79,10 @@ enum CallCommand: Command {
         do {
             let response = try await manager.sendRaw(endpoint)
             printJSON(response.value)
-            await TransportFactory.shutdown(transport)
+            await transport.shutdown()
             return ExitStatus.success
         } catch {
-            await TransportFactory.shutdown(transport)
+            await transport.shutdown()
             if let status = error.status {
                 FileHandle.standardError.write(Data("courier call: \(id) answered \(status)\n".utf8))
                 if let body = error.body { printJSON(body, to: FileHandle.standardError) }

@@ -77,7 +77,7 @@ enum DemoCommand: Command {
                 transportName: name, transport: transport, baseURL: baseURL, videoBytes: mebibytes << 20,
                 output: { text in FileHandle.standardOutput.write(Data(text.utf8)) })
             let report = await runner.run()
-            await TransportFactory.shutdown(transport)
+            await transport.shutdown()
             say(report.formatted)
             passed = passed && report.passed
         }

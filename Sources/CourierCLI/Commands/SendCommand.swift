@@ -106,11 +106,11 @@ enum SendCommand: Command {
                 response = try await manager.sendRaw(request)
             }
         } catch {
-            await TransportFactory.shutdown(transport)
+            await transport.shutdown()
             standardError("courier send: \(error)\n")
             return ExitStatus.failure
         }
-        await TransportFactory.shutdown(transport)
+        await transport.shutdown()
         if parsed.has(Options.include) {
             var head = "\(response.httpVersion ?? "HTTP/1.1") \(response.status)\r\n"
             for field in response.headers { head += "\(field.name): \(field.value)\r\n" }

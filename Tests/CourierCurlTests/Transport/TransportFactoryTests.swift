@@ -8,13 +8,13 @@ import Testing
     @Test func curlMakesACurlTransport() async throws {
         let transport = try TransportFactory.make(kind: .curl)
         #expect(transport is CurlTransport)
-        await TransportFactory.shutdown(transport)
+        await transport.shutdown()
     }
 
     @Test func urlsessionMakesAURLSessionTransport() async throws {
         let transport = try TransportFactory.make(kind: .urlsession)
         #expect(transport is URLSessionTransport)
-        await TransportFactory.shutdown(transport)
+        await transport.shutdown()
     }
 
     @Test func theConfigurationAndItsEnvironmentOverrideChoose() async throws {
@@ -24,7 +24,7 @@ import Testing
             .applyingEnvironment(["COURIER_TRANSPORT": "curl"])
         let transport = try TransportFactory.make(for: overridden)
         #expect(transport is CurlTransport)
-        await TransportFactory.shutdown(transport)
+        await transport.shutdown()
     }
 
     @Test func curlSettingsReachTheTransport() async throws {
