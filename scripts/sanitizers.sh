@@ -6,6 +6,7 @@
 #   SANITIZERS=address scripts/sanitizers.sh     # one of them
 #   SANITIZER_FILTER=ReliabilityTests scripts/sanitizers.sh
 #   SANITIZER_SKIP='SuiteA|SuiteB' scripts/sanitizers.sh          # leave some suites out (none by default)
+#   SANITIZER_TEST_SECONDS=1800 scripts/sanitizers.sh              # the bound on each test run (default 30 min)
 #
 # Under ThreadSanitizer every suite runs. Shared state in Courier, CourierCurl, Endpoints and MockServer is
 # behind `Locked` (a pthread mutex TSan intercepts), not `Synchronization.Mutex`, whose futex TSan cannot see
@@ -17,7 +18,8 @@
 # heap-buffer-overflow report inside swift-corelibs-foundation (findMaximumOpenFromProcSelfFD) under ASan.
 # The `courier` binary those tests start is the sanitizer build, so a report in it fails its test.
 #
-# Exits non-zero when a build fails, a test fails, or a sanitizer reports anything. Reports are kept in
+# Exits non-zero when a build fails, a sanitizer reports anything, the test process crashes or the run
+# outlives its bound (the tests still running are listed). Reports are kept in
 # .build/<tsan|asan>/sanitizer-test.log. There are no suppression files.
 set -uo pipefail
 
@@ -29,6 +31,12 @@ filter="${SANITIZER_FILTER:-}"
 export SWIFT_BACKTRACE=enable=no
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1 detect_stack_use_after_return=0}"
+# Swift Testing starts every test at once. Under a sanitizer on 2 cores that starves the cooperative pool:
+# trivial tests took 160 s, suites hit their time limits, idle timeouts fired everywhere. A few tests at a
+# time finish the whole suite sooner (87 s under TSan) and let each test's own time bound mean something.
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-6}"
+# Seconds the test run under each sanitizer may take (it takes a few minutes on 2 cores).
+limit="${SANITIZER_TEST_SECONDS:-1800}"
 failed=0
 
 for sanitizer in $sanitizers; do
@@ -51,9 +59,24 @@ for sanitizer in $sanitizers; do
   echo "sanitizers: built in $(( $(date +%s) - start )) s; testing"
   start=$(date +%s)
   # Tests that bound time or loop many times scale down for a sanitizer build (several times slower).
-  COURIER_SANITIZER="$sanitizer" swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" ${filter:+--filter "$filter"} \
+  # A hung test must not eat CI's whole budget: the run is bounded, and what was still running is listed.
+  COURIER_SANITIZER="$sanitizer" timeout --kill-after=30 "$limit" \
+    swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" ${filter:+--filter "$filter"} \
     ${skip:+--skip "$skip"} >"$log" 2>&1
   status=$?
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    echo "sanitizers: $sanitizer tests did not finish within $limit s; still running:" >&2
+    scripts/unfinished-tests.py "$log" | head -40 >&2
+  fi
+  # The test process itself dying (a trap, a signal) fails the run even without a sanitizer report.
+  if grep -q "exited with unexpected signal" "$log"; then
+    echo "sanitizers: $sanitizer: the test process crashed:" >&2
+    grep -E "exited with unexpected signal|Fatal error|Crash|fatal error" "$log" | head -10 >&2
+    status=2
+  elif [ -z "$filter" ] && ! grep -qE "Test run with [0-9]+ tests" "$log"; then
+    echo "sanitizers: $sanitizer: the Swift Testing run never reported its end" >&2
+    status=2
+  fi
   reports=$(grep -cE "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer" "$log")
   echo "sanitizers: $sanitizer tests exit $status in $(( $(date +%s) - start )) s, $reports sanitizer report(s)"
   grep -E "Test run with|Executed [0-9]+ tests" "$log" | tail -3
