@@ -34,10 +34,7 @@ struct CourierProcess {
         env.merge(environment) { $1 }
         let process = try Subprocess(executable.path, arguments, environment: env)
         // Poll without blocking a cooperative thread; the reader threads drain both pipes meanwhile.
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await process.exit(within: timeout)
         let result = process.finish(timeout: 0)
         return Output(status: result.status, stdout: result.stdout, stderr: result.stderrText)
     }

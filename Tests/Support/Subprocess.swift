@@ -155,6 +155,26 @@ public final class Subprocess: @unchecked Sendable {
         try Subprocess(executable, arguments, environment: environment).finish(timeout: timeout)
     }
 
+    /// Runs `executable` to the end (killed after `timeout` seconds) and returns what it printed,
+    /// polling with `Task.sleep` so that no cooperative thread is held while the program runs
+    /// (a test that blocked one for a whole schemathesis run starved the rest of the suite).
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        timeout: Double = 60
+    ) async throws -> Result {
+        let process = try Subprocess(executable, arguments, environment: environment)
+        try await process.exit(within: timeout)
+        return process.finish(timeout: 0)
+    }
+
+    /// Waits, without blocking a thread, until the child exits or `timeout` seconds pass.
+    public func exit(within timeout: Double) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while isRunning, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     /// The full path of `name` on PATH (or the usual system folders), if it is installed.
     public static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""

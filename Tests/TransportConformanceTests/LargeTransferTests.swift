@@ -17,7 +17,7 @@ import Testing
     func largeUploadStreamsFromAFileWithProgress(transport: TransportUnderTest) async throws {
         let directory = try TemporaryDirectory()
         let file = try Pattern.writeFile(length: Self.size, in: directory.url)
-        let expected = try Checksum.sha256(file: file)
+        let expected = try await Checksum.sha256(file: file)
         let progress = ProgressLog()
         try await withConformanceServer(fileDigest: { try? Checksum.sha256(file: $0) }) { server in
             try await transport.with { sut in
@@ -41,7 +41,8 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func largeDownloadStreamsToAFileWithProgress(transport: TransportUnderTest) async throws {
         let directory = try TemporaryDirectory()
-        let expected = try Checksum.sha256(file: try Pattern.writeFile(length: Self.size, in: directory.url))
+        let expected = try await Checksum.sha256(
+            file: try Pattern.writeFile(length: Self.size, in: directory.url))
         let destination = directory.url.appendingPathComponent("download.bin")
         let progress = ProgressLog()
         try await withConformanceServer { server in
@@ -54,7 +55,7 @@ import Testing
                 #expect(response.body == .file(destination, byteCount: Self.size))
             }
         }
-        #expect(try Checksum.sha256(file: destination) == expected)
+        #expect(try await Checksum.sha256(file: destination) == expected)
         let downloads = progress.reports.filter { $0.direction == .download }
         #expect(downloads.count > 1, "download progress is reported as bytes arrive")
         #expect(downloads.last?.completed == Self.size)

@@ -18,7 +18,8 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func aDownloadCutSeveralTimesResumesToTheSourceBytes(transport: TransportUnderTest) async throws {
         let directory = try TemporaryDirectory()
-        let expected = try Checksum.sha256(file: try Pattern.writeFile(length: Self.size, in: directory.url))
+        let expected = try await Checksum.sha256(
+            file: try Pattern.writeFile(length: Self.size, in: directory.url))
         let destination = directory.url.appendingPathComponent("resumed.bin")
         let origin = ResumableOrigin(size: Self.size, cuts: 4)
         let progress = ProgressLog()
@@ -38,7 +39,7 @@ import Testing
         #expect(response.value == destination)
         #expect(response.status == 206)
         #expect(response.attempts == 5)
-        #expect(try Checksum.sha256(file: destination) == expected)
+        #expect(try await Checksum.sha256(file: destination) == expected)
         let seen = origin.requests
         #expect(seen.count == 5)
         #expect(seen.first?.range == nil, "the first request asks for everything")
@@ -60,7 +61,7 @@ import Testing
     func aLaterRunResumesWhatAnEarlierOneLeft(transport: TransportUnderTest, validator: String) async throws {
         let size: Int64 = 4 << 20
         let directory = try TemporaryDirectory()
-        let expected = try Checksum.sha256(file: try Pattern.writeFile(length: size, in: directory.url))
+        let expected = try await Checksum.sha256(file: try Pattern.writeFile(length: size, in: directory.url))
         let destination = directory.url.appendingPathComponent("later.bin")
         let origin = ResumableOrigin(size: size, cuts: 1, validator: validator)
         try await origin.serve { base in
@@ -82,7 +83,7 @@ import Testing
                 #expect(origin.requests.last?.ifRange == origin.validatorValue)
             }
         }
-        #expect(try Checksum.sha256(file: destination) == expected)
+        #expect(try await Checksum.sha256(file: destination) == expected)
     }
 
     @Test(arguments: TransportUnderTest.all)

@@ -158,12 +158,7 @@ struct ExampleAPITests {
         let quoted = ([program] + arguments).map {
             "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
-        let process = try Subprocess(
-            "/bin/sh", ["-c", "cd '\(folder.path)' && exec " + quoted.joined(separator: " ")])
-        let deadline = ContinuousClock.now + .seconds(150)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return process.finish(timeout: 0)
+        return try await Subprocess.run(
+            "/bin/sh", ["-c", "cd '\(folder.path)' && exec " + quoted.joined(separator: " ")], timeout: 150)
     }
 }

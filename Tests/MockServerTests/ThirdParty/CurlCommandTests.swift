@@ -8,7 +8,7 @@ struct CurlCommandTests {
 
     @Test func keepAliveConnectionIsReused() async throws {
         try await withMockServer(handlers: TestHandlers.all) { server in
-            let output = try ExternalTool.run(
+            let output = try await ExternalTool.run(
                 curl,
                 ["-sv", "\(server.baseURL)/hello", "\(server.baseURL)/hello", "\(server.baseURL)/hello"])
             #expect(output.status == 0)
@@ -25,7 +25,7 @@ struct CurlCommandTests {
         try payload.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         try await withMockServer(handlers: TestHandlers.all) { server in
-            let output = try ExternalTool.run(
+            let output = try await ExternalTool.run(
                 curl,
                 [
                     "-sv", "-H", "Transfer-Encoding: chunked", "--data-binary", "@\(file.path)", "-o",
@@ -41,7 +41,7 @@ struct CurlCommandTests {
 
     @Test func expectContinueIsAnswered() async throws {
         try await withMockServer(handlers: TestHandlers.all) { server in
-            let output = try ExternalTool.run(
+            let output = try await ExternalTool.run(
                 curl,
                 ["-sv", "-H", "Expect: 100-continue", "--data-binary", "ping", "\(server.baseURL)/echo"])
             #expect(output.status == 0)
@@ -52,10 +52,10 @@ struct CurlCommandTests {
 
     @Test func rangeDownloadAndHead() async throws {
         try await withMockServer(handlers: TestHandlers.all) { server in
-            let range = try ExternalTool.run(
+            let range = try await ExternalTool.run(
                 curl, ["-s", "-r", "10-19", "\(server.baseURL)/generated?n=100"])
             #expect(Array(range.stdout.utf8) == TestHandlers.generatedBytes(10..<20))
-            let head = try ExternalTool.run(curl, ["-sI", "\(server.baseURL)/generated?n=100"])
+            let head = try await ExternalTool.run(curl, ["-sI", "\(server.baseURL)/generated?n=100"])
             #expect(head.stdout.contains("Content-Length: 100"))
             #expect(head.stdout.contains("Accept-Ranges: bytes"))
         }

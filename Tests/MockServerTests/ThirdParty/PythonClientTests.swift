@@ -22,7 +22,7 @@ struct PythonClientTests {
             print(a.decode(), b.decode(), r3.getheader("Content-Length"), same)
             """
         try await withMockServer(handlers: TestHandlers.all) { server in
-            let output = try ExternalTool.run(python, ["-c", script, "\(server.port)"])
+            let output = try await ExternalTool.run(python, ["-c", script, "\(server.port)"])
             #expect(output.status == 0, "\(output.stderr)")
             #expect(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "hello abcd 5 True")
         }
@@ -50,7 +50,7 @@ struct PythonClientTests {
         try await withMockServer(handlers: TestHandlers.all) { server in
             try server.addStubs(
                 json: Data(#"{"request": {"url": "/stubbed"}, "response": {"jsonBody": {"ok": 1}}}"#.utf8))
-            let output = try ExternalTool.run(python, ["-c", script, server.baseURL.absoluteString])
+            let output = try await ExternalTool.run(python, ["-c", script, server.baseURL.absoluteString])
             #expect(output.status == 0, "\(output.stderr)")
             #expect(
                 output.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[1, 1, 1, 'xyz', 206] 1")
@@ -106,7 +106,7 @@ struct PythonClientTests {
             try upstream.addStubs(
                 json: Data(#"{"request": {"url": "/recorded"}, "response": {"body": "from upstream"}}"#.utf8))
             try await withMockServer { server in
-                let output = try ExternalTool.run(
+                let output = try await ExternalTool.run(
                     python, ["-c", script, server.baseURL.absoluteString, upstream.baseURL.absoluteString])
                 #expect(output.status == 0, "\(output.stderr)")
                 #expect(
@@ -118,11 +118,11 @@ struct PythonClientTests {
 
     static func canImport(_ module: String) -> Bool {
         guard let python = ExternalTool.find("python3") else { return false }
-        return (try? ExternalTool.run(python, ["-c", "import \(module)"]).status) == 0
+        return ExternalTool.probe(python, ["-c", "import \(module)"]) == 0
     }
 
     static func hasRequests() -> Bool {
         guard let python = ExternalTool.find("python3") else { return false }
-        return (try? ExternalTool.run(python, ["-c", "import requests"]).status) == 0
+        return ExternalTool.probe(python, ["-c", "import requests"]) == 0
     }
 }

@@ -7,7 +7,16 @@ import TestSupport
 enum Checksum {
     /// The hex SHA-256 of a file.
     static func sha256(file: URL) throws -> String {
-        let result = try Subprocess.run("/usr/bin/sha256sum", [file.path], timeout: 120)
+        try hex(try Subprocess.run("/usr/bin/sha256sum", [file.path], timeout: 120))
+    }
+
+    /// The hex SHA-256 of a file, waited for without holding a cooperative thread.
+    static func sha256(file: URL) async throws -> String {
+        let result = try await Subprocess.run("/usr/bin/sha256sum", [file.path], timeout: 120)
+        return try hex(result)
+    }
+
+    private static func hex(_ result: Subprocess.Result) throws -> String {
         guard result.status == 0, let hex = result.stdoutText.split(separator: " ").first else {
             throw ConformanceSetupError("sha256sum failed with status \(result.status): \(result.stderrText)")
         }
