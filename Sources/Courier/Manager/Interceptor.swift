@@ -12,8 +12,8 @@ import Foundation
 /// and then the transport.
 ///
 /// `RetryPolicy` and `AuthInterceptor` (in `CourierInterceptors`) and `HTTPCache` (in
-/// `CourierCache`) are interceptors; `RequestAdapter` wraps a closure that only changes the
-/// request.
+/// `CourierCache`) are interceptors, and so is `RequestAdapter` (in `CourierInterceptors`), which
+/// wraps a closure that only changes the request.
 public protocol Interceptor: Sendable {
     /// Handles one request.
     ///
@@ -48,31 +48,5 @@ public struct InterceptorContext: Sendable {
     /// Reports an event to the manager's event monitors.
     public func emit(_ event: NetworkEvent) {
         for monitor in monitors { monitor.handle(event) }
-    }
-}
-
-/// An interceptor that only adapts the request before it is sent, such as adding a header.
-///
-/// ```swift
-/// RequestAdapter { request in request.headers.replaceOrAdd(name: "X-Client", value: "ios") }
-/// ```
-public struct RequestAdapter: Interceptor {
-    private let adapt: @Sendable (inout TransportRequest) async throws -> Void
-
-    /// Creates an adapter.
-    /// - Parameter adapt: changes the request; may throw to refuse it.
-    public init(_ adapt: @escaping @Sendable (inout TransportRequest) async throws -> Void) {
-        self.adapt = adapt
-    }
-
-    /// Adapts the request, then sends it.
-    /// - Throws: what `adapt` or `next` throws.
-    public func intercept(
-        _ request: TransportRequest, context: InterceptorContext,
-        next: @Sendable (TransportRequest) async throws -> TransportResponse
-    ) async throws -> TransportResponse {
-        var request = request
-        try await adapt(&request)
-        return try await next(request)
     }
 }

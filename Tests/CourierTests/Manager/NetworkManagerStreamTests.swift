@@ -1,4 +1,5 @@
 import Courier
+import CourierInterceptors
 import CourierTesting
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import Courier
 import CourierContract
+import CourierInterceptors
 import CourierJSON
 import CourierPrimitives
 import CourierTesting
