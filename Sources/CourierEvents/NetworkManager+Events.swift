@@ -38,7 +38,7 @@ extension NetworkManager {
         }
         request.headers.replaceOrAdd(name: "Cache-Control", value: "no-cache")
         let built = request
-        return ServerSentEvents(options: options) { [self] lastEventID in
+        return ServerSentEvents(options: options) { [self] lastEventID throws(CourierError) in
             var attempt = built
             if !lastEventID.isEmpty {
                 attempt.headers.replaceOrAdd(name: "Last-Event-ID", value: lastEventID)

@@ -35,9 +35,14 @@ public struct EventStreamOptions: Sendable, Hashable {
 public struct ServerSentEvents: AsyncSequence, Sendable {
     /// An event.
     public typealias Element = ServerSentEvent
+    /// Iteration throws only `CourierError`.
+    public typealias Failure = CourierError
 
     /// Opens one connection, sending `Last-Event-ID` when the string is not empty.
-    package typealias Connect = @Sendable (_ lastEventID: String) async throws -> Response<ResponseStream>
+    package typealias Connect =
+        @Sendable (_ lastEventID: String) async throws(CourierError) -> Response<
+            ResponseStream
+        >
 
     private let connect: Connect
     private let options: EventStreamOptions
@@ -72,7 +77,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         /// - Throws: `CourierError`: `.cancelled` when the task is cancelled; an
         ///   unacceptable status or content type (not retried); `.connectionLost` after
         ///   `maxReconnects` reconnections in a row without an event.
-        public mutating func next() async throws -> ServerSentEvent? {
+        public mutating func next() async throws(CourierError) -> ServerSentEvent? {
             while true {
                 if !pending.isEmpty { return pending.removeFirst() }
                 if ended { return nil }
@@ -89,7 +94,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                     }
                     pending = parser.feed(chunk)
                     if !pending.isEmpty { failedInARow = 0 }
-                } catch let error as CourierError where Self.isDrop(error) {
+                } catch {
+                    guard Self.isDrop(error) else { throw error }
                     dropped()
                 }
             }
@@ -101,7 +107,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         }
 
         /// Connects, after the reconnection delay unless this is the first connection.
-        private mutating func open() async throws {
+        private mutating func open() async throws(CourierError) {
             if connected {
                 failedInARow += 1
                 if let limit = options.maxReconnects, failedInARow > limit {
@@ -122,9 +128,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
             let response: Response<ResponseStream>
             do {
                 response = try await connect(parser.lastEventID)
-            } catch let error as CourierError where Self.isDrop(error) {
-                return  // counted and delayed on the next turn
             } catch {
+                if Self.isDrop(error) { return }  // counted and delayed on the next turn
                 ended = true
                 throw error
             }

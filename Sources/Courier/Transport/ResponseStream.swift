@@ -19,6 +19,9 @@ import Foundation
 public struct ResponseStream: AsyncSequence, Sendable {
     /// A chunk of body bytes, as the transport received it (never empty).
     public typealias Element = Data
+    /// Iteration throws only `CourierError`: `for try await` in a `throws(CourierError)`
+    /// function needs no conversion.
+    public typealias Failure = CourierError
 
     private let consumer: Consumer
 
@@ -121,7 +124,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// - Returns: the bytes.
     /// - Throws: `CourierError`: `.responseTooLarge` past `limit` (and the transfer is
     ///   cancelled), or what ended the transfer.
-    public func collect(upTo limit: Int) async throws -> Data {
+    public func collect(upTo limit: Int) async throws(CourierError) -> Data {
         var data = Data()
         for try await chunk in self {
             guard data.count + chunk.count <= limit else {
@@ -140,7 +143,15 @@ public struct ResponseStream: AsyncSequence, Sendable {
         /// The next chunk, or nil at the end of the body.
         /// - Throws: `CourierError`: what ended the transfer, or `.cancelled` when the task
         ///   was cancelled.
-        public mutating func next() async throws -> Data? {
+        public mutating func next() async throws(CourierError) -> Data? {
+            try await consumer.buffer.next()
+        }
+
+        /// The next chunk, or nil at the end of the body: what `for try await` calls.
+        /// - Throws: `CourierError`, as `next()` does.
+        @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(CourierError) -> Data?
+        {
             try await consumer.buffer.next()
         }
     }

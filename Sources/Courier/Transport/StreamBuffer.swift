@@ -138,7 +138,19 @@ package final class StreamBuffer: Sendable {
     /// The next chunk, or nil at the end.
     /// - Throws: `CourierError`: what ended the transfer, or `.cancelled` when the task is
     ///   cancelled (which also stops the transfer).
-    package func next() async throws -> Data? {
+    package func next() async throws(CourierError) -> Data? {
+        do {
+            return try await nextChunk()
+        } catch let error as CourierError {
+            throw error
+        } catch {
+            throw CourierError(
+                .transferFailed, "the stream failed: \(error)", request: request, underlying: error)
+        }
+    }
+
+    /// `next`, with the continuation's untyped error (only ever a `CourierError`).
+    private func nextChunk() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<Data?, any Error>) in

@@ -47,6 +47,27 @@ struct ResponseStreamProducerTests {
         #expect(error?.code == .connectionLost)
     }
 
+    /// `for try await` over a stream throws `CourierError` itself: this function's typed
+    /// `throws(CourierError)` would not compile otherwise, and the caught error needs no cast.
+    private static func drain(_ stream: ResponseStream) async throws(CourierError) -> [Data] {
+        var chunks: [Data] = []
+        for try await chunk in stream { chunks.append(chunk) }
+        return chunks
+    }
+
+    @Test func iterationThrowsCourierErrorWithoutACast() async {
+        let (stream, producer) = ResponseStream.makeStream(bufferingUpTo: 100, onResume: {}, onCancel: {})
+        _ = producer.yield(Data("kept".utf8))
+        producer.finish(throwing: CourierError(.connectionLost, "cut"))
+        do {
+            let chunks = try await Self.drain(stream)
+            Issue.record("the stream ended without its error after \(chunks.count) chunk(s)")
+        } catch {
+            #expect(error.code == .connectionLost)
+            #expect(error.message == "cut")
+        }
+    }
+
     @Test func aCancelledConsumerStopsTheProducerOnce() async throws {
         let calls = Calls()
         let (stream, producer) = ResponseStream.makeStream(
