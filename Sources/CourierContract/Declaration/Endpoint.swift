@@ -145,8 +145,8 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
                     do {
                         segments[parameter.name] = try PathComponent(text).encoded
                     } catch {
-                        let reason = (error as? CourierError)?.message ?? "\(error)"
-                        pathError = pathError ?? CourierError(.invalidURL, "\(parameter.name): \(reason)")
+                        pathError =
+                            pathError ?? CourierError(.invalidURL, "\(parameter.name): \(error.message)")
                     }
                 case .query: query[parameter.name] = value
                 case .header: headers[parameter.name] = text

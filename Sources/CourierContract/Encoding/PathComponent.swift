@@ -17,7 +17,7 @@ public struct PathComponent: Sendable, Hashable, CustomStringConvertible {
     /// Checks and encodes a segment.
     /// - Throws: `CourierError` with code `.invalidURL` for an empty segment, `.`, `..`,
     ///   or a segment containing `/` or a control character.
-    public init(_ segment: String) throws {
+    public init(_ segment: String) throws(CourierError) {
         if let problem = PathComponent.problem(with: segment) {
             throw CourierError(.invalidURL, problem)
         }
@@ -31,8 +31,10 @@ public struct PathComponent: Sendable, Hashable, CustomStringConvertible {
 
     /// Joins checked segments into an absolute path such as `/posts/42`.
     /// - Throws: `CourierError` with code `.invalidURL` for an unsafe segment.
-    public static func path(_ segments: String...) throws -> String {
-        try "/" + segments.map { try PathComponent($0).encoded }.joined(separator: "/")
+    public static func path(_ segments: String...) throws(CourierError) -> String {
+        var encoded: [String] = []
+        for segment in segments { encoded.append(try PathComponent(segment).encoded) }
+        return "/" + encoded.joined(separator: "/")
     }
 
     static func problem(with segment: String) -> String? {
