@@ -9,14 +9,18 @@ import Foundation
     /// FoundationNetworking reads the socket as fast as it can and hands every body chunk to
     /// the delegate queue with `addOperation`, without waiting: when the delegate is slower than
     /// the network (a busy machine, a slow disk), the queued chunks grow without bound. It has
-    /// no way to pause a data task either: `suspend()` takes the transfer off libcurl and a later
-    /// `resume()` sends the request again. So the queue itself applies the backpressure: when
+    /// no way to pause a data task either: `suspend()` does not stop the delivery of a body in
+    /// progress. So the queue itself applies the backpressure: when
     /// `limit` callbacks are waiting, `addOperation` blocks its caller, which is the session's
     /// own work queue (libcurl's write callback), until the delegate has caught up. libcurl then
     /// stops reading, and TCP flow control slows the server.
     ///
-    /// This holds back the whole session, as FoundationNetworking runs all of a session's
-    /// transfers on one queue. An operation that the queue's own thread adds never waits (it
+    /// This holds back more than the one transfer: FoundationNetworking's sessions all run on
+    /// one shared work queue, so every URLSession in the process waits while a delegate is 16
+    /// callbacks behind (measured: a second session's 1 KiB GET waited out a 3 s hold of the
+    /// first one's queue). The wait lasts only as long as the delegate needs to write the queued
+    /// chunks; a stream's consumer can sleep for any time, which is why streams do not wait here
+    /// (see `URLSessionTransport.stream`). An operation that the queue's own thread adds never waits (it
     /// would wait for itself), and the delegate's callbacks never wait for the work queue (a
     /// task is cancelled from another thread; see `Transfer.fail`), so the two cannot wait for
     /// each other.

@@ -305,8 +305,8 @@ final class Transfer: Sendable {
     /// Streamed body bytes arrived. A delegate cannot give them back, so they are always
     /// queued. Once the consumer is `streamBufferBytes` behind, Apple's URLSession suspends the
     /// task, which stops its reads from the socket until the consumer has caught up by half.
-    /// FoundationNetworking cannot: its `suspend()` drops the connection (a later `resume()`
-    /// starts the request over), so there the stream fails with `.responseTooLarge` once the
+    /// FoundationNetworking cannot: its `suspend()` does not stop delivery (a 200 MiB body kept
+    /// arriving in full after it), so there the stream fails with `.responseTooLarge` once the
     /// consumer is `unpausableSlack` times that far behind, rather than hold an unbounded
     /// backlog in memory.
     private func receiveStreamed(_ data: Data, into stream: StreamBuffer) {

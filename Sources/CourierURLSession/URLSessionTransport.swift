@@ -138,12 +138,19 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Sends `request` and returns once the response head has arrived; the body follows
-    /// through the stream. While the consumer is behind by `TransferOptions.streamBufferBytes`
-    /// the data task is suspended (`URLSessionTask.suspend()`), so FoundationNetworking stops
-    /// reading the socket; it is resumed once the consumer has read half of that. Bytes that
-    /// were already on their way to the delegate when the task was suspended are still
-    /// queued, so the buffer may pass its capacity by what the session had read ahead. A
-    /// suspension is not idle time for the idle timeout.
+    /// through the stream.
+    ///
+    /// On Apple platforms, while the consumer is behind by `TransferOptions.streamBufferBytes`
+    /// the data task is suspended (`URLSessionTask.suspend()`), so URLSession stops reading the
+    /// socket; it is resumed once the consumer has read half of that. Bytes already on their
+    /// way to the delegate are still queued, so the buffer may pass its capacity by what the
+    /// session had read ahead. A suspension is not idle time for the idle timeout.
+    ///
+    /// On Linux, FoundationNetworking cannot pause a data task (`suspend()` does not stop
+    /// delivery), and holding its work queue back would stall every URLSession in the process.
+    /// So the stream ends with `.responseTooLarge` once the consumer is 8 × `streamBufferBytes`
+    /// behind, rather than hold an unbounded backlog in memory. Use `CurlTransport` for a slow
+    /// consumer of a large body.
     ///
     /// - Parameter request: what to send; its destination is ignored.
     /// - Returns: the final head (after redirects) and the body stream.
