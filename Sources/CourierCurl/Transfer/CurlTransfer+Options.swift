@@ -109,7 +109,11 @@ extension CurlTransfer {
 
         try set(
             CURLOPT_HTTP_VERSION, plan.preferHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))
-        try set(CURLOPT_PIPEWAIT, 1)
+        // Waiting for a connection to say whether it multiplexes pays only where it may (https
+        // with HTTP/2). Over plain HTTP libcurl learns that a connection is HTTP/1.1 only from its
+        // first response head, so with PIPEWAIT every other request to a new origin waited for
+        // that head: behind a slow first answer, concurrent requests went out one at a time.
+        if plan.mayMultiplex { try set(CURLOPT_PIPEWAIT, 1) }
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)
         if let path = plan.caBundlePath { try set(CURLOPT_CAINFO, path) }

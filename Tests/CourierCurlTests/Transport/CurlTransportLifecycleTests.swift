@@ -79,6 +79,23 @@ import Testing
         }
     }
 
+    /// Over plain HTTP nothing can multiplex, so a second request to an origin opens its own
+    /// connection at once. (With `CURLOPT_PIPEWAIT` it waited for the first response's head,
+    /// here two minutes away.)
+    @Test(.timeLimit(.minutes(1)))
+    func aSlowFirstAnswerDoesNotHoldBackTheNextRequestToTheSameOrigin() async throws {
+        try await withMockServer(handlers: [Self.routes]) { server in
+            let transport = CurlTransport()
+            let slow = Task { try await transport.send(try get(server, "/slow")) }
+            #expect(await eventually { transport.loop.activeTransferCount == 1 })
+            let fast = try await transport.send(try get(server, "/fast"))
+            #expect(fast.status == 200)
+            #expect(fast.body.data == Data("ok /fast".utf8))
+            await transport.shutdown()
+            _ = await slow.result
+        }
+    }
+
     @Test func droppingTheTransportStopsItsLoop() async throws {
         var transport: CurlTransport? = CurlTransport()
         let loop = try #require(transport?.loop)
