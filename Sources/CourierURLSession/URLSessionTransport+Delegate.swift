@@ -15,6 +15,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         transfers.withLock { $0[ObjectIdentifier(task)] = transfer }
     }
 
+    func unregister(_ task: URLSessionTask) {
+        transfers.withLock { $0[ObjectIdentifier(task)] = nil }
+    }
+
     private func transfer(for task: URLSessionTask) -> Transfer? {
         transfers.withLock { $0[ObjectIdentifier(task)] }
     }
@@ -50,6 +54,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         // must not answer at all.
         guard transfer.redirect() else { return }
         completionHandler(nil)
+    }
+
+    /// Ends every transfer with `error` (a shutdown). Runs on the delegate queue.
+    func endAll(_ error: CourierError) {
+        let all = transfers.withLock { table in
+            defer { table.removeAll() }
+            return Array(table.values)
+        }
+        for transfer in all {
+            transfer.fail(error)
+            transfer.complete(nil)
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Dispatch
 import Foundation
 
@@ -47,6 +48,10 @@ public final class URLSessionTransport: Transport {
     private let uploadSession: URLSession
     private let delegate: SessionDelegate
     private let delegateQueue: OperationQueue
+    /// Whether `shutdown()` ran. Tasks are made under this lock, and the sessions are
+    /// invalidated under it: FoundationNetworking traps ("Session invalidated") on a task
+    /// made after that, so none is.
+    private let isShutDown = Locked(false)
 
     /// Creates a transport with its own sessions.
     /// - Parameter maximumConnectionsPerHost: the connection pool size per host.
@@ -89,8 +94,37 @@ public final class URLSessionTransport: Transport {
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
-        uploadSession.finishTasksAndInvalidate()
+        if !isShutDown.withLock({ $0 }) {
+            session.finishTasksAndInvalidate()
+            uploadSession.finishTasksAndInvalidate()
+        }
+    }
+
+    /// Stops the transport: transfers in flight end with `.cancelled`, later sends fail with
+    /// `.cancelled`, and both sessions are invalidated. Idempotent. Dropping the transport
+    /// instead lets the transfers in flight finish.
+    public func shutdown() async {
+        let first = isShutDown.withLock { shutDown in
+            guard !shutDown else { return false }
+            shutDown = true
+            session.invalidateAndCancel()
+            uploadSession.invalidateAndCancel()
+            return true
+        }
+        guard first else { return }
+        // End every transfer now, on the delegate queue like every other callback; after an
+        // invalidation FoundationNetworking may never report the cancelled tasks.
+        let delegate = self.delegate
+        let queue = delegateQueue
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            // addOperation may wait while the queue is behind: never on a cooperative thread.
+            DispatchQueue.global().async {
+                queue.addOperation {
+                    delegate.endAll(CourierError(.cancelled, "the transport was shut down"))
+                    done.resume()
+                }
+            }
+        }
     }
 
     /// Refuses what this transport cannot send: a URL that is not absolute http(s), a
@@ -194,10 +228,16 @@ public final class URLSessionTransport: Transport {
         _ request: TransportRequest, upload prepared: PreparedUpload, stream: StreamBuffer? = nil
     ) async throws -> TransportResponse {
         let urlRequest = request.urlRequest
-        let task = makeTask(request, upload: prepared)
+        let task = try makeTask(request, upload: prepared)
         let transfer = Transfer(
             request: request, task: task, delegateQueue: delegateQueue, stream: stream)
         delegate.register(transfer, for: task)
+        if isShutDown.withLock({ $0 }) {
+            // Shut down between making the task and registering it, so `endAll` may have missed
+            // it: it ends here instead (`start` sees the failure and never resumes the task).
+            delegate.unregister(task)
+            transfer.fail(CourierError(.cancelled, "the transport was shut down", request: urlRequest))
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.start(continuation)
@@ -207,7 +247,7 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    private func makeTask(_ request: TransportRequest, upload: PreparedUpload) -> URLSessionTask {
+    private func makeTask(_ request: TransportRequest, upload: PreparedUpload) throws -> URLSessionTask {
         var urlRequest = request.urlRequest
         urlRequest.httpBody = nil
         urlRequest.httpShouldHandleCookies = false
@@ -216,13 +256,18 @@ public final class URLSessionTransport: Transport {
         // that timer firing during a redirect decision crashes it; `Transfer` enforces the idle
         // and total timeouts itself, to the millisecond.
         urlRequest.timeoutInterval = 7 * 24 * 3600
-        switch upload {
-        case .none:
-            return session.dataTask(with: urlRequest)
-        case .data(let data):
-            return uploadSession.uploadTask(with: Self.freshConnection(urlRequest), from: data)
-        case .file(let url, _):
-            return uploadSession.uploadTask(with: Self.freshConnection(urlRequest), fromFile: url)
+        return try isShutDown.withLock { shutDown in
+            guard !shutDown else {
+                throw CourierError(.cancelled, "the transport was shut down", request: urlRequest)
+            }
+            switch upload {
+            case .none:
+                return session.dataTask(with: urlRequest)
+            case .data(let data):
+                return uploadSession.uploadTask(with: Self.freshConnection(urlRequest), from: data)
+            case .file(let url, _):
+                return uploadSession.uploadTask(with: Self.freshConnection(urlRequest), fromFile: url)
+            }
         }
     }
 
