@@ -1,35 +1,35 @@
 import Foundation
 
 /// What one demo run did: each step, its result, request count and time.
-public struct DemoReport: Sendable {
+package struct DemoReport: Sendable {
     /// One step of the flow.
-    public struct Step: Sendable {
+    package struct Step: Sendable {
         /// The step's name, such as `signup`.
-        public var name: String
+        package var name: String
         /// Whether it did what it should.
-        public var passed: Bool
+        package var passed: Bool
         /// What happened, in a few words.
-        public var detail: String
+        package var detail: String
         /// How many HTTP requests it sent.
-        public var requests: Int
+        package var requests: Int
         /// How long it took, in seconds.
-        public var seconds: Double
+        package var seconds: Double
     }
 
     /// The transport's name, such as `curl`.
-    public var transport: String
+    package var transport: String
     /// The steps, in order.
-    public var steps: [Step] = []
+    package var steps: [Step] = []
     /// Responses the demo's HTTP caches served without asking the server.
-    public var cacheHits = 0
+    package var cacheHits = 0
     /// Responses the demo's HTTP caches served after a `304 Not Modified`.
-    public var cacheRevalidations = 0
+    package var cacheRevalidations = 0
 
     /// Whether every step passed.
-    public var passed: Bool { !steps.isEmpty && steps.allSatisfy(\.passed) }
+    package var passed: Bool { !steps.isEmpty && steps.allSatisfy(\.passed) }
 
     /// The report as a table.
-    public var formatted: String {
+    package var formatted: String {
         var lines = ["transport: \(transport)"]
         lines.append(
             "  " + "step".padding(toLength: 27, withPad: " ", startingAt: 0)

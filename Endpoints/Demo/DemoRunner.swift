@@ -12,19 +12,19 @@ import Foundation
 /// let runner = DemoRunner(transportName: "curl", transport: CurlTransport(), baseURL: server.baseURL)
 /// let report = await runner.run()
 /// ```
-public struct DemoRunner: Sendable {
+package struct DemoRunner: Sendable {
     /// The transport's name for the report.
-    public let transportName: String
+    package let transportName: String
     /// The transport requests go through.
-    public let transport: any Transport
+    package let transport: any Transport
     /// The social API's base URL.
-    public let baseURL: URL
+    package let baseURL: URL
     /// Where the sample video and the video cache go.
-    public let workDirectory: URL
+    package let workDirectory: URL
     /// The sample video's size in bytes.
-    public let videoBytes: Int
+    package let videoBytes: Int
     /// Receives progress-bar lines as they are drawn.
-    public let output: @Sendable (String) -> Void
+    package let output: @Sendable (String) -> Void
 
     /// Creates a runner.
     ///
@@ -35,7 +35,7 @@ public struct DemoRunner: Sendable {
     ///   - workDirectory: a folder for the sample video and cache; default a fresh temporary one.
     ///   - videoBytes: the sample video's size; default 4 MiB.
     ///   - output: receives the progress bar; default discards it.
-    public init(
+    package init(
         transportName: String, transport: any Transport, baseURL: URL, workDirectory: URL? = nil,
         videoBytes: Int = 4 << 20, output: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -51,7 +51,7 @@ public struct DemoRunner: Sendable {
     }
 
     /// Runs the flow. A failed step stops the run; the report says which.
-    public func run() async -> DemoReport {
+    package func run() async -> DemoReport {
         let counter = RequestCounter()
         let client = SocialClient(transport: transport, baseURL: baseURL, eventMonitors: [counter])
         var flow = DemoFlow(client: client, counter: counter, report: DemoReport(transport: transportName))

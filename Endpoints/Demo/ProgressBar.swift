@@ -2,7 +2,7 @@ import Courier
 import CourierPrimitives
 
 /// Draws an upload progress bar as text lines, at most once per 5 %.
-public final class ProgressBar: Sendable {
+package final class ProgressBar: Sendable {
     private let output: @Sendable (String) -> Void
     private let lastStep = Locked(-1)
     private let width: Int
@@ -11,13 +11,13 @@ public final class ProgressBar: Sendable {
     /// - Parameters:
     ///   - width: how many cells wide the bar is.
     ///   - output: receives each redrawn bar (starting with a carriage return) and a final newline.
-    public init(width: Int = 30, output: @escaping @Sendable (String) -> Void) {
+    package init(width: Int = 30, output: @escaping @Sendable (String) -> Void) {
         self.width = width
         self.output = output
     }
 
     /// Reports progress; redraws when it moved by 5 % or more.
-    public func update(_ progress: TransferProgress) {
+    package func update(_ progress: TransferProgress) {
         guard progress.direction == .upload, let fraction = progress.fraction else { return }
         let step = Int(fraction * 20)
         let draw = lastStep.withLock { last -> Bool in
@@ -34,7 +34,7 @@ public final class ProgressBar: Sendable {
     }
 
     /// One rendering of the bar, such as `[#####     ]  50% 1.0/2.0 MiB`.
-    public static func render(fraction: Double, width: Int, completed: Int64, total: Int64?) -> String {
+    package static func render(fraction: Double, width: Int, completed: Int64, total: Int64?) -> String {
         let filled = Int((fraction * Double(width)).rounded(.down))
         let bar =
             String(repeating: "#", count: filled) + String(repeating: " ", count: max(0, width - filled))
