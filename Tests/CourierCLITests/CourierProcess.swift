@@ -32,10 +32,7 @@ struct CourierProcess {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "COURIER_TRANSPORT")
         env.merge(environment) { $1 }
-        let process = try Subprocess(executable.path, arguments, environment: env)
-        // Poll without blocking a cooperative thread; the reader threads drain both pipes meanwhile.
-        try await process.exit(within: timeout)
-        let result = process.finish(timeout: 0)
+        let result = try await Subprocess.run(executable.path, arguments, environment: env, timeout: timeout)
         return Output(status: result.status, stdout: result.stdout, stderr: result.stderrText)
     }
 }

@@ -168,7 +168,7 @@ public final class Subprocess: @unchecked Sendable {
     }
 
     /// Waits, without blocking a thread, until the child exits or `timeout` seconds pass.
-    public func exit(within timeout: Double) async throws {
+    private func exit(within timeout: Double) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while isRunning, Date() < deadline {
             try await Task.sleep(for: .milliseconds(10))
