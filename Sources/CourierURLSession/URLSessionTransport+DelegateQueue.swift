@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -35,6 +36,18 @@ import Foundation
         private let condition = NSCondition()
         private var pending = 0
 
+        /// How many delegate queues are holding the shared work queue now, since when, and for
+        /// how long in all before that.
+        private static let holds = Locked<(count: Int, since: ContinuousClock.Instant?, total: Duration)>(
+            (0, nil, .zero))
+
+        /// How long, in all, FoundationNetworking's shared work queue has been held back by
+        /// delegate queues that had fallen behind. No transfer in the process moves during a hold,
+        /// so the idle timeout does not count that time.
+        static var heldTime: Duration {
+            holds.withLock { holds in holds.total + (holds.since.map { ContinuousClock.now - $0 } ?? .zero) }
+        }
+
         init(limit: Int = defaultLimit) {
             self.limit = max(1, limit)
             super.init()
@@ -42,8 +55,19 @@ import Foundation
 
         override func addOperation(_ block: @escaping @Sendable () -> Void) {
             condition.lock()
-            if OperationQueue.current !== self {
+            if OperationQueue.current !== self, pending >= limit {
+                Self.holds.withLock { holds in
+                    if holds.count == 0 { holds.since = ContinuousClock.now }
+                    holds.count += 1
+                }
                 while pending >= limit { condition.wait() }
+                Self.holds.withLock { holds in
+                    holds.count -= 1
+                    if holds.count == 0, let since = holds.since {
+                        holds.total += ContinuousClock.now - since
+                        holds.since = nil
+                    }
+                }
             }
             pending += 1
             condition.unlock()

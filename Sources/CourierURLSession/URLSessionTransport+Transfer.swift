@@ -31,6 +31,14 @@ final class Transfer: Sendable {
         var idleTimer: DispatchWorkItem?
         /// When a byte last went out or came in (or the transfer started).
         var lastActivity = ContinuousClock.now
+        /// `heldTime` at `lastActivity`.
+        var heldAtActivity = Transfer.heldTime
+
+        /// A byte went out or came in.
+        mutating func moved() {
+            lastActivity = ContinuousClock.now
+            heldAtActivity = Transfer.heldTime
+        }
     }
 
     /// Bytes gathered before one write to the destination file.
@@ -119,8 +127,10 @@ final class Transfer: Sendable {
         let expired: Bool = state.withLock { state in
             guard !state.finished, state.failure == nil else { return false }
             // A task suspended for a slow stream consumer is not idle.
-            if stream?.isPaused == true { state.lastActivity = ContinuousClock.now }
-            let quiet = Self.seconds(ContinuousClock.now - state.lastActivity)
+            if stream?.isPaused == true { state.moved() }
+            // Nor is the time that a delegate queue held every session back.
+            let quiet = Self.seconds(
+                ContinuousClock.now - state.lastActivity - (Self.heldTime - state.heldAtActivity))
             if quiet >= idle { return true }
             scheduleIdleCheck(after: idle - quiet, in: &state)
             return false
@@ -131,6 +141,15 @@ final class Transfer: Sendable {
                     .timedOut, "no bytes moved for \(idle) s (the idle timeout)", request: request.urlRequest)
             )
         }
+    }
+
+    /// How long every session was held back by a delegate queue, in all (see `BoundedDelegateQueue`).
+    fileprivate static var heldTime: Duration {
+        #if canImport(FoundationNetworking)
+            BoundedDelegateQueue.heldTime
+        #else
+            .zero
+        #endif
     }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {
@@ -185,7 +204,7 @@ final class Transfer: Sendable {
         }
         state.withLock { state in
             state.response = http
-            state.lastActivity = ContinuousClock.now
+            state.moved()
             state.expected = expected
             state.firstByte = state.firstByte ?? elapsed
             state.data = Data()
@@ -262,7 +281,7 @@ final class Transfer: Sendable {
         let limit = request.options.maxResponseBytes
         let outcome: (progress: TransferProgress?, problem: CourierError?) = state.withLock { state in
             guard state.failure == nil, !state.finished else { return (nil, nil) }
-            state.lastActivity = ContinuousClock.now
+            state.moved()
             state.received += Int64(data.count)
             if let file = state.file {
                 do {
@@ -312,7 +331,7 @@ final class Transfer: Sendable {
     private func receiveStreamed(_ data: Data, into stream: StreamBuffer) {
         let progress: TransferProgress? = state.withLock { state in
             guard state.failure == nil, !state.finished else { return nil }
-            state.lastActivity = ContinuousClock.now
+            state.moved()
             state.received += Int64(data.count)
             return TransferProgress(direction: .download, completed: state.received, total: state.expected)
         }
@@ -345,7 +364,7 @@ final class Transfer: Sendable {
 
     /// Body bytes went out.
     func sent(_ total: Int64, of expected: Int64) {
-        state.withLock { $0.lastActivity = ContinuousClock.now }
+        state.withLock { $0.moved() }
         request.progress?(
             TransferProgress(
                 direction: .upload, completed: total, total: expected > 0 ? expected : request.body.length))
