@@ -100,12 +100,17 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         self.share = share
         shared = Locked(Shared(phase: multi == nil ? .stopped : .running))
-        handles = EasyHandlePool(capacity: max(16, configuration.maxCachedConnections))
+        // A transfer holds its handle from `send` on, also while it waits for a connection, so
+        // the pool keeps enough idle handles for a burst, not only for the connections.
+        handles = EasyHandlePool(capacity: max(64, configuration.maxCachedConnections))
         connectionsPerOrigin = max(0, configuration.maxConnectionsPerHost)
         guard let multi else { return }
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
-        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxCachedConnections)
+        // Fewer cached connections than open ones would close and reopen a connection for
+        // every few requests under load.
+        let cached = max(configuration.maxCachedConnections, configuration.maxConnectionsPerHost)
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, cached)
         // The thread keeps the loop alive until it has freed every handle.
         let thread = Thread { self.run() }
         thread.name = "courier.curl.loop"
