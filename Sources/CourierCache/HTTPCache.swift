@@ -191,7 +191,7 @@ public final class HTTPCache: Interceptor, Sendable {
             } catch {
                 throw CourierError(
                     .fileWriteFailed, "cannot write the cached body to \(destination.path): \(error)",
-                    request: request.urlRequest, underlying: error)
+                    request: request, underlying: error)
             }
             body = .file(destination, byteCount: isHead ? 0 : record.size)
         }

@@ -62,7 +62,7 @@ public final class CurlTransport: Transport {
     private func sendOnce(_ request: TransportRequest) async throws -> TransportResponse {
         let plan = try CurlRequestPlan.make(for: request, configuration: configuration)
         if Task.isCancelled {
-            throw CourierError(.cancelled, "the request was cancelled", request: request.urlRequest)
+            throw CourierError(.cancelled, "the request was cancelled", request: request)
         }
         let transfer = try CurlTransfer(request: request, plan: plan, handles: loop.handles)
         let loop = self.loop
@@ -105,7 +105,7 @@ public final class CurlTransport: Transport {
             throw error
         }
         guard var streamed = current else {
-            throw CourierError(.transferFailed, "no response was streamed", request: request.urlRequest)
+            throw CourierError(.transferFailed, "no response was streamed", request: request)
         }
         streamed.head = head
         return streamed
@@ -114,9 +114,9 @@ public final class CurlTransport: Transport {
     private func streamOnce(_ request: TransportRequest) async throws -> TransportStream {
         let plan = try CurlRequestPlan.make(for: request, configuration: configuration)
         if Task.isCancelled {
-            throw CourierError(.cancelled, "the request was cancelled", request: request.urlRequest)
+            throw CourierError(.cancelled, "the request was cancelled", request: request)
         }
-        let buffer = StreamBuffer(capacity: request.options.streamBufferBytes, request: request.urlRequest)
+        let buffer = StreamBuffer(capacity: request.options.streamBufferBytes, request: request)
         let transfer = try CurlTransfer(request: request, plan: plan, handles: loop.handles, stream: buffer)
         let loop = self.loop
         buffer.setHandlers(

@@ -96,7 +96,7 @@ public struct AuthInterceptor: Interceptor {
             token = try await refresher.currentToken()
         } catch {
             throw CourierError(
-                .authenticationFailed, "the token provider failed: \(error)", request: request.urlRequest,
+                .authenticationFailed, "the token provider failed: \(error)", request: request,
                 underlying: error)
         }
         let response = try await next(authorized(request, token: token))
@@ -107,7 +107,7 @@ public struct AuthInterceptor: Interceptor {
         } catch {
             throw CourierError(
                 .unacceptableStatus, "status 401 and the token refresh failed: \(error)",
-                request: request.urlRequest, status: response.status, headers: response.headers,
+                request: request, status: response.status, headers: response.headers,
                 body: response.body.errorSnapshot(), underlying: error)
         }
         return try await next(authorized(request, token: fresh))

@@ -149,12 +149,12 @@ public struct RetryPolicy: Interceptor {
                 try await sleep(delay)
             } catch {
                 throw CourierError(
-                    .cancelled, "cancelled while waiting to retry", request: request.urlRequest,
+                    .cancelled, "cancelled while waiting to retry", request: request,
                     underlying: error)
             }
             if Task.isCancelled {
                 throw CourierError(
-                    .cancelled, "cancelled while waiting to retry", request: request.urlRequest)
+                    .cancelled, "cancelled while waiting to retry", request: request)
             }
         }
     }

@@ -63,7 +63,7 @@ package enum URLErrorMapping {
     }
 
     /// `error` as a `CourierError` for `request`.
-    package static func courierError(for error: any Error, request: URLRequest?) -> CourierError {
+    package static func courierError(for error: any Error, request: TransportRequest?) -> CourierError {
         if let courierError = error as? CourierError { return courierError }
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else {

@@ -74,7 +74,7 @@ final class Transfer: Sendable {
                 #endif
             },
             onCancel: { [weak self] in
-                self?.fail(CourierError(.cancelled, "the stream was cancelled", request: request.urlRequest))
+                self?.fail(CourierError(.cancelled, "the stream was cancelled", request: request))
             })
     }
 
@@ -99,7 +99,7 @@ final class Transfer: Sendable {
                     self?.fail(
                         CourierError(
                             .timedOut, "the request took longer than \(total) s",
-                            request: self?.request.urlRequest))
+                            request: self?.request))
                 }
                 state.timer = timer
                 DispatchQueue.global().asyncAfter(deadline: .now() + total, execute: timer)
@@ -138,7 +138,7 @@ final class Transfer: Sendable {
         if expired {
             fail(
                 CourierError(
-                    .timedOut, "no bytes moved for \(idle) s (the idle timeout)", request: request.urlRequest)
+                    .timedOut, "no bytes moved for \(idle) s (the idle timeout)", request: request)
             )
         }
     }
@@ -182,7 +182,7 @@ final class Transfer: Sendable {
     /// The response head arrived. Returns whether to go on.
     func receive(_ response: URLResponse) -> Bool {
         guard let http = response as? HTTPURLResponse else {
-            fail(CourierError(.connectionLost, "the response is not HTTP", request: request.urlRequest))
+            fail(CourierError(.connectionLost, "the response is not HTTP", request: request))
             return false
         }
         let expected: Int64? = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
@@ -197,7 +197,7 @@ final class Transfer: Sendable {
                 problem = CourierError(
                     .responseTooLarge,
                     "Content-Length \(expected) exceeds maxResponseBytes (\(request.options.maxResponseBytes))",
-                    request: request.urlRequest, status: http.statusCode, headers: Self.headers(of: http))
+                    request: request, status: http.statusCode, headers: Self.headers(of: http))
             }
         case .file(let url, let keeping):
             problem = openFile(url, keeping: keeping)
@@ -248,7 +248,7 @@ final class Transfer: Sendable {
                     return CourierError(
                         .fileWriteFailed,
                         "\(url.path) has \(size) bytes, fewer than the \(keeping) to resume after",
-                        request: request.urlRequest)
+                        request: request)
                 }
                 try handle.truncate(atOffset: UInt64(keeping))
                 try handle.seekToEnd()
@@ -266,7 +266,7 @@ final class Transfer: Sendable {
         } catch {
             return CourierError(
                 .fileWriteFailed, "cannot write the response body to \(url.path)",
-                request: request.urlRequest,
+                request: request,
                 underlying: error)
         }
     }
@@ -294,7 +294,7 @@ final class Transfer: Sendable {
                     return (
                         nil,
                         CourierError(
-                            .fileWriteFailed, "writing the response body failed", request: request.urlRequest,
+                            .fileWriteFailed, "writing the response body failed", request: request,
                             underlying: error)
                     )
                 }
@@ -304,7 +304,7 @@ final class Transfer: Sendable {
                         nil,
                         CourierError(
                             .responseTooLarge, "the response body exceeds maxResponseBytes (\(limit))",
-                            request: request.urlRequest, status: state.response?.statusCode)
+                            request: request, status: state.response?.statusCode)
                     )
                 }
                 state.data.append(data)
@@ -347,7 +347,7 @@ final class Transfer: Sendable {
                         .responseTooLarge,
                         "the stream's consumer fell more than \(limit.partialValue) bytes behind; "
                             + "URLSessionTransport cannot pause a transfer on Linux (use CurlTransport for backpressure)",
-                        request: request.urlRequest)
+                        request: request)
                     fail(error)
                     stream.finish(error)
                     return
@@ -356,7 +356,7 @@ final class Transfer: Sendable {
                 task.suspend()
             #endif
         case .cancelled:
-            fail(CourierError(.cancelled, "the stream was cancelled", request: request.urlRequest))
+            fail(CourierError(.cancelled, "the stream was cancelled", request: request))
             return
         }
         request.progress?(progress)
@@ -389,7 +389,7 @@ final class Transfer: Sendable {
                     try file.write(contentsOf: state.unwritten)
                 } catch {
                     state.failure = CourierError(
-                        .fileWriteFailed, "writing the response body failed", request: request.urlRequest,
+                        .fileWriteFailed, "writing the response body failed", request: request,
                         underlying: error)
                 }
                 state.unwritten = Data()
@@ -403,7 +403,7 @@ final class Transfer: Sendable {
         let finalState = snapshot.1
         let failure =
             finalState.failure
-            ?? error.map { URLErrorMapping.courierError(for: $0, request: request.urlRequest) }
+            ?? error.map { URLErrorMapping.courierError(for: $0, request: request) }
         stream?.finish(failure)
         guard let continuation = snapshot.0 else { return }
         if let failure {
@@ -414,7 +414,7 @@ final class Transfer: Sendable {
         guard let http = finalState.response else {
             continuation.resume(
                 throwing: CourierError(
-                    .connectionLost, "the server sent no response", request: request.urlRequest))
+                    .connectionLost, "the server sent no response", request: request))
             return
         }
         let body: ResponseBody

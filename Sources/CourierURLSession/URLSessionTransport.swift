@@ -133,17 +133,17 @@ public final class URLSessionTransport: Transport {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw CourierError(
                 .invalidURL, "URLSessionTransport sends only absolute http and https URLs",
-                request: request.urlRequest)
+                request: request)
         }
         if Task.isCancelled {
-            throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
+            throw CourierError(.cancelled, "the task was cancelled", request: request)
         }
         try RequestBuilding.validateForSending(request)
         if request.method == .get, !Redirects.isEmpty(request.body) {
             throw CourierError(
                 .invalidBody,
                 "URLSessionTransport cannot send a GET with a body (FoundationNetworking refuses it); use CurlTransport",
-                request: request.urlRequest)
+                request: request)
         }
     }
 
@@ -207,7 +207,7 @@ public final class URLSessionTransport: Transport {
                 case .file(let file): upload = .file(file, temporary: false)
                 case .stream: upload = prepared
                 }
-                let buffer = StreamBuffer(capacity: hop.options.streamBufferBytes, request: hop.urlRequest)
+                let buffer = StreamBuffer(capacity: hop.options.streamBufferBytes, request: hop)
                 let head = try await sendOnce(hop, upload: upload, stream: buffer)
                 current = TransportStream(head: head, body: ResponseStream(buffer))
                 return head
@@ -217,7 +217,7 @@ public final class URLSessionTransport: Transport {
             throw error
         }
         guard var streamed = current else {
-            throw CourierError(.transferFailed, "no response was streamed", request: request.urlRequest)
+            throw CourierError(.transferFailed, "no response was streamed", request: request)
         }
         streamed.head = head
         return streamed
@@ -227,7 +227,6 @@ public final class URLSessionTransport: Transport {
     private func sendOnce(
         _ request: TransportRequest, upload prepared: PreparedUpload, stream: StreamBuffer? = nil
     ) async throws -> TransportResponse {
-        let urlRequest = request.urlRequest
         let task = try makeTask(request, upload: prepared)
         let transfer = Transfer(
             request: request, task: task, delegateQueue: delegateQueue, stream: stream)
@@ -236,14 +235,14 @@ public final class URLSessionTransport: Transport {
             // Shut down between making the task and registering it, so `endAll` may have missed
             // it: it ends here instead (`start` sees the failure and never resumes the task).
             delegate.unregister(task)
-            transfer.fail(CourierError(.cancelled, "the transport was shut down", request: urlRequest))
+            transfer.fail(CourierError(.cancelled, "the transport was shut down", request: request))
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.start(continuation)
             }
         } onCancel: {
-            transfer.fail(CourierError(.cancelled, "the task was cancelled", request: urlRequest))
+            transfer.fail(CourierError(.cancelled, "the task was cancelled", request: request))
         }
     }
 
@@ -258,7 +257,7 @@ public final class URLSessionTransport: Transport {
         urlRequest.timeoutInterval = 7 * 24 * 3600
         return try isShutDown.withLock { shutDown in
             guard !shutDown else {
-                throw CourierError(.cancelled, "the transport was shut down", request: urlRequest)
+                throw CourierError(.cancelled, "the transport was shut down", request: request)
             }
             switch upload {
             case .none:
@@ -303,17 +302,17 @@ enum PreparedUpload: Sendable {
         case .file(let url):
             guard FileManager.default.isReadableFile(atPath: url.path) else {
                 throw CourierError(
-                    .invalidBody, "cannot read body file \(url.path)", request: request.urlRequest)
+                    .invalidBody, "cannot read body file \(url.path)", request: request)
             }
             return .file(url, temporary: false)
         case .stream(let stream):
-            return .file(try await spool(stream, request: request.urlRequest), temporary: true)
+            return .file(try await spool(stream, request: request), temporary: true)
         }
     }
 
     /// Writes a stream into a temporary file, on a dispatch queue so that the blocking
     /// reads and writes stay off the cooperative pool.
-    static func spool(_ stream: BodyStream, request: URLRequest) async throws -> URL {
+    static func spool(_ stream: BodyStream, request: TransportRequest) async throws -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("courier-upload-\(UUID().uuidString)")
         return try await withCheckedThrowingContinuation { continuation in

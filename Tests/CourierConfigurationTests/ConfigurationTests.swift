@@ -95,6 +95,6 @@ struct ConfigurationTests {
         #expect(manager.transferOptions.maxResponseBytes == 1_048_576)
         #expect(manager.interceptors.first is RetryPolicy)
         let response = try await manager.sendRaw(URLRequest(url: URL(string: "feed")!))
-        #expect(response.request.value(forHTTPHeaderField: "X-Client") == "courier")
+        #expect(response.request.headers["X-Client"] == "courier")
     }
 }

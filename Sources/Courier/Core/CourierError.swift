@@ -112,7 +112,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     /// A human-readable explanation, without secrets.
     public var message: String
     /// The request as it was (or would have been) sent, if it got that far.
-    public var request: URLRequest?
+    public var request: TransportRequest?
     /// The response status, if a response arrived.
     public var status: Int?
     /// The response headers, if a response arrived.
@@ -128,7 +128,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     public init(
         _ code: Code,
         _ message: String,
-        request: URLRequest? = nil,
+        request: TransportRequest? = nil,
         status: Int? = nil,
         headers: HTTPHeaders? = nil,
         body: Data? = nil,
@@ -171,8 +171,8 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
             facts.append("at \(codingPath)")
         }
         var line = "\(Self.oneLine(message)) (\(facts.joined(separator: ", ")))"
-        if let request, let url = request.url {
-            line += " — \(request.httpMethod ?? "GET") \(Redaction.redact(url: url))"
+        if let request {
+            line += " — \(request.method) \(Redaction.redact(url: request.url))"
         }
         if let snippet = bodySnippet { line += "; body: " + Self.oneLine(escaping: snippet) }
         return line

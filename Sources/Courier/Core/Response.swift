@@ -25,7 +25,7 @@ public struct Response<Value: Sendable>: Sendable {
     /// The raw body, in memory or in a file.
     public var body: ResponseBody
     /// The request as it was finally sent, after interceptors adapted it.
-    public var request: URLRequest
+    public var request: TransportRequest
     /// The URL that answered, after redirects.
     public var url: URL?
     /// Where the time went, for the last attempt.
@@ -40,7 +40,7 @@ public struct Response<Value: Sendable>: Sendable {
     /// Creates a response.
     package init(
         value: Value, status: Int, headers: HTTPHeaders, body: ResponseBody,
-        request: URLRequest, url: URL? = nil, timings: Timings = Timings(),
+        request: TransportRequest, url: URL? = nil, timings: Timings = Timings(),
         httpVersion: String? = nil, attempts: Int = 1, source: ResponseSource = .network
     ) {
         self.value = value

@@ -92,7 +92,7 @@ package enum RequestBuilding {
                 try validateHeader(name: field.name, value: field.value)
             }
         } catch var error as CourierError {
-            error.request = request.urlRequest
+            error.request = request
             throw error
         }
     }

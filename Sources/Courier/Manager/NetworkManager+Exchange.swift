@@ -21,7 +21,7 @@ extension NetworkManager {
         validation: Validation? = nil, innermost step: (any Interceptor)? = nil
     ) async throws -> Response<Data> {
         if Task.isCancelled {
-            throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
+            throw CourierError(.cancelled, "the task was cancelled", request: request)
         }
         let outgoing = withTransferOptions(request, progress: progress)
         if interceptors.isEmpty, step == nil {
@@ -38,7 +38,7 @@ extension NetworkManager {
                 for monitor in monitors { monitor.handle(.responseReceived(outgoing, response)) }
                 return response
             } catch {
-                throw CourierError.wrapping(error, request: outgoing.urlRequest)
+                throw CourierError.wrapping(error, request: outgoing)
             }
         }
         let next = intercepted(innermost, original: request, innermost: step)
@@ -46,10 +46,10 @@ extension NetworkManager {
         do {
             response = try await next(outgoing)
         } catch {
-            throw CourierError.wrapping(error, request: record.lastSent.urlRequest)
+            throw CourierError.wrapping(error, request: record.lastSent)
         }
         return try validated(
-            response, sent: record.lastSent.urlRequest, validation, attempts: record.attempts)
+            response, sent: record.lastSent, validation, attempts: record.attempts)
     }
 
     /// A call down the interceptor chain to the transport.
@@ -94,15 +94,15 @@ extension NetworkManager {
         do {
             response = try await transport.send(outgoing)
         } catch {
-            throw CourierError.wrapping(error, request: outgoing.urlRequest)
+            throw CourierError.wrapping(error, request: outgoing)
         }
         for monitor in eventMonitors { monitor.handle(.responseReceived(outgoing, response)) }
-        return try validated(response, sent: outgoing.urlRequest, validation, attempts: 1)
+        return try validated(response, sent: outgoing, validation, attempts: 1)
     }
 
     /// The response, after `validation` (or the manager's) accepted it.
     private func validated(
-        _ response: TransportResponse, sent: URLRequest, _ validation: Validation?, attempts: Int
+        _ response: TransportResponse, sent: TransportRequest, _ validation: Validation?, attempts: Int
     ) throws -> Response<Data> {
         try (validation ?? self.validation).validate(response, request: sent)
         return Response(
@@ -138,7 +138,7 @@ final class ExchangeRecord: Sendable {
             return state.attempts
         }
         if Task.isCancelled {
-            throw CourierError(.cancelled, "the task was cancelled", request: outgoing.urlRequest)
+            throw CourierError(.cancelled, "the task was cancelled", request: outgoing)
         }
         for monitor in monitors { monitor.handle(.requestSent(outgoing, attempt: attempt)) }
         return outgoing
@@ -151,7 +151,7 @@ final class ExchangeRecord: Sendable {
 extension CourierError {
     /// `error` as a `CourierError`: itself with `request` filled in if missing,
     /// cancellation as `.cancelled`, anything else as `.interceptorFailed`.
-    package static func wrapping(_ error: any Error, request: URLRequest?) -> CourierError {
+    package static func wrapping(_ error: any Error, request: TransportRequest?) -> CourierError {
         if var courierError = error as? CourierError {
             if courierError.request == nil { courierError.request = request }
             return courierError

@@ -45,7 +45,7 @@ extension NetworkManager {
         validation: Validation? = nil
     ) async throws -> Response<ResponseStream> {
         if Task.isCancelled {
-            throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
+            throw CourierError(.cancelled, "the task was cancelled", request: request)
         }
         let record = ExchangeRecord(request: request)
         // The body of the latest attempt; an earlier attempt's is cancelled when a retry replaces it.
@@ -67,7 +67,7 @@ extension NetworkManager {
                 }
                 return streamed.head
             } catch {
-                throw CourierError.wrapping(error, request: outgoing.urlRequest)
+                throw CourierError.wrapping(error, request: outgoing)
             }
         }
         let next = intercepted(innermost, original: request)
@@ -76,9 +76,9 @@ extension NetworkManager {
             head = try await next(withTransferOptions(request, progress: progress))
         } catch {
             latest.withLock { $0 }?.cancel()
-            throw CourierError.wrapping(error, request: record.lastSent.urlRequest)
+            throw CourierError.wrapping(error, request: record.lastSent)
         }
-        let sent = record.lastSent.urlRequest
+        let sent = record.lastSent
         guard let body = latest.withLock({ $0 }) else {
             throw CourierError(
                 .interceptorFailed, "an interceptor answered without calling the transport", request: sent)

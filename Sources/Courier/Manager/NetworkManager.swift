@@ -144,7 +144,7 @@ public final class NetworkManager: Sendable {
             throw CourierError(
                 .invalidURL,
                 "the URL \(request.url.absoluteString) is not absolute; give the manager a baseURL",
-                request: request.urlRequest)
+                request: request)
         }
         for field in defaultHeaders where !request.headers.contains(field.name) {
             try RequestBuilding.validateHeader(name: field.name, value: field.value)

@@ -76,7 +76,7 @@ final class ResumableDownload: Interceptor {
         if retried.status == 206 {
             throw CourierError(
                 .rangeMismatch, "the server answered a download with 206 Partial Content without being asked",
-                request: fresh.urlRequest, status: retried.status, headers: retried.headers)
+                request: fresh, status: retried.status, headers: retried.headers)
         }
         return retried
     }

@@ -32,7 +32,7 @@ public struct Validation: Sendable, Hashable {
     ///   - request: the request sent, for the error.
     /// - Throws: `CourierError` with code `.unacceptableStatus` or `.unacceptableContentType`,
     ///   carrying the status, headers and body.
-    package func validate(_ response: TransportResponse, request: URLRequest) throws {
+    package func validate(_ response: TransportResponse, request: TransportRequest) throws {
         // The body is read (from its file, for a download) only when it goes into an error.
         guard acceptableStatusCodes.contains(response.status) else {
             throw CourierError(

@@ -88,7 +88,7 @@ package enum Redirects {
         try RequestBuilding.validateForSending(request)
         if request.method == .head, !isEmpty(request.body) {
             throw CourierError(
-                .invalidBody, "a HEAD request cannot carry a body", request: request.urlRequest)
+                .invalidBody, "a HEAD request cannot carry a body", request: request)
         }
         let replayable = bodyIsReplayable ?? request.body.isReplayable
         let started = ContinuousClock.now
@@ -104,7 +104,7 @@ package enum Redirects {
                 guard left > .zero else {
                     throw CourierError(
                         .timedOut, "the request took longer than \(total.timeInterval) s",
-                        request: current.urlRequest)
+                        request: current)
                 }
                 current.options.totalTimeout = left
             }
@@ -146,7 +146,7 @@ package enum Redirects {
         let failure = { (code: CourierError.Code, message: String) in
             removeFile(of: response)
             return CourierError(
-                code, message, request: current.urlRequest, status: response.status, headers: response.headers
+                code, message, request: current, status: response.status, headers: response.headers
             )
         }
         guard let target = URL(string: location, relativeTo: from)?.absoluteURL else {

@@ -32,14 +32,14 @@ package final class StreamBuffer: Sendable {
 
     /// How many unread bytes make the producer pause.
     package let capacity: Int
-    private let request: URLRequest?
+    private let request: TransportRequest?
     private let state = Locked(State())
 
     /// Creates an empty buffer.
     /// - Parameters:
     ///   - capacity: unread bytes at which the producer pauses (at least 1).
     ///   - request: the request, for the errors the consumer sees.
-    package init(capacity: Int, request: URLRequest?) {
+    package init(capacity: Int, request: TransportRequest?) {
         self.capacity = max(1, capacity)
         self.request = request
     }

@@ -53,7 +53,7 @@ extension Transport {
     public func stream(_ request: TransportRequest) async throws -> TransportStream {
         throw CourierError(
             .invalidConfiguration, "\(type(of: self)) does not stream response bodies",
-            request: request.urlRequest)
+            request: request)
     }
 }
 

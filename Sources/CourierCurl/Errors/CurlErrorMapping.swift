@@ -62,7 +62,7 @@ enum CurlErrorMapping {
 
     /// The error for a failed transfer, with libcurl's own explanation and the text of
     /// `CURLOPT_ERRORBUFFER` (which names the host, port and OS error) in the message.
-    static func error(for result: CURLcode, errorBuffer: String, request: URLRequest?) -> CourierError {
+    static func error(for result: CURLcode, errorBuffer: String, request: TransportRequest?) -> CourierError {
         let summary = String(cString: curl_easy_strerror(result))
         let detail = errorBuffer.isEmpty ? summary : "\(summary): \(errorBuffer)"
         return CourierError(code(for: result), "\(detail) (curl error \(result.rawValue))", request: request)

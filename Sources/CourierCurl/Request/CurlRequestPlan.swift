@@ -82,7 +82,7 @@ struct CurlRequestPlan: Sendable, Equatable {
         else {
             throw CourierError(
                 .invalidURL, "CurlTransport needs an absolute http or https URL, got \(url.absoluteString)",
-                request: request.urlRequest)
+                request: request)
         }
         let methodName = request.method.rawValue
         try RequestBuilding.validateForSending(request)
@@ -92,7 +92,7 @@ struct CurlRequestPlan: Sendable, Equatable {
         let length = request.body.length
         if case .file(let file) = request.body, length == nil {
             throw CourierError(
-                .invalidBody, "cannot read body file \(file.path)", request: request.urlRequest)
+                .invalidBody, "cannot read body file \(file.path)", request: request)
         }
         let bodyUpload: Upload = length.map { .sized($0) } ?? .chunked
 
@@ -117,7 +117,7 @@ struct CurlRequestPlan: Sendable, Equatable {
         do {
             lines = try headerLines(for: request.headers.map { ($0.name, $0.value) }, upload: upload)
         } catch var error as CourierError {
-            error.request = request.urlRequest
+            error.request = request
             throw error
         }
 

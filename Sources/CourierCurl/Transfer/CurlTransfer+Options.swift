@@ -57,7 +57,7 @@ extension CurlTransfer {
             guard let appended = curl_slist_append(list, line) else {
                 if let list { curl_slist_free_all(list) }
                 throw CourierError(
-                    .invalidConfiguration, "libcurl could not copy a header", request: urlRequest)
+                    .invalidConfiguration, "libcurl could not copy a header", request: request)
             }
             list = appended
         }
@@ -140,7 +140,7 @@ extension CurlTransfer {
         guard code == CURLE_OK else {
             throw CourierError(
                 .invalidConfiguration,
-                "libcurl refused \(what()): \(String(cString: curl_easy_strerror(code)))", request: urlRequest
+                "libcurl refused \(what()): \(String(cString: curl_easy_strerror(code)))", request: request
             )
         }
     }

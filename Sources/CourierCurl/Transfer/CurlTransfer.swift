@@ -24,8 +24,6 @@ final class CurlTransfer: @unchecked Sendable {
     private let handles: EasyHandlePool
     let plan: CurlRequestPlan
     let request: TransportRequest
-    /// The request for errors, built only when one is thrown.
-    var urlRequest: URLRequest { request.urlRequest }
     private let progressHandler: (@Sendable (TransferProgress) -> Void)?
     private let headHandler: (@Sendable (Int, HTTPHeaders) -> Void)?
     private let state = Locked(TransferStateMachine<Continuation>())
@@ -64,7 +62,7 @@ final class CurlTransfer: @unchecked Sendable {
     ) throws {
         guard let easy = handles.take() else {
             throw CourierError(
-                .invalidConfiguration, "libcurl could not create an easy handle", request: request.urlRequest)
+                .invalidConfiguration, "libcurl could not create an easy handle", request: request)
         }
         self.easy = easy
         self.handles = handles
@@ -87,7 +85,7 @@ final class CurlTransfer: @unchecked Sendable {
             handles.recycle(easy)
             errorBuffer.deallocate()
             aborting.deallocate()
-            error.request = request.urlRequest
+            error.request = request
             throw error
         }
         do {
@@ -114,7 +112,7 @@ final class CurlTransfer: @unchecked Sendable {
         case .submit:
             return true
         case .fail(let continuation, var error):
-            error.request = error.request ?? urlRequest
+            error.request = error.request ?? request
             continuation.resume(throwing: error)  // resume #1: never started
             return false
         }
@@ -143,12 +141,12 @@ final class CurlTransfer: @unchecked Sendable {
     func complete(result code: CURLcode, removedEarly: Bool = false) {
         var result: Result<TransportResponse, CourierError>
         if removedEarly {
-            result = .failure(CourierError(.cancelled, "the transfer was stopped", request: urlRequest))
+            result = .failure(CourierError(.cancelled, "the transfer was stopped", request: request))
         } else if code == CURLE_OK {
             result = makeResponse()
         } else {
             let text = String(cString: errorBuffer)
-            result = .failure(CurlErrorMapping.error(for: code, errorBuffer: text, request: urlRequest))
+            result = .failure(CurlErrorMapping.error(for: code, errorBuffer: text, request: request))
         }
         source.close()
         sink.close()
@@ -176,7 +174,7 @@ final class CurlTransfer: @unchecked Sendable {
             case .tooLarge(let limit): fail(.responseTooLarge(limit: limit, declared: nil))
             }
             return .failure(
-                CourierError(.fileWriteFailed, "finishing the response body failed", request: urlRequest))
+                CourierError(.fileWriteFailed, "finishing the response body failed", request: request))
         }
         reportFinalProgress()
         let status = CurlResponseInfo.status(easy) ?? head.status ?? 0
@@ -248,7 +246,7 @@ final class CurlTransfer: @unchecked Sendable {
     private func deliverHead(status: Int) {
         let response = TransportResponse(
             status: status, headers: head.headers,
-            url: CurlResponseInfo.effectiveURL(easy, requested: plan.url, requestedURL: urlRequest.url),
+            url: CurlResponseInfo.effectiveURL(easy, requested: plan.url, requestedURL: request.url),
             timings: CurlResponseInfo.timings(easy),
             httpVersion: CurlResponseInfo.httpVersion(easy) ?? head.httpVersion)
         guard let (continuation, final) = state.withLock({ $0.finish(.success(response)) }) else { return }

@@ -172,14 +172,14 @@ public final class StubTransport: Transport {
                 try await Task.sleep(for: stub.delay)
             } catch {
                 throw CourierError(
-                    .cancelled, "the task was cancelled", request: request.urlRequest, underlying: error)
+                    .cancelled, "the task was cancelled", request: request, underlying: error)
             }
         }
         if Task.isCancelled {
-            throw CourierError(.cancelled, "the task was cancelled", request: request.urlRequest)
+            throw CourierError(.cancelled, "the task was cancelled", request: request)
         }
         if var error = stub.error {
-            if error.request == nil { error.request = request.urlRequest }
+            if error.request == nil { error.request = request }
             throw error
         }
         let response = try deliver(stub, for: request, url: url)
@@ -218,7 +218,7 @@ public final class StubTransport: Transport {
                 reader = try FileHandle(forReadingFrom: fileURL)
             } catch {
                 throw CourierError(
-                    .invalidBody, "cannot read body file \(fileURL.path)", request: request.urlRequest,
+                    .invalidBody, "cannot read body file \(fileURL.path)", request: request,
                     underlying: error)
             }
             defer { try? reader.close() }
@@ -233,7 +233,7 @@ public final class StubTransport: Transport {
                     take(chunk)
                 }
             } catch {
-                throw CourierError.wrapping(error, request: request.urlRequest).withCode(.invalidBody)
+                throw CourierError.wrapping(error, request: request).withCode(.invalidBody)
             }
         }
         return RecordedRequest(
@@ -259,7 +259,7 @@ public final class StubTransport: Transport {
             } catch {
                 throw CourierError(
                     .invalidConfiguration, "stub fixture not found: \(fileURL.path)",
-                    request: request.urlRequest,
+                    request: request,
                     underlying: error)
             }
             if headers["Content-Type"] == nil {
@@ -278,7 +278,7 @@ public final class StubTransport: Transport {
                 throw CourierError(
                     .responseTooLarge,
                     "the response body of \(total) bytes exceeds maxResponseBytes (\(request.options.maxResponseBytes))",
-                    request: request.urlRequest, status: stub.status, headers: headers)
+                    request: request, status: stub.status, headers: headers)
             }
             body = .data(data)
         case .file(let fileURL, let keeping):
@@ -298,7 +298,7 @@ public final class StubTransport: Transport {
             } catch {
                 throw CourierError(
                     .fileWriteFailed, "cannot write the response body to \(fileURL.path)",
-                    request: request.urlRequest, underlying: error)
+                    request: request, underlying: error)
             }
             body = .file(fileURL, byteCount: keeping + total)
         }

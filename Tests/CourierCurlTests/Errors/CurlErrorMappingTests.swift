@@ -80,7 +80,7 @@ import Testing
                 context: InterceptorContext(originalRequest: TransportRequest(urlRequest: urlRequest))
             ) { request in
                 attempts.withLock { $0 += 1 }
-                throw CurlErrorMapping.error(for: result, errorBuffer: "", request: request.urlRequest)
+                throw CurlErrorMapping.error(for: result, errorBuffer: "", request: request)
             }
         }
         #expect(error?.code == CurlErrorMapping.code(for: result))

@@ -38,7 +38,7 @@ import Testing
             transport: stub, baseURL: URL(string: "http://api.test"), interceptors: [adapter])
         let response = try await manager.stream(URLRequest(url: URL(string: "/feed")!))
         #expect(response.status == 200)
-        #expect(response.request.value(forHTTPHeaderField: "Authorization") == "Bearer abc")
+        #expect(response.request.headers["Authorization"] == "Bearer abc")
         #expect(
             String(decoding: try await response.value.collect(upTo: 1024), as: UTF8.self)
                 == "token Bearer abc")

@@ -73,8 +73,8 @@ struct NetworkManagerTests {
         #expect(response.status == 200)
         #expect(response.headers["x-trace"] == "t")
         #expect(response.attempts == 1)
-        #expect(response.request.url?.absoluteString == "https://api.test/posts/7")
-        #expect(response.request.value(forHTTPHeaderField: "Accept") == "application/json")
+        #expect(response.request.url.absoluteString == "https://api.test/posts/7")
+        #expect(response.request.headers["Accept"] == "application/json")
         #expect(stub.requests.first?.headers["User-Agent"] == "courier-tests")
     }
 
@@ -106,7 +106,7 @@ struct NetworkManagerTests {
         #expect(error?.category == .unacceptableStatus)
         #expect(error?.status == 404)
         #expect(error?.bodySnippet == #"{"error":"not found"}"#)
-        #expect(error?.request?.url?.path == "/posts/1")
+        #expect(error?.request?.url.path == "/posts/1")
     }
 
     @Test func customAcceptableStatuses() async throws {
@@ -192,7 +192,7 @@ struct NetworkManagerTests {
         }
         #expect(error?.code == code)
         #expect(error?.category == .transport)
-        #expect(error?.request?.url?.path == "/feed")
+        #expect(error?.request?.url.path == "/feed")
     }
 
     @Test func cancellationBecomesCancelled() async throws {
@@ -221,7 +221,7 @@ struct NetworkManagerTests {
         let response = try await makeManager(stub, interceptors: [tag("a"), tag("b")])
             .send(TestEndpoint.feed, as: Feed.self)
         #expect(order.withLock { $0 } == ["a", "b"])
-        #expect(response.request.value(forHTTPHeaderField: "X-Chain") == "ab")
+        #expect(response.request.headers["X-Chain"] == "ab")
     }
 
     @Test func foreignInterceptorErrorsAreWrapped() async throws {
