@@ -1,5 +1,6 @@
 import Courier
 import CourierCurl
+import CourierPrimitives
 import CourierTesting
 import CourierURLSession
 import Foundation
@@ -113,6 +114,36 @@ import Testing
         }
         #expect(proxy.entries.map(\.kind) == [.connect])
         #expect(proxy.entries.map(\.target) == ["127.0.0.1:\(server.port)"])
+    }
+
+    /// Through a tunnel, the status a caller sees is the server's, never the proxy's
+    /// `200 Connection established`: for a streamed head, and for a body going to a file (whose
+    /// destination is opened on the final head).
+    @Test func curlReportsTheServersStatusThroughATunnel() async throws {
+        let nginx = try #require(NginxTLSServer.nginxPath, "nginx is not installed (apt-get install nginx)")
+        let server = try NginxTLSServer(nginx: nginx)
+        defer { server.stop() }
+        let proxy = try RecordingProxy()
+        defer { proxy.stop() }
+        let configuration = CurlTransport.Configuration(
+            caBundle: server.caBundle, proxy: try ProxySettings(url: proxy.url))
+        try await CurlTransport.with(configuration: configuration) { sut in
+            let missing = try #require(server.url("/status/404"))
+            let streamed = try await sut.stream(TransportRequest(url: missing))
+            #expect(streamed.head.status == 404)
+            streamed.body.cancel()
+
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tunnel-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let saved = try await sut.send(TransportRequest(url: try #require(server.url("/")), destination: .file(file)))
+            #expect(saved.status == 200)
+            #expect(try Data(contentsOf: file) == Data("courier tls ok\n".utf8))
+            let recorded = Locked<[Int]>([])
+            var request = TransportRequest(url: missing)
+            request.onResponseHead = { status, _ in recorded.withLock { $0.append(status) } }
+            _ = try await sut.send(request)
+            #expect(recorded.withLock { $0 } == [404], "the head callback saw only the server's head")
+        }
     }
 
     /// URLSession has no server-trust hook on Linux: a pin is refused when the transport is made.

@@ -119,6 +119,10 @@ extension CurlTransfer {
         if let path = plan.caBundlePath { try set(CURLOPT_CAINFO, path) }
         if let pins = plan.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, pins) }
         if let proxy = plan.proxy { try set(CURLOPT_PROXY, proxy) }
+        // A proxy's answer to CONNECT (`200 Connection established`) is not the response: without
+        // this the head parser would take it for the server's head. Also for proxies from the
+        // environment, so it is set whether or not `plan.proxy` is.
+        try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     }
 
     private func set(_ option: CURLoption, _ value: Int) throws {
