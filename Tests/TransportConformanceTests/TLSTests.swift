@@ -133,9 +133,11 @@ import Testing
             #expect(streamed.head.status == 404)
             streamed.body.cancel()
 
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tunnel-\(UUID())")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "courier-tunnel-\(UUID())")
             defer { try? FileManager.default.removeItem(at: file) }
-            let saved = try await sut.send(TransportRequest(url: try #require(server.url("/")), destination: .file(file)))
+            let saved = try await sut.send(
+                TransportRequest(url: try #require(server.url("/")), destination: .file(file)))
             #expect(saved.status == 200)
             #expect(try Data(contentsOf: file) == Data("courier tls ok\n".utf8))
             let recorded = Locked<[Int]>([])
