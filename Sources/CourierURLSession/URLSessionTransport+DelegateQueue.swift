@@ -41,12 +41,22 @@ import Foundation
         private static let holds = Locked<(count: Int, since: ContinuousClock.Instant?, total: Duration)>(
             (0, nil, .zero))
 
-        /// How long, in all, FoundationNetworking's shared work queue has been held back by
-        /// delegate queues that had fallen behind. No transfer in the process moves during a hold,
-        /// so the idle timeout does not count that time.
+        /// How long, in all, FoundationNetworking's shared work queue has been stalled by
+        /// delegate queues that had fallen behind: the part of each hold beyond `holdGrace`. No
+        /// transfer in the process moves during such a stall, so the idle timeout does not count
+        /// it. Short holds, one after another (a download to a slow disk), are not counted: the
+        /// work queue reads every socket between them, so a transfer that got nothing then was
+        /// idle.
         static var heldTime: Duration {
-            holds.withLock { holds in holds.total + (holds.since.map { ContinuousClock.now - $0 } ?? .zero) }
+            holds.withLock { holds in
+                holds.total + (holds.since.map { stall(ContinuousClock.now - $0) } ?? .zero)
+            }
         }
+
+        /// How long a hold lasts before it counts as a stall.
+        static let holdGrace = Duration.seconds(1)
+
+        private static func stall(_ hold: Duration) -> Duration { max(.zero, hold - holdGrace) }
 
         init(limit: Int = defaultLimit) {
             self.limit = max(1, limit)
@@ -64,7 +74,7 @@ import Foundation
                 Self.holds.withLock { holds in
                     holds.count -= 1
                     if holds.count == 0, let since = holds.since {
-                        holds.total += ContinuousClock.now - since
+                        holds.total += Self.stall(ContinuousClock.now - since)
                         holds.since = nil
                     }
                 }
