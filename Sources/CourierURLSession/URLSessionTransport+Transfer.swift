@@ -20,6 +20,8 @@ final class Transfer: Sendable {
         var response: HTTPURLResponse?
         var data = Data()
         var file: FileHandle?
+        /// Whether `file` was opened (created or cut) by this transfer.
+        var openedFile = false
         /// Body bytes for `file` not written yet: written in `writeBatch` pieces, so that the
         /// delegate queue keeps up with FoundationNetworking, which queues every chunk it
         /// reads without waiting (a queue that falls behind holds the chunks in memory).
@@ -181,6 +183,9 @@ final class Transfer: Sendable {
 
     /// The response head arrived. Returns whether to go on.
     func receive(_ response: URLResponse) -> Bool {
+        // A head queued behind a cancellation or a timeout must not open (and cut) a file, call
+        // `onResponseHead` or answer a stream: the transfer is over.
+        if state.withLock({ $0.finished || $0.failure != nil }) { return false }
         guard let http = response as? HTTPURLResponse else {
             fail(CourierError(.connectionLost, "the response is not HTTP", request: request))
             return false
@@ -261,6 +266,7 @@ final class Transfer: Sendable {
             state.withLock { state in
                 try? state.file?.close()
                 state.file = handle
+                state.openedFile = true
             }
             return nil
         } catch {
@@ -407,7 +413,11 @@ final class Transfer: Sendable {
         stream?.finish(failure)
         guard let continuation = snapshot.0 else { return }
         if let failure {
-            if case .file(let url) = request.destination { try? FileManager.default.removeItem(at: url) }
+            // A `.file` this transfer created or cut holds a partial body: removed. One it never
+            // opened (no answer came) is left as it was.
+            if case .file(let url) = request.destination, finalState.openedFile {
+                try? FileManager.default.removeItem(at: url)
+            }
             continuation.resume(throwing: failure)
             return
         }

@@ -89,7 +89,9 @@ public protocol BodyStreamReader: AnyObject {
 public enum ResponseDestination: Sendable, Hashable {
     /// Into memory, up to `TransferOptions.maxResponseBytes`.
     case memory
-    /// Streamed into a file at this URL, created or truncated.
+    /// Streamed into a file at this URL, created or truncated when the final response head
+    /// arrives. A request that gets no answer leaves an existing file as it was; one that fails
+    /// part way through the body removes the file, so a partial body is never left behind.
     case file(URL)
     /// Streamed into a file at this URL so that an interrupted download can be finished:
     /// - a `206 Partial Content` body is written after the file's first `offset` bytes (the

@@ -149,7 +149,7 @@ final class CurlTransfer: @unchecked Sendable {
             result = .failure(CurlErrorMapping.error(for: code, errorBuffer: text, request: request))
         }
         source.close()
-        sink.close()
+        if case .failure = result { sink.discard() } else { sink.close() }
         if let stream {
             if case .failure(let error) = result {
                 stream.finish(state.withLock { $0.explained(error) })

@@ -29,10 +29,13 @@ final class ResponseSink {
     }
 
     private var storage: Storage
+    /// A `.file` destination that `begin(status:)` created or cut: `discard()` removes it.
+    private var opened: URL?
 
-    /// Prepares the destination; a `.file` is created or truncated now, a `.resumableFile` is
-    /// opened by `begin(status:)`.
-    /// - Throws: `CourierError.Code.fileWriteFailed` when the file cannot be created.
+    /// Prepares the destination. A file is opened (created, cut) by `begin(status:)`, once the
+    /// final head has arrived, so that a request that never gets an answer leaves an existing
+    /// file as it was.
+    /// - Throws: `CourierError.Code.fileWriteFailed` when a `.file` cannot be written.
     init(destination: ResponseDestination, maxResponseBytes: Int64) throws {
         switch destination {
         case .memory:
@@ -40,12 +43,16 @@ final class ResponseSink {
         case .resumableFile:
             storage = .pending(destination, limit: maxResponseBytes)
         case .file(let url):
-            let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                throw CourierError(
-                    .fileWriteFailed, "cannot create response file \(url.path): \(errnoText())")
+            // Refused before sending, as when the file was created here.
+            let path = url.path
+            let writable =
+                access(path, F_OK) == 0
+                ? access(path, W_OK) == 0
+                : access(url.deletingLastPathComponent().path, W_OK | X_OK) == 0
+            guard writable else {
+                throw CourierError(.fileWriteFailed, "cannot create response file \(path): \(errnoText())")
             }
-            storage = .file(fd: fd, url: url, count: 0)
+            storage = .pending(destination, limit: maxResponseBytes)
         }
     }
 
@@ -69,6 +76,7 @@ final class ResponseSink {
                 throw .writeFailed("cannot resume \(url.path): \(reason)")
             }
             storage = .file(fd: fd, url: url, count: keeping)
+            if case .file = destination { opened = url }
         }
     }
 
@@ -117,6 +125,15 @@ final class ResponseSink {
         case .closed:
             throw .writeFailed("the response sink is closed")
         }
+    }
+
+    /// After a failed transfer: removes a `.file` destination that this transfer created or
+    /// cut, so that no partial body is left to be taken for a whole one. A resumable file keeps
+    /// its bytes for the next attempt.
+    func discard() {
+        close()
+        if let opened { unlink(opened.path) }
+        opened = nil
     }
 
     /// Releases the file descriptor without reporting. Idempotent.

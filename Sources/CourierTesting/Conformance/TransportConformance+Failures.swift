@@ -71,6 +71,32 @@ extension TransportConformance {
                 urlRequest: try c.request("/bytes/10"), destination: .file(destination))
             await c.expectError(request, code: .fileWriteFailed, "a file in a missing folder")
         },
+        Check("failures.aRequestWithNoAnswerLeavesAnExistingFileAlone") { c in
+            let destination = FileManager.default.temporaryDirectory
+                .appendingPathComponent("courier-keep-\(UUID()).bin")
+            let original = Data("what the user had before".utf8)
+            try original.write(to: destination)
+            defer { try? FileManager.default.removeItem(at: destination) }
+            try await LoopbackPort.withRefusingPort { port in
+                guard let url = URL(string: "http://127.0.0.1:\(port)/nothing") else { return }
+                await c.expectError(
+                    TransportRequest(url: url, destination: .file(destination)), code: .cannotConnect,
+                    "closed port")
+            }
+            c.expectEqual(
+                try? Data(contentsOf: destination), original, "the file, after a request that got no answer")
+        },
+        Check("failures.aBodyCutShortLeavesNoPartialFile") { c in
+            let destination = FileManager.default.temporaryDirectory
+                .appendingPathComponent("courier-cut-\(UUID()).bin")
+            defer { try? FileManager.default.removeItem(at: destination) }
+            let request = TransportRequest(
+                urlRequest: try c.request("/truncated/200000"), destination: .file(destination))
+            await c.expectError(request, code: .connectionLost, "a body cut in half, to a file")
+            c.expect(
+                !FileManager.default.fileExists(atPath: destination.path),
+                "a partial body was left in \(destination.path)")
+        },
         Check("limits.aHeadAnnouncingMoreThanTheLimitSucceeds") { c in
             let request = TransportRequest(
                 urlRequest: try c.request("/bytes/50000000", method: "HEAD"),
