@@ -447,8 +447,13 @@ final class Transfer: Sendable {
             return (name, value as? String ?? "\(value)")
         }
         for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
-            headers.add(name: name, value: value)
+            if name.caseInsensitiveCompare("Set-Cookie") == .orderedSame {
+                for cookie in SetCookieFields.split(value) { headers.add(name: name, value: cookie) }
+            } else {
+                headers.add(name: name, value: value)
+            }
         }
         return headers
     }
+
 }

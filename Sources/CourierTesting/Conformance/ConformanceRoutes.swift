@@ -34,7 +34,7 @@ package struct Echo: Codable, Sendable {
 /// - `/chunked/N`: N pattern bytes in chunked coding (no `Content-Length`).
 /// - `/dribble/N?ms=T`: N pattern bytes in 8 chunks spread over T milliseconds.
 /// - `/truncated/N`: headers for N bytes, half of them, then the connection closes.
-/// - `/set-cookie?cookie=C`: 200 with `Set-Cookie: C`.
+/// - `/set-cookie?cookie=C[&cookie=D…]`: 200 with a `Set-Cookie` field for each.
 /// - `/cache/fresh/…`: a body with `Cache-Control: max-age=60`.
 /// - `/cache/validated/…`: a body with `ETag: "v1"` that is stale at once (`max-age=0`); 304
 ///   to `If-None-Match: "v1"`.
@@ -82,7 +82,9 @@ package enum ConformanceRoutes {
                 return ServerResponse(status: status, headers: headers)
             case "set-cookie":
                 var response = ServerResponse.text("cookie set", status: 200)
-                response.headers.add(name: "Set-Cookie", value: request.queryValue("cookie") ?? "")
+                for item in request.query where item.name == "cookie" {
+                    response.headers.add(name: "Set-Cookie", value: item.value)
+                }
                 return response
             case "cache":
                 return cached(request, kind: parts.count > 1 ? parts[1] : "")

@@ -180,6 +180,24 @@ extension TransportConformance {
             c.expect(
                 none.header("Cookie") == nil, "a manager without a jar sent \(none.header("Cookie") ?? "")")
         },
+        Check("cookies.everySetCookieFieldOfAResponseIsKept") { c in
+            // Separate fields, one with a comma in its date: a transport must not merge them into
+            // one (a merged "a=1, b=2" would be one cookie, and the last one's Max-Age=0 its own).
+            let jar = CookieJar()
+            jar.store(from: ["Set-Cookie": "gone=1; Path=/"], for: c.server.baseURL)
+            let path = c.path(
+                "/set-cookie",
+                query: [
+                    "cookie": "sid=abc; Path=/; HttpOnly",
+                    "cookie": "theme=dark; Expires=Wed, 21 Oct 2099 07:28:00 GMT; Path=/",
+                    "cookie": "gone=; Max-Age=0; Path=/",
+                ])
+            _ = try await c.manager(cookieJar: jar).sendRaw(try c.request(path))
+            c.expectEqual(
+                jar.cookies.map(\.name).sorted(), ["sid", "theme"],
+                "cookies kept after three Set-Cookie fields")
+            c.expectEqual(jar.cookieHeader(for: c.server.baseURL), "sid=abc; theme=dark", "Cookie")
+        },
         Check("cookies.aCookieSetOnARedirectGoesToTheNextHop") { c in
             let manager = c.manager()
             let echo = try await c.echo(

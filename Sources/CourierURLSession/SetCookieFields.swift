@@ -1,0 +1,43 @@
+import Foundation
+
+/// Separates the `Set-Cookie` fields that FoundationNetworking's `HTTPURLResponse` joins with
+/// ", " into one value (it does so for every repeated field; only `Set-Cookie` cannot be read
+/// back as a list).
+package enum SetCookieFields {
+    /// The `Set-Cookie` fields that FoundationNetworking joined with ", " into one value.
+    ///
+    /// A comma starts a new cookie only where the text after it reads `name=` (a token, then
+    /// `=`) before any `;` or `,`: the comma inside an `Expires` date (`Wed, 21 Oct …`) is
+    /// followed by a day of the month and stays where it is.
+    package static func split(_ value: String) -> [String] {
+        let bytes = Array(value.utf8)
+        var cookies: [String] = []
+        var start = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ",") {
+            guard startsCookie(bytes[(index + 1)...]) else { continue }
+            cookies.append(trimmed(bytes[start..<index]))
+            start = index + 1
+        }
+        cookies.append(trimmed(bytes[start...]))
+        return cookies.filter { !$0.isEmpty }
+    }
+
+    /// Whether `rest` begins (after spaces) with a cookie name and `=`.
+    private static func startsCookie(_ rest: ArraySlice<UInt8>) -> Bool {
+        let text = rest.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let equals = text.firstIndex(of: UInt8(ascii: "=")), equals > text.startIndex else {
+            return false
+        }
+        // RFC 6265 cookie-name is an RFC 7230 token: no separators, spaces or controls.
+        let separators = Set("()<>@,;:\\\"/[]?={} \t".utf8)
+        return text[..<equals].allSatisfy { $0 > 0x20 && $0 < 0x7F && !separators.contains($0) }
+    }
+
+    /// The field without surrounding spaces, or the commas of an empty field next to it (a
+    /// cookie-value has no commas).
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: trim)
+    }
+
+    private static let trim = CharacterSet.whitespaces.union(CharacterSet(charactersIn: ","))
+}
