@@ -211,6 +211,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         var finished: [(CurlTransfer, CURLcode)] = []
         /// Set when a transfer entered the multi handle after this turn's perform.
         var addedLate = false
+        /// When each waiting transfer with a total timeout runs out of time, earliest first.
+        var deadlines: [(deadline: ContinuousClock.Instant, transfer: CurlTransfer)] = []
     }
 
     private func run() {
@@ -261,6 +263,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 stop(multi: multi, state: &state)
                 break
             }
+            expireWaiting(&state)
             state.addedLate = false
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
@@ -304,7 +307,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             // Work queued by this thread (a resumed task's job, its next request) or by
             // another since the top of the turn: no poll, take it now.
             if state.addedLate || !shared.withLock({ $0.isEmpty }) { continue }
-            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+            _ = curl_multi_poll(multi, nil, 0, pollMilliseconds(state), nil)
         }
         let (waiters, jobs) = shared.withLock { shared in
             shared.phase = .stopped
@@ -354,11 +357,46 @@ final class CurlMultiLoop: @unchecked Sendable {
         transfer.originQueue = queue
         if connectionsPerOrigin > 0, queue.waiting > 0 || queue.running >= queue.limit(connectionsPerOrigin) {
             transfer.isWaiting = true
-            transfer.waitingSince = transfer.plan.totalTimeoutMilliseconds > 0 ? .now : nil
+            let total = transfer.plan.totalTimeoutMilliseconds
+            transfer.waitingSince = total > 0 ? .now : nil
+            if let since = transfer.waitingSince {
+                let deadline = since + .milliseconds(total)
+                let index = state.deadlines.firstIndex { $0.deadline > deadline } ?? state.deadlines.endIndex
+                state.deadlines.insert((deadline, transfer), at: index)
+            }
             queue.append(transfer)
             return
         }
         if add(transfer, multi: multi, state: &state) { queue.running += 1 }
+    }
+
+    /// Ends, with `.timedOut`, the waiting transfers whose total timeout ran out while they
+    /// waited for a connection (a connection may stay busy for any time: a stream, a slow
+    /// download). Forgets the deadlines of transfers no longer waiting.
+    private func expireWaiting(_ state: inout LoopState) {
+        guard !state.deadlines.isEmpty else { return }
+        let now = ContinuousClock.now
+        var expired: [CurlTransfer] = []
+        state.deadlines.removeAll { entry in
+            guard entry.transfer.isWaiting else { return true }
+            guard entry.deadline <= now else { return false }
+            expired.append(entry.transfer)
+            return true
+        }
+        for transfer in expired {
+            // Left in its origin's queue, skipped there as a cancelled one is.
+            transfer.isWaiting = false
+            transfer.originQueue?.waiting -= 1
+            transfer.complete(result: CURLE_OPERATION_TIMEDOUT)
+        }
+    }
+
+    /// How long the loop may sleep: a second at most, less when a waiting transfer's deadline
+    /// comes sooner.
+    private func pollMilliseconds(_ state: LoopState) -> Int32 {
+        guard let first = state.deadlines.first?.deadline else { return 1000 }
+        let left = (first - ContinuousClock.now) / .milliseconds(1)
+        return Int32(max(0, min(1000, left.rounded(.up))))
     }
 
     /// A transfer of an origin left the multi handle: the first waiting ones take its place.

@@ -145,6 +145,29 @@ import Testing
         }
     }
 
+    /// The deadline holds even while the connection stays busy: the waiting request fails on
+    /// time, not when the connection frees.
+    @Test(.timeLimit(.minutes(1))) func aWaitingRequestTimesOutWhileTheConnectionStaysBusy() async throws {
+        let arrivals = Arrivals(holdFor: .seconds(120))
+        try await withMockServer(handlers: [arrivals.handler]) { server in
+            let queued = Locked(0)
+            let transport = CurlTransport(
+                configuration: .init(maxConnectionsPerHost: 1), loopHook: counting(queued))
+            let hold = try await submit(try request(server, "/hold"), to: transport, queued: queued)
+            #expect(await eventually { arrivals.paths.withLock { $0 } == ["/hold"] })
+            var late = try request(server, "/late")
+            late.options.totalTimeout = .milliseconds(300)
+            let waiting = try await submit(late, to: transport, queued: queued)
+            let error = await #expect(throws: CourierError.self) { try await waiting.value }
+            #expect(error?.code == .timedOut)
+            #expect(!arrivals.paths.withLock { $0 }.contains("/late"))
+            hold.cancel()
+            let held = await hold.result
+            #expect(throws: CourierError.self, "the held request was still running") { try held.get() }
+            await transport.shutdown()
+        }
+    }
+
     @Test func theWaitForAConnectionIsNotIdleTime() async throws {
         let arrivals = Arrivals(holdFor: .seconds(120))
         try await withMockServer(handlers: [arrivals.handler]) { server in
