@@ -360,6 +360,9 @@ final class Transfer: Sendable {
                 }
             #else
                 task.suspend()
+                // The consumer may have caught up between `offer` and `suspend()`, its resume then
+                // coming first: the task would stay suspended with nothing left to resume it.
+                if !stream.isPaused { task.resume() }
             #endif
         case .cancelled:
             fail(CourierError(.cancelled, "the stream was cancelled", request: request))
