@@ -17,7 +17,7 @@ struct CacheControl: Sendable, Hashable {
     init(_ headers: HTTPHeaders) {
         for value in headers.values(for: "Cache-Control") {
             for directive in value.split(separator: ",") {
-                let parts = directive.split(separator: "=", maxSplits: 1)
+                let parts = directive.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
                 let argument = parts.count > 1 ? Self.unquoted(parts[1]) : nil
                 let seconds = argument.flatMap { Int($0) }.map { max(0, $0) }

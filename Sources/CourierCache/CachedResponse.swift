@@ -52,9 +52,20 @@ struct CachedResponse: Codable, Sendable {
         let headers = httpHeaders
         let date = headers["Date"].flatMap(HTTPDate.parse)?.timeIntervalSince1970 ?? responseTime
         let apparentAge = max(0, responseTime - date)
-        let ageValue = headers["Age"].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let ageValue = headers["Age"].flatMap(Self.deltaSeconds) ?? 0
         let correctedAge = ageValue + (responseTime - requestTime)
         return max(apparentAge, correctedAge) + (now.timeIntervalSince1970 - responseTime)
+    }
+
+    /// The largest delta-seconds value kept; a greater one is read as this (RFC 9111 §1.2.2).
+    static let maxDeltaSeconds: TimeInterval = 2_147_483_648
+
+    /// A delta-seconds field value (digits only, RFC 9111 §1.2.2), capped at `maxDeltaSeconds`;
+    /// nil for anything else (`inf`, `-5`, `1e9`), which is then ignored.
+    static func deltaSeconds(_ text: String) -> TimeInterval? {
+        let digits = text.trimmingCharacters(in: .whitespaces)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return min(TimeInterval(digits) ?? maxDeltaSeconds, maxDeltaSeconds)
     }
 
     /// Whether the request's `Vary` fields have the values this response was stored under.

@@ -166,7 +166,8 @@ public final class HTTPCache: Interceptor, Sendable {
         guard let record = store.use(stored.key) else { return nil }
         let file = store.file(of: record)
         var headers = record.httpHeaders
-        headers.replaceOrAdd(name: "Age", value: String(Int(record.age(at: now()))))
+        let age = min(max(0, record.age(at: now())), CachedResponse.maxDeltaSeconds)
+        headers.replaceOrAdd(name: "Age", value: String(Int(age)))
         let isHead = request.method == .head
         let body: ResponseBody
         switch request.destination {

@@ -295,4 +295,28 @@ struct HTTPCacheTests {
         #expect(again.source == .revalidated)
         #expect(again.body.data == Data("new".utf8))
     }
+
+    @Test(
+        "a hostile Age or Cache-Control is read safely: a huge Age is capped, a malformed one ignored",
+        arguments: ["99999999999999999999", "inf", "nan", "1e30", "-5"])
+    func hostileAge(age: String) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try cache()
+        let origin = origin([("Cache-Control", "max-age=60, =, max-age=,"), ("ETag", "\"h\""), ("Age", age)])
+        #expect(try await send(cache, origin).source == .network)
+        // Stale at once when the Age was taken (huge), fresh when it was ignored: both are
+        // answered, revalidated or from the cache, and the served Age is a whole number.
+        let next = try await send(cache, origin, headers: ["Cache-Control": "max-stale"])
+        #expect(next.status == 200)
+        #expect(next.headers["Age"].flatMap { Int($0) } != nil, "Age \(next.headers["Age"] ?? "none")")
+        clock.advance(120)
+        #expect(try await send(cache, origin).source == .revalidated)
+    }
+
+    @Test("Cache-Control with an empty directive name is ignored, not a crash")
+    func emptyDirectiveName() {
+        let control = CacheControl(["Cache-Control": "=, max-age=30,=5, no-cache"])
+        #expect(control.maxAge == 30)
+        #expect(control.noCache)
+    }
 }
