@@ -79,10 +79,10 @@ enum TemplateHelpers {
         case "randomValue":
             return try randomValue(hash, position: position)
         case "randomInt":
-            let lower = Int(hash["lower"]?.number ?? Double(Int32.min))
-            let upper = Int(hash["upper"]?.number ?? Double(Int32.max))
-            guard lower < upper else {
-                throw Failure(message: "randomInt needs lower < upper", position: position)
+            guard let lower = whole(hash["lower"]?.number ?? Double(Int32.min)),
+                let upper = whole(hash["upper"]?.number ?? Double(Int32.max)), lower < upper
+            else {
+                throw Failure(message: "randomInt needs whole numbers lower < upper", position: position)
             }
             return .number(Double(Int.random(in: lower..<upper)))
         case "upper":
@@ -103,12 +103,12 @@ enum TemplateHelpers {
         case "substring":
             try need(2)
             let characters = Array(params[0].rendered)
-            guard let start = params[1].number.map(Int.init), start >= 0, start <= characters.count else {
+            guard let start = params[1].number.flatMap(whole), start >= 0, start <= characters.count else {
                 throw Failure(message: "substring: start is out of range", position: position)
             }
             var end = characters.count
             if params.count > 2 {
-                guard let value = params[2].number.map(Int.init), value >= start, value <= characters.count
+                guard let value = params[2].number.flatMap(whole), value >= start, value <= characters.count
                 else {
                     throw Failure(message: "substring: end is out of range", position: position)
                 }
@@ -305,6 +305,13 @@ enum TemplateHelpers {
         return result
     }
 
+    /// A template number as an `Int`, truncated toward zero; nil for NaN, infinities and
+    /// numbers beyond ±2^53 (which a request can supply: `1e99`), which `Int(_:)` would trap on.
+    private static func whole(_ number: Double) -> Int? {
+        guard number.isFinite, abs(number) <= 9_007_199_254_740_992 else { return nil }
+        return Int(number)
+    }
+
     // MARK: - Random values
 
     private static func randomValue(_ hash: [String: TemplateValue], position: Int) throws(Failure)
@@ -312,7 +319,7 @@ enum TemplateHelpers {
     {
         let type = hash["type"]?.rendered.uppercased() ?? "ALPHANUMERIC"
         if type == "UUID" { return .string(UUID().uuidString.lowercased()) }
-        guard let length = hash["length"]?.number.map(Int.init), (0...100_000).contains(length) else {
+        guard let length = hash["length"]?.number.flatMap(whole), (0...100_000).contains(length) else {
             throw Failure(message: "randomValue needs length=N (0 to 100000)", position: position)
         }
         let lower = "abcdefghijklmnopqrstuvwxyz"

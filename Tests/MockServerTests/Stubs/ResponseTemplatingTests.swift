@@ -343,4 +343,19 @@ struct ResponseTemplatingTests {
         let deep = String(repeating: "{{#if true}}", count: 100) + String(repeating: "{{/if}}", count: 100)
         #expect(throws: Template.Failure.self) { try Template(deep) }
     }
+
+    /// Numbers a request supplies (`1e99`, `nan`, `inf`) are refused by the helpers that take a
+    /// whole number, never converted with a trap.
+    @Test(arguments: ["1e99", "nan", "inf", "-1e300"])
+    func hostileNumbersFailTheTemplate(number: String) throws {
+        let context: TemplateValue = .map(["n": .string(number)])
+        for source in [
+            "{{substring 'abc' 0 n}}", "{{substring 'abc' n}}", "{{randomInt lower=0 upper=n}}",
+            "{{randomInt lower=n upper=5}}", "{{randomValue length=n}}",
+        ] {
+            #expect(throws: Template.Failure.self, "\(source) with n = \(number)") {
+                try Template(source).render(context)
+            }
+        }
+    }
 }
