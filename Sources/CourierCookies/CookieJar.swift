@@ -66,10 +66,30 @@ public final class CookieJar: Sendable {
 
     /// Stores the cookies of `Set-Cookie` field values received from `url`; refused cookies
     /// are ignored, and a cookie that arrives already expired removes the one it names.
+    ///
+    /// Over plain http, a cookie that would replace or delete a `Secure` one (same name, a
+    /// domain either way under the other's, a path under its path) is ignored: "leave secure
+    /// cookies alone", RFC 6265bis §5.7, so that a network attacker cannot overwrite an https
+    /// session.
     package func store(setCookie values: [String], for url: URL) {
         let parsed = values.compactMap { CookieRules.parse($0, from: url) }
         guard !parsed.isEmpty else { return }
-        for cookie in parsed { store(cookie) }
+        let secureScheme = url.scheme?.lowercased() == "https"
+        for cookie in parsed {
+            if !secureScheme, !cookie.secure, shadowsSecureCookie(cookie) { continue }
+            store(cookie)
+        }
+    }
+
+    private func shadowsSecureCookie(_ cookie: Cookie) -> Bool {
+        state.withLock { cookies in
+            cookies.contains { existing in
+                existing.secure && existing.name == cookie.name
+                    && (CookieRules.domainMatches(existing.domain, cookie.domain)
+                        || CookieRules.domainMatches(cookie.domain, existing.domain))
+                    && CookieRules.pathMatches(cookie.path, existing.path)
+            }
+        }
     }
 
     /// Stores one cookie, replacing the one with its name, domain and path (and keeping that

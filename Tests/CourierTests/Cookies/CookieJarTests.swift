@@ -93,4 +93,28 @@ struct CookieJarTests {
         let error = #expect(throws: CourierError.self) { try CookieJar(file: file) }
         #expect(error?.code == .invalidConfiguration)
     }
+
+    /// Plain http cannot replace or delete a Secure cookie (RFC 6265bis §5.7); https can, and
+    /// other cookies over http are stored as before.
+    @Test("leave secure cookies alone")
+    func secureCookiesAreLeftAlone() {
+        let plain = URL(string: "http://www.example.com/account/x")!
+        let jar = Self.jar("session=abc; Path=/; Secure", "theme=dark; Path=/")
+        jar.store(
+            from: HTTPHeaders([
+                ("Set-Cookie", "session=evil; Path=/"), ("Set-Cookie", "session=; Path=/account; Max-Age=0"),
+                ("Set-Cookie", "session=sub; Domain=example.com; Path=/"),
+                ("Set-Cookie", "theme=light; Path=/"),
+                ("Set-Cookie", "other=1; Path=/"),
+            ]), for: plain)
+        #expect(
+            jar.cookieHeader(for: URL(string: "https://www.example.com/")!)
+                == "session=abc; theme=light; other=1")
+        jar.store(from: HTTPHeaders([("Set-Cookie", "session=new; Path=/; Secure")]), for: Self.site)
+        #expect(
+            jar.cookieHeader(for: URL(string: "https://www.example.com/")!)
+                == "session=new; theme=light; other=1")
+        jar.store(from: HTTPHeaders([("Set-Cookie", "session=; Path=/; Max-Age=0")]), for: Self.site)
+        #expect(jar.cookieHeader(for: URL(string: "https://www.example.com/")!) == "theme=light; other=1")
+    }
 }
