@@ -109,15 +109,23 @@ final class CacheStore: Sendable {
         return true
     }
 
-    /// Replaces the head of a stored response (after a `304`), keeping its body.
-    func update(_ record: CachedResponse) {
+    /// Replaces the head of a stored response (after a `304`), keeping its body, unless the
+    /// entry changed since `original` was read: another request stored a newer response (or
+    /// merged another `304`) meanwhile, and this older head must not be put on its body.
+    /// - Returns: whether the head was replaced.
+    @discardableResult
+    func update(_ record: CachedResponse, replacing original: CachedResponse) -> Bool {
         index.withLock { index in
-            guard index.records[record.key]?.file == record.file else { return }
+            guard let current = index.records[record.key], current.file == original.file,
+                current.size == original.size, current.requestTime == original.requestTime,
+                current.responseTime == original.responseTime, current.headers == original.headers
+            else { return false }
             index.clock += 1
             var record = record
             record.lastUse = index.clock
             index.records[record.key] = record
             save(index)
+            return true
         }
     }
 

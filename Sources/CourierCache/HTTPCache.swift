@@ -131,10 +131,14 @@ public final class HTTPCache: Interceptor, Sendable {
             storedHeaders?["ETag"] != nil || storedHeaders?["Last-Modified"] != nil
         {
             let received = now()
+            let original = stored
             stored.merge(response.headers, receivedAt: received)
             stored.requestTime = requestTime.timeIntervalSince1970
             stored.responseTime = received.timeIntervalSince1970
-            store.update(stored)
+            if !store.update(stored, replacing: original) {
+                // A concurrent request stored a newer response meanwhile: that one is served.
+                stored = store.record(forKey: key) ?? stored
+            }
             if let served = try serve(stored, request, source: .revalidated) {
                 count(\.revalidations)
                 return served

@@ -319,4 +319,41 @@ struct HTTPCacheTests {
         #expect(control.maxAge == 30)
         #expect(control.noCache)
     }
+
+    /// Two revalidations of one URL at once: the one answered 200 stores a new response while
+    /// the other waits for its 304; that 304 must not put the old head on the new body.
+    @Test("a late 304 does not overwrite a newer response stored meanwhile")
+    func lateNotModifiedKeepsTheNewerResponse() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try cache()
+        let first = origin([("Cache-Control", "max-age=10"), ("ETag", "\"a\"")], body: "v1")
+        _ = try await send(cache, first)
+        clock.advance(20)
+        let request = TransportRequest(url: Self.url)
+        let clock = self.clock
+        let late = try await cache.intercept(request, context: InterceptorContext(originalRequest: request)) {
+            conditional in
+            #expect(conditional.headers["If-None-Match"] == "\"a\"")
+            // Meanwhile another request revalidates too, and the resource has changed.
+            let other = try await cache.intercept(
+                request, context: InterceptorContext(originalRequest: request)
+            ) {
+                _ in
+                TransportResponse(
+                    status: 200,
+                    headers: [
+                        "Cache-Control": "max-age=60", "ETag": "\"b\"", "Date": Self.httpDate(clock.now),
+                    ],
+                    body: .data(Data("v2".utf8)))
+            }
+            #expect(other.body.data == Data("v2".utf8))
+            return TransportResponse(status: 304, headers: ["ETag": "\"a\""])
+        }
+        #expect(late.body.data == Data("v2".utf8))
+        #expect(late.headers["ETag"] == "\"b\"")
+        let after = try await send(cache, first)
+        #expect(after.source == .cache)
+        #expect(after.body.data == Data("v2".utf8))
+        #expect(after.headers["ETag"] == "\"b\"", "the stored head is the newer response's")
+    }
 }
