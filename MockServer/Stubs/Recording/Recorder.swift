@@ -22,14 +22,21 @@ final class Recorder: Sendable {
         var recorded: [Exchange] = []
         /// Every proxied exchange (recordings and proxying stubs), newest last, for snapshots.
         var proxied: [Exchange] = []
+        /// The body bytes held in `proxied`.
+        var proxiedBytes = 0
     }
 
     private let state = Locked(State())
     /// The most exchanges kept for snapshots; older ones are dropped.
     let limit: Int
+    /// The most body bytes (requests and responses) kept for snapshots; older exchanges are
+    /// dropped first. An exchange larger than this on its own is not kept for snapshots. A
+    /// running recording keeps all of its exchanges, as it was asked to.
+    let byteLimit: Int
 
-    init(limit: Int) {
+    init(limit: Int, byteLimit: Int = 64 << 20) {
         self.limit = max(0, limit)
+        self.byteLimit = max(0, byteLimit)
     }
 
     var status: Status { state.withLock { $0.status } }
@@ -70,9 +77,20 @@ final class Recorder: Sendable {
         exchange.request.bodyFile = nil
         state.withLock { state in
             if recorded && state.status == .recording { state.recorded.append(exchange) }
-            guard limit > 0 else { return }
+            let bytes = Self.bytes(of: exchange)
+            guard limit > 0, bytes <= byteLimit else { return }
             state.proxied.append(exchange)
-            if state.proxied.count > limit { state.proxied.removeFirst(state.proxied.count - limit) }
+            state.proxiedBytes += bytes
+            var dropped = 0
+            while state.proxied.count - dropped > limit || state.proxiedBytes > byteLimit {
+                state.proxiedBytes -= Self.bytes(of: state.proxied[dropped])
+                dropped += 1
+            }
+            if dropped > 0 { state.proxied.removeFirst(dropped) }
         }
+    }
+
+    private static func bytes(of exchange: Exchange) -> Int {
+        exchange.request.body.count + exchange.response.body.count
     }
 }
