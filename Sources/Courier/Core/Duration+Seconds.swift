@@ -7,8 +7,9 @@ extension Duration {
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 
-    /// `seconds` as a duration; nil for a value that is not finite.
+    /// `seconds` as a duration; nil for a value that is not finite or too large to be one
+    /// (from 10^15 s on; `.seconds(_:)` traps on a value beyond its range).
     package static func seconds(exactly seconds: TimeInterval) -> Duration? {
-        seconds.isFinite ? .seconds(seconds) : nil
+        seconds.isFinite && abs(seconds) < 1e15 ? .seconds(seconds) : nil
     }
 }

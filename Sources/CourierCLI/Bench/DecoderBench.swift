@@ -30,8 +30,8 @@ enum DecoderBench {
     static func run(_ parsed: ParsedArguments) throws {
         let rounds = try parsed.int(Options.rounds) ?? 7
         let secondsText = parsed.value(Options.seconds) ?? "0.3"
-        guard rounds > 0, let seconds = Double(secondsText), seconds > 0 else {
-            throw UsageError("--rounds and --seconds must be positive")
+        guard rounds > 0, let seconds = Double(secondsText), seconds > 0, seconds <= 3600 else {
+            throw UsageError("--rounds must be positive and --seconds a number of seconds from 0 to 3600")
         }
         let foundation = JSONDecoder.courier
         let courier = CourierJSONDecoder.courier
