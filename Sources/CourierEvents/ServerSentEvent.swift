@@ -37,6 +37,9 @@ package struct ServerSentEventParser: Sendable {
     private var hasData = false
     private var eventType = ""
     private var blockRetry: Duration?
+    /// The `id` field of the event being read: it becomes `lastEventID` when the event is
+    /// dispatched, not before, so an event cut off by a lost connection is asked for again.
+    private var pendingID: String?
     /// The last event ID, carried over from event to event.
     package var lastEventID = ""
     /// The latest reconnection delay a `retry` field set.
@@ -82,6 +85,7 @@ package struct ServerSentEventParser: Sendable {
         hasData = false
         eventType = ""
         blockRetry = nil
+        pendingID = nil
     }
 
     private mutating func consume(_ byte: UInt8, into events: inout [ServerSentEvent]) {
@@ -127,7 +131,7 @@ package struct ServerSentEventParser: Sendable {
             data += value
             hasData = true
         case "id":
-            if !value.utf8.contains(0) { lastEventID = value }
+            if !value.utf8.contains(0) { pendingID = value }
         case "retry":
             if !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
                 let milliseconds = Int64(value)
@@ -146,6 +150,11 @@ package struct ServerSentEventParser: Sendable {
             hasData = false
             eventType = ""
             blockRetry = nil
+        }
+        // Also for a block without data, as the standard's dispatch sets the ID first.
+        if let pendingID {
+            lastEventID = pendingID
+            self.pendingID = nil
         }
         guard hasData else { return }
         events.append(

@@ -95,4 +95,19 @@ import Testing
         parser.reset()
         #expect(parser.feed(Array("data: y\n\n".utf8)) == [ServerSentEvent(data: "y", id: "abc")])
     }
+
+    /// The id of an event the connection lost before its blank line is not the last event ID:
+    /// the reconnection asks for that event again.
+    @Test func anEventCutOffByALostConnectionDoesNotMoveTheLastEventID() {
+        var parser = ServerSentEventParser()
+        _ = parser.feed(Array("id: 6\ndata: six\n\nid: 7\ndata: sev".utf8))
+        #expect(parser.lastEventID == "6")
+        parser.reset()
+        #expect(parser.lastEventID == "6")
+        #expect(
+            parser.feed(Array("id: 7\ndata: seven\n\n".utf8)) == [ServerSentEvent(data: "seven", id: "7")])
+        // A block with an id and no data still moves it, as the standard's dispatch does.
+        _ = parser.feed(Array("id: 8\n\n".utf8))
+        #expect(parser.lastEventID == "8")
+    }
 }
