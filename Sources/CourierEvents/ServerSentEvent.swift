@@ -45,6 +45,9 @@ package struct ServerSentEventParser: Sendable {
     /// The latest reconnection delay a `retry` field set.
     package private(set) var retry: Duration?
 
+    /// The bytes held for the line and the event not finished yet.
+    package var unfinishedBytes: Int { line.count + data.utf8.count + eventType.utf8.count }
+
     package init(lastEventID: String = "") {
         self.lastEventID = lastEventID
     }

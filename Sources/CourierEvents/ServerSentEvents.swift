@@ -14,14 +14,20 @@ public struct EventStreamOptions: Sendable, Hashable {
     /// How many reconnections in a row may deliver no event before the stream fails with
     /// `.connectionLost`; `nil` for no limit. Default 5.
     public var maxReconnects: Int?
+    /// The most bytes one event (or one line) may take before it ends; a stream that sends
+    /// more without a line end or a blank line fails with `.responseTooLarge` instead of being
+    /// held in memory. Default 16 MiB.
+    public var maxEventBytes: Int
 
     /// Creates options.
     public init(
-        initialRetry: Duration = .seconds(3), maxRetry: Duration = .seconds(60), maxReconnects: Int? = 5
+        initialRetry: Duration = .seconds(3), maxRetry: Duration = .seconds(60), maxReconnects: Int? = 5,
+        maxEventBytes: Int = 16 << 20
     ) {
         self.initialRetry = initialRetry
         self.maxRetry = maxRetry
         self.maxReconnects = maxReconnects
+        self.maxEventBytes = maxEventBytes
     }
 }
 
@@ -67,6 +73,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         private var connected = false
         private var failedInARow = 0
         private var ended = false
+        /// Thrown once the events before it have been delivered.
+        private var failure: CourierError?
 
         fileprivate init(connect: @escaping Connect, options: EventStreamOptions) {
             self.connect = connect
@@ -80,6 +88,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         public mutating func next() async throws(CourierError) -> ServerSentEvent? {
             while true {
                 if !pending.isEmpty { return pending.removeFirst() }
+                if let failure {
+                    self.failure = nil
+                    throw failure
+                }
                 if ended { return nil }
                 guard var current = connection else {
                     try await open()
@@ -97,6 +109,15 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 } catch {
                     guard Self.isDrop(error) else { throw error }
                     dropped()
+                }
+                if parser.unfinishedBytes > options.maxEventBytes {
+                    connection = nil  // dropping the iterator closes the connection
+                    ended = true
+                    // The events finished before it are delivered first.
+                    failure = CourierError(
+                        .responseTooLarge,
+                        "an event of the stream passed \(options.maxEventBytes) bytes without ending "
+                            + "(EventStreamOptions.maxEventBytes)")
                 }
             }
         }

@@ -113,6 +113,34 @@ import Testing
         }
     }
 
+    /// A line or an event that never ends is not held without bound: the events before it
+    /// arrive, then `.responseTooLarge`.
+    @Test(arguments: TransportUnderTest.all)
+    func anEventThatNeverEndsFailsAtTheLimit(transport: TransportUnderTest) async throws {
+        try await withMockServer { server in
+            try await transport.with { sut in
+                let endless = "data: a\\n\\ndata: " + String(repeating: "x", count: 5_000)
+                try await Self.install(
+                    """
+                    {"request": {"method": "GET", "url": "/endless"},
+                     "response": {"status": 200, "headers": {"Content-Type": "text/event-stream"}, "body": "\(endless)"}}
+                    """, on: server, with: sut)
+                let manager = NetworkManager(transport: sut, baseURL: server.baseURL)
+                let options = EventStreamOptions(initialRetry: .milliseconds(10), maxEventBytes: 1_000)
+                var received: [String] = []
+                let error = await #expect(throws: CourierError.self) {
+                    for try await event in try manager.events(
+                        URLRequest(url: URL(string: "/endless")!), options: options)
+                    {
+                        received.append(event.data)
+                    }
+                }
+                #expect(received == ["a"])
+                #expect(error?.code == .responseTooLarge)
+            }
+        }
+    }
+
     @Test(arguments: TransportUnderTest.all)
     func aResponseThatIsNotAnEventStreamFailsWithoutReconnecting(transport: TransportUnderTest) async throws {
         try await withMockServer { server in
