@@ -54,6 +54,40 @@ struct SchemaDerivationTests {
         #expect(authorProperties.map(\.name) == ["id"])
     }
 
+    struct Comment: Codable, Sendable {
+        var replies: [Comment]
+        var text: String
+    }
+
+    enum Status: String, Codable, Sendable { case open, closed }  // not CaseIterable
+
+    struct Ticket: Codable, Sendable {
+        var id: String
+        var status: Status
+    }
+
+    /// A model inside itself is a `$ref` to the model being described, and the fields after it
+    /// are still recorded; a model whose initializer fails part way is described that far, never
+    /// as a `$ref` to nothing.
+    @Test func recursiveAndPartlyDescribedModelsKeepTheirShape() throws {
+        guard case .model(_, .object(let properties, _)) = Schema.of(Comment.self) else {
+            Issue.record("not a named object: \(Schema.of(Comment.self))")
+            return
+        }
+        #expect(properties.map(\.name) == ["replies", "text"])
+        if case .array(.ref(let name)) = properties.first?.schema {
+            #expect(name.hasSuffix("Comment"))
+        } else {
+            Issue.record("replies: \(String(describing: properties.first?.schema))")
+        }
+        guard case .model(_, .object(let ticket, _)) = Schema.of(Ticket.self) else {
+            Issue.record("not a named object: \(Schema.of(Ticket.self))")
+            return
+        }
+        #expect(ticket.map(\.name) == ["id", "status"])
+        #expect(ticket.last?.schema == .anyString)
+    }
+
     /// Two versions of one model, the second with a field added and nothing else changed: the
     /// field appears in the OpenAPI document of an API that returns it.
     struct Card: Codable, Sendable { var id: String }

@@ -42,8 +42,10 @@ final class SchemaRecorder {
 
     struct Recursion: Error {}
 
+    /// The schema of `type`, as far as its initializer got: never a `.ref` to a model that
+    /// was not described (which OpenAPI would list with no component behind it).
     func schema<T: Decodable>(of type: T.Type) -> Schema {
-        (try? record(type))?.schema ?? .ref(Self.name(of: type))
+        (try? describe(type))?.schema ?? .any
     }
 
     /// The schema of `type` and a placeholder value of it.
@@ -200,7 +202,12 @@ final class RecordingDecoder: Decoder {
     func value<T: Decodable>(_ type: T.Type, record: (Schema) -> Void) throws -> T {
         let (schema, value) = try recorder.describe(type)
         record(schema)
-        guard let value else { throw SchemaRecorder.Partial(schema: schema) }
+        guard let value else {
+            // An array of a model met inside itself (`replies: [Comment]`) has no placeholder
+            // element, but an empty array lets the rest of the initializer be recorded.
+            if let empty = (type as? any RangeReplaceableCollection.Type)?.init() as? T { return empty }
+            throw SchemaRecorder.Partial(schema: schema)
+        }
         return value
     }
 
