@@ -103,6 +103,29 @@ struct SchemaDerivationTests {
         static var samples: [any EndpointDescribing] { [card(id: "c1")] }
     }
 
+    enum Search: API {
+        static func find(tags: [String], owner: String?) -> Endpoint<[Card]> {
+            endpoint(.get, "/owners/{owner}/cards", "Cards with every tag") {
+                Path("owner", owner)
+                Query("tags", tags)
+            }
+        }
+        static var samples: [any EndpointDescribing] { [find(tags: ["a"], owner: "o")] }
+    }
+
+    /// A list goes in the query as OpenAPI's default style writes it; a path parameter with no
+    /// value fails the call instead of sending `{owner}` literally.
+    @Test func listsGoInTheQueryAndAMissingPathValueFails() throws {
+        let base = URL(string: "https://api.test")!
+        let request = try Search.find(tags: ["red", "big one"], owner: "ann").makeRequest(baseURL: base)
+        #expect(request.url.absoluteString == "https://api.test/owners/ann/cards?tags=red&tags=big%20one")
+        let error = #expect(throws: CourierError.self) {
+            try Search.find(tags: [], owner: nil).makeRequest(baseURL: base)
+        }
+        #expect(error?.code == .invalidURL)
+        #expect(error?.message.contains("owner") == true, "\(String(describing: error))")
+    }
+
     enum CardsV2: API {
         static func card(id: String) -> Endpoint<CardWithPin> {
             endpoint(.get, "/cards/{id}", "A card") { Path("id", id) }

@@ -138,7 +138,17 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
             switch part.kind {
             case .parameter(let parameter, let value):
                 parameters.append(parameter)
-                guard let value, let text = value.scalarText else { continue }
+                // A list or an object goes in the query as it is; a path needs one value.
+                if let value, parameter.location == .query { query[parameter.name] = value }
+                guard let value, let text = value.scalarText else {
+                    if parameter.location == .path {
+                        let problem = value.map { "must be a single value, not \($0)" } ?? "has no value"
+                        pathError =
+                            pathError
+                            ?? CourierError(.invalidURL, "path parameter \(parameter.name) \(problem)")
+                    }
+                    continue
+                }
                 arguments[parameter.name] = text
                 switch parameter.location {
                 case .path:
@@ -148,7 +158,7 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
                         pathError =
                             pathError ?? CourierError(.invalidURL, "\(parameter.name): \(error.message)")
                     }
-                case .query: query[parameter.name] = value
+                case .query: break
                 case .header: headers[parameter.name] = text
                 }
             case .body(let declared, let encoder):
@@ -193,7 +203,8 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
     public func makeRequest(baseURL base: URL?) throws -> TransportRequest {
         if let pathError { throw pathError }
         var request = TransportRequest(method: method, url: try RequestBuilding.url(path: path, base: base))
-        if !query.isEmpty { try URLQuery(query).encode(into: &request) }
+        // Lists as OpenAPI's default query style (form, exploded) writes them: `tags=a&tags=b`.
+        if !query.isEmpty { try URLQuery(query, arrays: .repeatedKeys).encode(into: &request) }
         try body?.encode(into: &request)
         for field in headers {
             try RequestBuilding.validateHeader(name: field.name, value: field.value)
