@@ -28,10 +28,28 @@ package enum RequestBuilding {
             return relative
         }
         var baseString = base.absoluteString
+        // A base URL's query (`?api_key=K`) goes after the path, joined with the path's own
+        // query; its fragment is dropped (a fragment is never sent).
+        var baseQuery = ""
+        if let mark = baseString.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        ) {
+            let rest = baseString[mark...]
+            if rest.first == "?" { baseQuery = String(rest.dropFirst().prefix { $0 != "#" }) }
+            baseString = String(baseString[..<mark])
+        }
         while baseString.utf8.last == UInt8(ascii: "/") { baseString.removeLast() }
-        let joined =
+        var joined =
             path.isEmpty
             ? baseString : baseString + (path.utf8.first == UInt8(ascii: "/") ? path : "/" + path)
+        if !baseQuery.isEmpty {
+            if let mark = joined.firstIndex(of: "?") {
+                joined.replaceSubrange(mark...mark, with: "?" + baseQuery + "&")
+            } else if let mark = joined.firstIndex(of: "#") {
+                joined.insert(contentsOf: "?" + baseQuery, at: mark)
+            } else {
+                joined += "?" + baseQuery
+            }
+        }
         guard let url = URL(string: joined), url.scheme != nil, url.host != nil else {
             throw CourierError(
                 .invalidURL, "cannot build a URL from base \(base) and path \(path.debugDescription)")

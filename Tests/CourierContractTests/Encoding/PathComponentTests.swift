@@ -54,6 +54,19 @@ struct PathComponentTests {
         }
     }
 
+    /// A base URL's query stays a query, after the path and before the path's own; its fragment
+    /// is dropped.
+    @Test(arguments: [
+        ("https://api.test/v1?api_key=K", "/posts", "https://api.test/v1/posts?api_key=K"),
+        ("https://api.test/v1/?api_key=K", "posts?page=2", "https://api.test/v1/posts?api_key=K&page=2"),
+        ("https://api.test/v1#top", "/posts", "https://api.test/v1/posts"),
+        ("https://api.test/v1?k=1#top", "/posts", "https://api.test/v1/posts?k=1"),
+        ("https://api.test/v1/", "/posts", "https://api.test/v1/posts"),
+    ])
+    func aBaseURLsQueryFollowsThePath(base: String, path: String, expected: String) throws {
+        #expect(try RequestBuilding.url(path: path, base: URL(string: base)).absoluteString == expected)
+    }
+
     @Test func joinsPaths() throws {
         #expect(try PathComponent.path("users", "ann lee", "posts") == "/users/ann%20lee/posts")
     }
