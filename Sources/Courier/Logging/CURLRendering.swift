@@ -31,9 +31,12 @@ package enum CURLRendering {
             let shown = redacting && Redaction.isSensitive(header: name) ? Redaction.placeholder : value
             lines.append("-H " + quote("\(name): \(shown)"))
         }
-        let contentType = head.value(forHTTPHeaderField: "Content-Type").map(MediaType.essence(of:)) ?? ""
+        let fullContentType = head.value(forHTTPHeaderField: "Content-Type") ?? ""
+        let contentType = MediaType.essence(of: fullContentType)
         switch request.body {
         case .empty: break
+        case .data(let data) where redacting && contentType.hasPrefix("multipart/"):
+            lines.append(multipartOption(data, contentType: fullContentType))
         case .data(let data): lines.append(dataOption(data, contentType: redacting ? contentType : nil))
         case .file(let url): lines.append("--data-binary " + quote("@" + url.path))
         case .stream(let stream):
@@ -64,6 +67,46 @@ package enum CURLRendering {
             shown = Redaction.redactPairs(in: text)
         }
         return "--data-binary " + quote(shown)
+    }
+
+    /// A multipart body with the contents of parts whose names are sensitive
+    /// (`name="password"`) hidden; the other parts are shown as they are.
+    private static func multipartOption(_ data: Data, contentType: String) -> String {
+        guard data.count <= inlineBodyLimit, let text = String(data: data, encoding: .utf8),
+            let boundary = boundary(in: contentType)
+        else {
+            return "--data-binary @-  # \(data.count) bytes of multipart, not shown"
+        }
+        let delimiter = "--" + boundary
+        let parts = text.components(separatedBy: delimiter).map { part -> String in
+            guard let split = part.range(of: "\r\n\r\n") else { return part }
+            let head = part[..<split.lowerBound]
+            guard let name = partName(in: head), Redaction.isSensitive(field: name) else { return part }
+            // The part's content runs to the line end before the next delimiter.
+            let ending = part.hasSuffix("\r\n") ? "\r\n" : ""
+            return head + "\r\n\r\n" + Redaction.placeholder + ending
+        }
+        return "--data-binary " + quote(parts.joined(separator: delimiter))
+    }
+
+    /// The `boundary` parameter of a multipart content type.
+    static func boundary(in contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
+            let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
+    /// The `name` of a part's `Content-Disposition`.
+    private static func partName(in head: Substring) -> String? {
+        guard let start = head.range(of: "name=\"") else { return nil }
+        let rest = head[start.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 
     static func redactForm(_ text: String) -> String {

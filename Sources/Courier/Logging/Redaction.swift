@@ -17,11 +17,19 @@ package enum Redaction {
         "key", "secret", "client_secret", "signature", "sig",
     ]
 
-    /// Whether a header's value must be hidden.
+    /// Whether a header's value must be hidden: the names above, and any name that says
+    /// token, secret, password, signature or key (`api-key`, `X-Goog-Api-Key`,
+    /// `Ocp-Apim-Subscription-Key`, `X-Amz-Signature`; not `Keep-Alive`).
     package static func isSensitive(header name: String) -> Bool {
         let lower = name.lowercased()
-        return sensitiveHeaders.contains(lower) || lower.contains("token")
-            || lower.contains("secret") || lower.contains("password")
+        if sensitiveHeaders.contains(lower) { return true }
+        if lower.contains("token") || lower.contains("secret") || lower.contains("password")
+            || lower.contains("signature") || lower.contains("apikey") || lower.contains("api-key")
+            || lower.contains("api_key")
+        {
+            return true
+        }
+        return lower == "key" || lower.hasSuffix("-key") || lower.hasSuffix("_key")
     }
 
     /// The URL with the password and sensitive query values shown as `<redacted>`.
@@ -31,7 +39,12 @@ package enum Redaction {
         }
         // A token URLComponents accepts as is, swapped for the placeholder at the end.
         let token = "COURIERREDACTEDVALUE"
-        if components.password != nil { components.percentEncodedPassword = token }
+        if components.password != nil {
+            components.percentEncodedPassword = token
+        } else if components.user != nil {
+            // A user name alone is a credential too (`https://TOKEN@host`, a token as the user).
+            components.percentEncodedUser = token
+        }
         if let query = components.percentEncodedQuery {
             components.percentEncodedQuery = query.split(separator: "&", omittingEmptySubsequences: false)
                 .map { pair -> String in

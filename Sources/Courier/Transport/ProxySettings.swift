@@ -63,16 +63,18 @@ public struct ProxySettings: Sendable, Hashable, CustomStringConvertible {
         guard let kind = Kind.all.first(where: { $0.scheme == scheme }) else {
             throw CourierError(
                 .invalidConfiguration,
-                "unsupported proxy scheme \(scheme.debugDescription) in \(url.absoluteString); expected one of "
+                "unsupported proxy scheme \(scheme.debugDescription) in \(Redaction.redact(url: url)); expected one of "
                     + Kind.all.map(\.scheme).joined(separator: ", "))
         }
         guard let host = url.host, !host.isEmpty else {
-            throw CourierError(.invalidConfiguration, "the proxy URL \(url.absoluteString) has no host")
+            throw CourierError(
+                .invalidConfiguration, "the proxy URL \(Redaction.redact(url: url)) has no host")
         }
         guard url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil else {
             throw CourierError(
                 .invalidConfiguration,
-                "the proxy URL \(url.absoluteString) has a path or query; give scheme, host and port only")
+                "the proxy URL \(Redaction.redact(url: url)) has a path or query; give scheme, host and port only"
+            )
         }
         self.url = url
         self.kind = kind

@@ -62,6 +62,39 @@ struct CURLRenderingTests {
     @Test func redactionOfURLsHidesPasswordsAndTokens() {
         let url = URL(string: "https://ann:pw@api.test/x?token=t&q=ok")!
         #expect(Redaction.redact(url: url) == "https://ann:<redacted>@api.test/x?token=<redacted>&q=ok")
+        // A user name alone is a token as often as a name.
+        #expect(
+            Redaction.redact(url: URL(string: "https://ghp_abc@api.test/x")!)
+                == "https://<redacted>@api.test/x")
+    }
+
+    @Test(arguments: [
+        ("api-key", true), ("X-Goog-Api-Key", true), ("Ocp-Apim-Subscription-Key", true), ("apikey", true),
+        ("X-Amz-Signature", true), ("X-Auth-Token", true), ("Key", true), ("Keep-Alive", false),
+        ("Accept", false), ("X-Request-Id", false), ("Monkey", false),
+    ])
+    func keyLikeHeadersAreSensitive(name: String, sensitive: Bool) {
+        #expect(Redaction.isSensitive(header: name) == sensitive)
+    }
+
+    @Test func multipartPartsWithSecretNamesAreHidden() throws {
+        var request = TransportRequest(url: URL(string: "https://api.test/signup")!)
+        request.method = .post
+        var form = MultipartForm(boundary: "XyZ")
+        form.append("ann", name: "user")
+        form.append("hunter2", name: "password")
+        try form.encode(into: &request)
+        let command = request.cURLDescription
+        #expect(!command.contains("hunter2"), "\(command)")
+        #expect(command.contains("ann"))
+        #expect(command.contains(Redaction.placeholder))
+    }
+
+    @Test func aProxyErrorDoesNotShowItsPassword() {
+        let error = #expect(throws: CourierError.self) {
+            try ProxySettings(url: "ftp://user:s3cret@proxy.test:3128")
+        }
+        #expect(error?.message.contains("s3cret") == false, "\(String(describing: error))")
     }
 
     @Test func loggerWritesRedactedLines() async throws {
