@@ -86,6 +86,43 @@ import Testing
         #expect(try await Checksum.sha256(file: destination) == expected)
     }
 
+    /// An error status that the manager accepts (as `courier send` accepts every status) does
+    /// not overwrite the part already downloaded: its body comes back in memory, and the next
+    /// run resumes.
+    @Test(arguments: TransportUnderTest.all)
+    func anAcceptedErrorStatusKeepsThePartForTheNextRun(transport: TransportUnderTest) async throws {
+        let size: Int64 = 4 << 20
+        let directory = try TemporaryDirectory()
+        let expected = try await Checksum.sha256(file: try Pattern.writeFile(length: size, in: directory.url))
+        let destination = directory.url.appendingPathComponent("kept.bin")
+        let origin = ResumableOrigin(size: size, cuts: 1)
+        try await origin.serve { base in
+            try await transport.with { sut in
+                let manager = NetworkManager(
+                    transport: sut, validation: Validation(acceptableStatusCodes: 100..<600))
+                let request = URLRequest(url: base.appendingPathComponent("file"), timeoutInterval: 30)
+                _ = await #expect(throws: CourierError.self) {
+                    try await manager.download(request, to: destination)
+                }
+                let kept = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int64
+                #expect((kept ?? 0) > 0)
+                origin.failNextWith503()
+                let busy = try await manager.download(request, to: destination)
+                #expect(busy.status == 503)
+                #expect(busy.body == .data(Data("busy, try later".utf8)))
+                let after =
+                    try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int64
+                #expect(after == kept, "the downloaded part is still there")
+                #expect(
+                    FileManager.default.fileExists(
+                        atPath: NetworkManager.resumeRecordURL(for: destination).path))
+                let resumed = try await manager.download(request, to: destination)
+                #expect(resumed.status == 206)
+            }
+        }
+        #expect(try await Checksum.sha256(file: destination) == expected)
+    }
+
     @Test(arguments: TransportUnderTest.all)
     func aChangedResourceStartsOver(transport: TransportUnderTest) async throws {
         let size: Int64 = 4 << 20
@@ -150,6 +187,7 @@ final class ResumableOrigin: Sendable {
         var cutsLeft: Int
         var version = 1
         var seen: [Seen] = []
+        var unavailableNext = false
     }
 
     static let changedShift: Int64 = 7
@@ -169,6 +207,9 @@ final class ResumableOrigin: Sendable {
 
     func changeVersion() { state.withLock { $0.version += 1 } }
 
+    /// The next request is answered `503 Service Unavailable`.
+    func failNextWith503() { state.withLock { $0.unavailableNext = true } }
+
     /// The validator the current version carries, as sent back in `If-Range`.
     var validatorValue: String {
         let version = state.withLock { $0.version }
@@ -187,6 +228,11 @@ final class ResumableOrigin: Sendable {
 
     private func respond(range: String?, ifRange: String?) -> ServerResponse {
         let validatorValue = self.validatorValue
+        let unavailable = state.withLock { state in
+            defer { state.unavailableNext = false }
+            return state.unavailableNext
+        }
+        if unavailable { return .text("busy, try later", status: 503) }
         let (cut, version) = state.withLock { state -> (Bool, Int) in
             state.seen.append(Seen(range: range, ifRange: ifRange))
             let cut = state.cutsLeft > 0

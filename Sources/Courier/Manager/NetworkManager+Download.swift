@@ -23,7 +23,9 @@ extension NetworkManager {
     /// A download cut part way keeps its file and record, so that it can be resumed. When the
     /// response is not acceptable and nothing resumable is left, the file is removed and the
     /// error carries the first 64 KiB of the body. An acceptable status outside 2xx (with a
-    /// `validation` that accepts one) writes its body to the file, replacing it.
+    /// `validation` that accepts one) writes its body to the file, replacing it, unless the file
+    /// holds the resumable part of an unfinished download: then the file and its record are
+    /// kept, and the response's `body` is that body in memory (`.data`).
     ///
     /// - Parameters:
     ///   - endpoint: what to send.
@@ -59,6 +61,15 @@ extension NetworkManager {
             } catch let error as CourierError where error.category == .unacceptableStatus {
                 if !resumer.hasResumableBytes { try? FileManager.default.removeItem(at: destination) }
                 throw error
+            }
+            if case .data(let data) = response.body, resumer.hasResumableBytes {
+                // An accepted status outside 2xx while part of the file is already here (a 503
+                // on a retry): the bytes and their record stay for a later resume, and the
+                // body is given in memory rather than written over them.
+                return Response(
+                    value: destination, status: response.status, headers: response.headers, body: .data(data),
+                    request: response.request, url: response.url, timings: response.timings,
+                    httpVersion: response.httpVersion, attempts: response.attempts)
             }
             resumer.finish()
             if case .data(let data) = response.body {
