@@ -109,7 +109,8 @@ enum MockCommand: Command {
         }
         // Proxied and recorded requests go out through libcurl (HTTPS upstreams with libcurl's trust store).
         let curl = CurlTransport()
-        configuration.proxyClient = TransportProxyClient(transport: curl)
+        configuration.proxyClient = TransportProxyClient(
+            transport: curl, maxResponseBytes: configuration.maxBodyBytes)
         let seedCount = try parsed.int(Options.seedData) ?? 0
         guard seedCount >= 0 else { throw UsageError("--seed-data must not be negative") }
 
@@ -171,12 +172,16 @@ func waitForTerminationSignal() async {
 /// The mock server's outgoing requests (proxying, recording) through a Courier transport.
 struct TransportProxyClient: ProxyClient {
     let transport: any Transport
+    /// The largest upstream body taken: as large as a request body the server takes, rather
+    /// than the 16 MiB a `TransferOptions` allows by default.
+    var maxResponseBytes: Int64 = 64 << 20
 
     func send(_ request: ProxyRequest) async throws -> ProxyResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.addValue(value, forHTTPHeaderField: name) }
-        let options = TransferOptions(totalTimeout: request.timeout, maxRedirects: 0)
+        let options = TransferOptions(
+            maxResponseBytes: maxResponseBytes, totalTimeout: request.timeout, maxRedirects: 0)
         let response = try await transport.send(
             TransportRequest(
                 urlRequest: urlRequest, body: request.body.isEmpty ? .empty : .data(request.body),
