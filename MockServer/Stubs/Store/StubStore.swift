@@ -6,7 +6,11 @@ final class StubStore: Sendable {
     struct State {
         var stubs: [StubMapping] = []
         var defaults: [StubMapping] = []
-        var scenarios: [String: String] = [:]
+        var scenarios: [String: String] = [:] {
+            didSet { scenarioVersion &+= 1 }
+        }
+        /// Changes with every change of `scenarios`.
+        var scenarioVersion: UInt64 = 0
         var nextSequence = 0
         var settings = Settings()
     }
@@ -67,21 +71,34 @@ final class StubStore: Sendable {
     var isEmpty: Bool { state.withLock { $0.stubs.isEmpty } }
 
     /// Finds the stub for a request, applying its scenario transition; or the closest stub and what differed.
+    ///
+    /// The patterns are evaluated on a snapshot, outside the lock, so that one slow match (a
+    /// large body against many stubs) does not hold up every other request. The scenario
+    /// transition is made under the lock, and only if no scenario changed since the snapshot;
+    /// otherwise the match is run again on the new state.
     func match(_ view: RequestView) -> MatchResult {
-        state.withLock { state in
-            for stub in state.stubs {
+        while true {
+            let (stubs, scenarios, version) = state.withLock { ($0.stubs, $0.scenarios, $0.scenarioVersion) }
+            var found: StubMapping?
+            for stub in stubs {
                 if let scenario = stub.scenarioName, let required = stub.requiredScenarioState,
-                    state.scenarios[scenario, default: StubMapping.startedState] != required
+                    scenarios[scenario, default: StubMapping.startedState] != required
                 {
                     continue
                 }
                 guard stub.request.matches(view) else { continue }
-                if let scenario = stub.scenarioName, let next = stub.newScenarioState {
+                found = stub
+                break
+            }
+            let committed = state.withLock { state -> Bool in
+                guard state.scenarioVersion == version else { return false }
+                if let found, let scenario = found.scenarioName, let next = found.newScenarioState {
                     state.scenarios[scenario] = next
                 }
-                return .matched(stub)
+                return true
             }
-            return .unmatched(closest: nil, differences: [])
+            guard committed else { continue }
+            return found.map { .matched($0) } ?? .unmatched(closest: nil, differences: [])
         }
     }
 
