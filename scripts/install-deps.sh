@@ -23,25 +23,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# The mock server's third-party client tests drive it with Python's `requests` and WireMock's own client.
-if [ "${1:-build}" = test ] && ! python3 -c 'import requests' >/dev/null 2>&1; then
-  echo "install-deps: pip install requests"
-  python3 -m pip install --quiet --disable-pip-version-check requests
-fi
-# The contract tools (openapi-spec-validator, schemathesis) live in a virtualenv the tests and the contract
-# check share.
+# The PyPI tools live in one virtualenv that the tests and the contract check share (Debian's python3 has
+# no pip, and refuses installs into the system, PEP 668): openapi-spec-validator and schemathesis for the
+# contract checks; requests and WireMock's own client (`wiremock`) for the mock server's third-party tests.
 if [ "${1:-build}" = test ]; then
   venv="$(cd "$(dirname "$0")/.." && pwd)/.build/contract-venv"
-  if [ ! -x "$venv/bin/schemathesis" ] || [ ! -x "$venv/bin/python" ]; then
-    echo "install-deps: pip install openapi-spec-validator schemathesis into $venv"
+  tools=(openapi-spec-validator schemathesis requests wiremock)
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openapi_spec_validator, schemathesis, requests, wiremock' >/dev/null 2>&1; then
+    echo "install-deps: pip install ${tools[*]} into $venv"
     mkdir -p "$(dirname "$venv")"
-    python3 -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check openapi-spec-validator schemathesis
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${tools[@]}"
   fi
-fi
-if [ "${1:-build}" = test ] && ! python3 -c 'import wiremock' >/dev/null 2>&1; then
-  echo "install-deps: pip install wiremock"
-  python3 -m pip install --quiet --disable-pip-version-check wiremock
 fi
 # nginx from Debian starts a system service on install; the tests start their own on loopback.
 if [ "${1:-build}" = test ] && command -v service >/dev/null 2>&1; then

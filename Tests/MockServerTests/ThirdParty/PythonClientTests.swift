@@ -4,7 +4,16 @@ import Testing
 
 @Suite("Python clients against the mock server")
 struct PythonClientTests {
-    let python = ExternalTool.find("python3") ?? "python3"
+    let python = Self.python ?? "python3"
+
+    /// The contract virtualenv's Python, where `scripts/install-deps.sh test` installs `requests` and
+    /// `wiremock`; else the system's.
+    static let python: String? = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let venv = root.appendingPathComponent(".build/contract-venv/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: venv) ? venv : ExternalTool.find("python3")
+    }()
 
     /// http.client (standard library): keep-alive on one connection, a chunked upload, HEAD.
     @Test func httpClientStandardLibrary() async throws {
@@ -117,12 +126,12 @@ struct PythonClientTests {
     }
 
     static func canImport(_ module: String) -> Bool {
-        guard let python = ExternalTool.find("python3") else { return false }
+        guard let python else { return false }
         return ExternalTool.probe(python, ["-c", "import \(module)"]) == 0
     }
 
     static func hasRequests() -> Bool {
-        guard let python = ExternalTool.find("python3") else { return false }
+        guard let python else { return false }
         return ExternalTool.probe(python, ["-c", "import requests"]) == 0
     }
 }
