@@ -10,10 +10,14 @@ struct AdminAPI: Sendable {
     var mappingsRoot: URL?
     /// Stops the server after the current response (`POST /__admin/shutdown`).
     var requestShutdown: @Sendable () -> Void = {}
+    /// The address the server listens on: on loopback, the admin API answers only requests
+    /// addressed to loopback (see `crossSiteRefusal`).
+    var bindHost = "127.0.0.1"
 
     static let prefix = "/__admin"
 
     func handle(_ request: ServerRequest) -> ServerResponse {
+        if let refusal = crossSiteRefusal(request) { return refusal }
         let parts = request.path.dropFirst(Self.prefix.count).split(separator: "/").map {
             TargetDecoding.percentDecode($0, plusIsSpace: false)
         }
@@ -41,6 +45,51 @@ struct AdminAPI: Sendable {
         default:
             return AdminJSON.error("no admin route \(method) \(request.path)", status: 404)
         }
+    }
+
+    /// A 403 for an admin request a web page made: one whose `Origin` is another site (a
+    /// page's `fetch` with `mode: "no-cors"` needs no preflight), or, on a server listening on
+    /// loopback, one addressed by a host name other than `localhost` (DNS rebinding: a page's own
+    /// name made to point at 127.0.0.1). The admin API can add a stub that serves a file, so it
+    /// must not be open to every page the developer visits. Clients that are not browsers send
+    /// no `Origin` and address the server as they reached it.
+    func crossSiteRefusal(_ request: ServerRequest) -> ServerResponse? {
+        if let origin = request.headers["Origin"] {
+            let host = URLComponents(string: origin)?.host ?? ""
+            let requested = Self.hostName(request.headers["Host"] ?? "")
+            guard Self.isLoopback(host) || host.lowercased() == requested.lowercased() else {
+                return AdminJSON.error("the admin API does not answer requests from \(origin)", status: 403)
+            }
+        }
+        if Self.isLoopback(bindHost), let host = request.headers["Host"] {
+            let name = Self.hostName(host)
+            guard Self.isLoopback(name) || Self.isIPLiteral(name) else {
+                return AdminJSON.error(
+                    "the admin API answers only requests addressed to loopback", status: 403)
+            }
+        }
+        return nil
+    }
+
+    /// The host of a `Host` field, without its port or IPv6 brackets.
+    static func hostName(_ field: String) -> String {
+        let trimmed = field.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("["), let close = trimmed.firstIndex(of: "]") {
+            return String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
+        }
+        return String(trimmed.split(separator: ":", maxSplits: 1).first ?? "")
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1"
+            || (host.hasPrefix("127.") && isIPLiteral(host))
+    }
+
+    static func isIPLiteral(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
     func parseBody(_ request: ServerRequest) -> AdminResult<JSONValue> {

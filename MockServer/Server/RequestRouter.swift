@@ -20,6 +20,7 @@ final class RequestRouter: Sendable {
         self.recorder = recorder
         var admin = AdminAPI(store: store, journal: journal, recorder: recorder)
         admin.mappingsRoot = configuration.mappingsDirectory
+        admin.bindHost = configuration.host
         let hook = shutdownHook
         admin.requestShutdown = { hook.withLock { $0 }?() }
         self.admin = admin

@@ -128,7 +128,9 @@ struct RecordSpec: Sendable {
         let text = json.matchText.lowercased().trimmingCharacters(in: .whitespaces)
         for (suffix, factor) in [("kb", 1024), ("mb", 1024 * 1024), ("b", 1)] where text.hasSuffix(suffix) {
             if let value = Int(text.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), value >= 0 {
-                return value * factor
+                let (size, overflow) = value.multipliedReportingOverflow(by: factor)
+                guard !overflow else { break }
+                return size
             }
         }
         throw ValuePattern.InvalidMapping(description: "\(location) must be a size such as 2048 or \"2kb\"")

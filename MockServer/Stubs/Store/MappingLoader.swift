@@ -3,6 +3,13 @@ import Foundation
 
 /// Loads WireMock mapping files from a folder.
 enum MappingLoader {
+    /// Where `bodyFileName` is read from when the server has no mappings folder: `__files` under
+    /// the working directory, as WireMock's default root has it; never the working directory
+    /// itself, whose other files a mapping added through the admin API could otherwise serve.
+    static var defaultFilesDirectory: URL {
+        URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("__files")
+    }
+
     /// Where the mapping files and body files of `directory` are.
     static func layout(of directory: URL) -> (mappings: URL, files: URL) {
         let nested = directory.appendingPathComponent("mappings")

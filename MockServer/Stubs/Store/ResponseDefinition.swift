@@ -282,7 +282,7 @@ struct ResponseDefinition: Sendable {
         case .data(let data):
             response.body = .data(data)
         case .file(let name):
-            let directory = filesDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            let directory = filesDirectory ?? MappingLoader.defaultFilesDirectory
             response.body = .file(resolvedFile ?? directory.appendingPathComponent(name))
         }
         var delay = fixedDelayMilliseconds

@@ -50,7 +50,7 @@ final class StubStore: Sendable {
     private func insert(_ stub: StubMapping, into state: inout State) {
         var stub = stub
         if case .file(let name) = stub.response.body {
-            let directory = filesDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            let directory = filesDirectory ?? MappingLoader.defaultFilesDirectory
             stub.response.resolvedFile = directory.appendingPathComponent(name)
         }
         state.nextSequence += 1

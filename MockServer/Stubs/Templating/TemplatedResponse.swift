@@ -102,7 +102,7 @@ struct TemplatedResponse: Sendable {
                         message: "rendered '\(name)', not a relative file name", position: nil)
                 }
                 let directory =
-                    filesDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                    filesDirectory ?? MappingLoader.defaultFilesDirectory
                 let file = directory.appendingPathComponent(name)
                 if templated.rendersBodyFile {
                     guard let data = FileManager.default.contents(atPath: file.path) else {
