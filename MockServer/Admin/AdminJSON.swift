@@ -6,17 +6,19 @@ enum AdminJSON {
     static func loggedRequest(_ entry: RequestJournal.Entry) -> JSONValue {
         let request = entry.request
         var headers: [String: JSONValue] = [:]
-        for field in request.headers {
+        for field in request.headers where headers[field.name] == nil {
             let values = request.headers.values(for: field.name)
             headers[field.name] =
                 values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))
         }
         var cookies: [String: JSONValue] = [:]
         for (name, value) in RequestView(request).cookies { cookies[name] = .string(value) }
+        // One pass: a query of thousands of repeated names must not cost their square.
+        var valuesByName: [String: [JSONValue]] = [:]
+        for pair in request.query { valuesByName[pair.name, default: []].append(.string(pair.value)) }
         var query: [String: JSONValue] = [:]
-        for pair in request.query {
-            let values = request.query.filter { $0.name == pair.name }.map { JSONValue.string($0.value) }
-            query[pair.name] = .object(["key": .string(pair.name), "values": .array(values)])
+        for (name, values) in valuesByName {
+            query[name] = .object(["key": .string(name), "values": .array(values)])
         }
         let host = request.headers["Host"] ?? "localhost"
         let milliseconds = Int64(entry.loggedAt.timeIntervalSince1970 * 1000)

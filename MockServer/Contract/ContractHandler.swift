@@ -100,7 +100,10 @@ public struct ContractHandler: HTTPHandler {
         -> Result<Call, ContractViolation>
     {
         do {
-            let body: Data? = request.bodyFile == nil ? request.body : nil
+            // A JSON body spilled to disk (over 1 MiB) is read back: it is bounded by the server's
+            // body limit, and a large valid JSON body must not be refused as invalid.
+            let body: Data? =
+                request.bodyFile == nil || !operation.takesJSON ? request.body : try? request.bodyData()
             let validated = try operation.validate(
                 pathParameters: path, query: request.query, header: { request.headers[$0] }, body: body,
                 hasBody: request.bodyFile != nil || !request.body.isEmpty)
@@ -126,5 +129,13 @@ public struct ContractHandler: HTTPHandler {
         return ServerResponse(
             status: status, headers: ["Content-Type": "application/json"],
             body: .data((try? body.prettyData()) ?? Data()))
+    }
+}
+
+extension APIOperation {
+    /// Whether the operation's body is a JSON document, which validation must read whole.
+    var takesJSON: Bool {
+        if case .json = body { return true }
+        return false
     }
 }

@@ -72,7 +72,12 @@ public final class SocialBackend: Sendable {
         case .operation(let operation, let pathParameters):
             do {
                 let userId = operation.requiresAuth ? try authenticate(request) : nil
-                let inMemoryBody: Data? = request.bodyFile == nil ? request.body : nil
+                // A JSON body spilled to disk (over 1 MiB) is read back to be validated; a file
+                // upload stays on disk.
+                let inMemoryBody: Data? =
+                    request.bodyFile == nil
+                    ? request.body
+                    : operation.takesJSON ? request.bodyFile.flatMap { try? Data(contentsOf: $0) } : nil
                 let validated = try operation.validate(
                     pathParameters: pathParameters, query: request.query, header: request.header,
                     body: inMemoryBody, hasBody: request.hasBody)

@@ -55,6 +55,11 @@ package enum ContractRouter {
             }
         }
         if let best { return .operation(best.operation, pathParameters: best.parameters) }
+        // HEAD is answered wherever GET is (RFC 9110 §9.3.2); the server sends no body.
+        if method.uppercased() == "HEAD", allowed.contains("GET") {
+            return match(method: "GET", path: path, in: operations)
+        }
+        if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
         return allowed.isEmpty ? .noRoute : .methodNotAllowed(allowed: allowed)
     }
 

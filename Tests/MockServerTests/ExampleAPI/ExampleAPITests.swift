@@ -44,6 +44,23 @@ struct ExampleAPITests {
         }
     }
 
+    /// HEAD is answered wherever GET is, and a valid JSON body is valid however large (one over
+    /// the server's 1 MiB spill threshold is read back from disk to be validated).
+    @Test func headAndLargeJSONBodiesAreServed() async throws {
+        try await withMockServer(handlers: [ContractHandler(NotesAPI.self)]) { server in
+            let head = try perform(server, "HEAD", "/notes")
+            #expect(head.status == 200, "\(head.statusLine)")
+            #expect(head.body.isEmpty)
+            let padded = #"{"text": "hello"# + "\"" + String(repeating: " ", count: 1_200_000) + "}"
+            let created = try perform(
+                server, "POST", "/notes", headers: [("Content-Type", "application/json")], body: padded)
+            #expect(created.status == 201, "\(created.text)")
+            let deleted = try perform(server, "PUT", "/notes")
+            #expect(deleted.status == 405)
+            #expect(deleted.headers.first { $0.0 == "Allow" }?.1.contains("HEAD") == true)
+        }
+    }
+
     @Test(arguments: transports)
     func aRequestBreakingTheDeclarationGetsA400ThatSaysWhy(_ name: String) async throws {
         try await withMockServer(handlers: [ContractHandler(NotesAPI.self)]) { server in
