@@ -83,7 +83,7 @@ struct ContractCoverageTests {
             Issue.record("expected 405")
             return
         }
-        #expect(Set(allowed) == ["GET", "POST"])
+        #expect(Set(allowed) == ["GET", "HEAD", "POST"], "HEAD goes wherever GET does")
         guard
             case .operation(let op, let parameters) = ContractRouter.match(
                 method: "GET", path: "/users/u-1/feed", in: operations)
