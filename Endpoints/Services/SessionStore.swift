@@ -22,12 +22,18 @@ public actor SessionStore: TokenProvider {
     public func currentToken() async throws -> String? { session?.token }
 
     /// Gets a new token with the refresh token.
-    /// - Throws: `SocialError.Category.unauthorized` when signed out; what the refresh throws.
+    /// - Throws: `SocialError.Category.unauthorized` when signed out, also when the session was
+    ///   signed out or replaced while the refresh was under way; what the refresh throws.
     public func refreshToken() async throws -> String {
         guard let refreshToken = session?.refreshToken else {
             throw SocialError(.unauthorized, "not signed in")
         }
         let fresh = try await refresher(refreshToken)
+        // The store may have changed while the refresh was out (the actor is reentrant): a sign-out
+        // or another account must not be replaced by the refreshed old session.
+        guard session?.refreshToken == refreshToken else {
+            throw SocialError(.unauthorized, "the session changed while its token was being refreshed")
+        }
         session = fresh
         return fresh.token
     }
