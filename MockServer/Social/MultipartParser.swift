@@ -5,6 +5,14 @@ import Foundation
 enum MultipartParser {
     /// The content of the first part whose `name` is `field`, or `nil`.
     static func filePart(named field: String, in body: Data, contentType: String) -> Data? {
+        file(named: field, in: body, contentType: contentType)?.data
+    }
+
+    /// The bytes and the declared `Content-Type` (nil when the part has none) of the part named
+    /// `field`.
+    static func file(named field: String, in body: Data, contentType: String) -> (
+        data: Data, contentType: String?
+    )? {
         guard let boundary = boundary(in: contentType) else { return nil }
         let delimiter = Data("--\(boundary)".utf8)
         let headerEnd = Data("\r\n\r\n".utf8)
@@ -24,7 +32,9 @@ enum MultipartParser {
             {
                 contentEnd -= 2
             }
-            return Data(body[split.upperBound..<contentEnd])
+            let type = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-type:") }
+                .map { $0.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces) }
+            return (Data(body[split.upperBound..<contentEnd]), type.flatMap { $0.isEmpty ? nil : $0 })
         }
         return nil
     }

@@ -18,18 +18,33 @@ extension SocialBackend {
         let size = Self.fileSize(destination)
         let record = SocialState.VideoRecord(
             owner: userId, file: destination, size: size, etag: "\"v\(number)-\(size)\"")
-        let replaced = try state.withLock { state -> URL? in
-            if let existing = state.videos[name], existing.owner != userId {
-                throw SocialFailure.status(403, "forbidden", "Videos/\(name) belongs to another user")
+        let replaced: URL?
+        do {
+            replaced = try state.withLock { state -> URL? in
+                if let existing = state.videos[name], existing.owner != userId {
+                    throw SocialFailure.status(403, "forbidden", "Videos/\(name) belongs to another user")
+                }
+                defer { state.videos[name] = record }
+                return state.videos[name]?.file
             }
-            defer { state.videos[name] = record }
-            return state.videos[name]?.file
+        } catch {
+            // Another user stored the name first: this upload is not kept.
+            try? FileManager.default.removeItem(at: destination)
+            throw error
         }
         if let replaced { try? FileManager.default.removeItem(at: replaced) }
         let stored = StoredVideo(
             name: name, size: size, etag: record.etag,
             downloadURL: Self.downloadURL(request.origin, "videos", name))
         return .json(stored, status: 201)
+    }
+
+    /// A part's declared type when it is an image type (served back as it came), else nil.
+    static func imageType(_ declared: String) -> String? {
+        let essence =
+            declared.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let allowed = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/heic", "image/avif"]
+        return allowed.contains(essence) ? essence : nil
     }
 
     func videoLink(name: String, origin: String) throws -> SocialResponse {
@@ -50,25 +65,33 @@ extension SocialBackend {
             body = request.body
         }
         let contentType = request.header("Content-Type") ?? ""
-        guard let image = MultipartParser.filePart(named: "image", in: body, contentType: contentType) else {
+        guard let image = MultipartParser.file(named: "image", in: body, contentType: contentType) else {
             throw ContractViolation(
                 parameter: "image", reason: "a multipart/form-data part named image is required")
         }
         let number = state.withLock { $0.nextNumber() }
         let destination = storageDirectory.appendingPathComponent("avatars/\(number)-\(userId)")
         do {
-            try image.write(to: destination)
+            try image.data.write(to: destination)
         } catch {
             throw SocialFailure.status(500, "storage", "cannot store the image: \(error)")
         }
-        let (user, replaced) = try state.withLock { state -> (User, URL?) in
-            guard state.users[userId] != nil else {
-                throw SocialFailure.status(401, "unauthorized", "the token's user no longer exists")
+        let user: User
+        let replaced: URL?
+        do {
+            (user, replaced) = try state.withLock { state -> (User, URL?) in
+                guard state.users[userId] != nil else {
+                    throw SocialFailure.status(401, "unauthorized", "the token's user no longer exists")
+                }
+                let replaced = state.users[userId]?.avatarFile
+                state.users[userId]?.avatarFile = destination
+                state.users[userId]?.avatarType = image.contentType.flatMap(Self.imageType)
+                // allowed: checked above under the same lock
+                return (state.user(userId, origin: origin)!, replaced)
             }
-            let replaced = state.users[userId]?.avatarFile
-            state.users[userId]?.avatarFile = destination
-            // allowed: checked above under the same lock
-            return (state.user(userId, origin: origin)!, replaced)
+        } catch {
+            try? FileManager.default.removeItem(at: destination)
+            throw error
         }
         if let replaced { try? FileManager.default.removeItem(at: replaced) }
         return .json(user)
@@ -91,7 +114,8 @@ extension SocialBackend {
                 return state.videos[key].map { ($0.file, $0.etag, "video/mp4") }
             case "avatars":
                 guard let file = state.users[key]?.avatarFile else { return nil }
-                return (file, "\"a-\(file.lastPathComponent)\"", "image/jpeg")
+                let type = state.users[key]?.avatarType ?? "image/jpeg"
+                return (file, "\"a-\(file.lastPathComponent)\"", type)
             default:
                 return nil
             }

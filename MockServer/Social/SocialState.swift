@@ -11,6 +11,8 @@ struct SocialState: Sendable {
         var password: String
         var createdAt: Date
         var avatarFile: URL?
+        /// The image type the avatar was uploaded as; served back as it came.
+        var avatarType: String?
     }
 
     struct PostRecord: Sendable {

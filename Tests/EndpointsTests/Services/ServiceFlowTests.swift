@@ -6,6 +6,10 @@ import Foundation
 import MockServer
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 @Suite("Service flows end to end")
 struct ServiceFlowTests {
     @Test("the demo flow passes every step", arguments: TestTransport.allCases)
@@ -155,6 +159,14 @@ struct ServiceFlowTests {
                 try await service.profileImage(for: gone)
             }
             #expect(missing?.category == .notFound)
+            // A PNG comes back as a PNG.
+            let png = folder.appendingPathComponent("avatar.png")
+            try bytes.write(to: png)
+            let withPNG = try await users.uploadProfileImage(file: png)
+            let served = try await client.manager.sendRaw(
+                URLRequest(url: try #require(withPNG.profileImageURL)))
+            #expect(served.headers["Content-Type"] == "image/png")
+            #expect(served.value == bytes)
         }
     }
 }
