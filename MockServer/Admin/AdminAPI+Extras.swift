@@ -2,19 +2,22 @@ import CourierPrimitives
 import Foundation
 
 extension AdminAPI {
-    /// `POST /__admin/mappings/save`: writes the stubs not yet in the mappings folder, one file each.
+    /// `POST /__admin/mappings/save`: writes the stubs not yet in the mappings folder: an edited
+    /// one back into the file it came from, a new one into a file of its own.
     func saveMappings() -> ServerResponse {
         guard let mappingsRoot else {
             return AdminJSON.error(
                 "the server has no mappings folder to save to (start it with one)", status: 409)
         }
-        let unsaved = store.all.filter { !$0.isPersisted }
+        let all = store.all
+        let unsaved = all.filter { !$0.isPersisted }
+        let saved: [String: URL]
         do {
-            try MappingLoader.save(unsaved, to: mappingsRoot)
+            saved = try MappingLoader.save(unsaved, all: all, to: mappingsRoot)
         } catch {
             return AdminJSON.error("cannot save mappings: \(error)", status: 500)
         }
-        store.markPersisted(Set(unsaved.map(\.id)))
+        store.markPersisted(saved)
         return AdminJSON.response(.object([:]))
     }
 

@@ -83,11 +83,12 @@ extension AdminAPI {
         let stubs = try recorded.map {
             try StubMapping(json: $0.mapping, location: "recorded", globalTemplating: store.globalTemplating)
         }
+        var saved: [String: URL] = [:]
         if persist, let mappingsRoot {
-            try MappingLoader.save(stubs, to: mappingsRoot)
+            saved = try MappingLoader.save(stubs, all: stubs, to: mappingsRoot)
         }
         for stub in stubs { store.add(stub) }
-        if persist { store.markPersisted(Set(stubs.map(\.id))) }
+        if persist { store.markPersisted(saved) }
         return stubs
     }
 }

@@ -44,7 +44,12 @@ enum MappingLoader {
             }
             stubs.append(
                 contentsOf: try persisted(
-                    in: json, location: file.lastPathComponent, globalTemplating: globalTemplating))
+                    in: json, location: file.lastPathComponent, globalTemplating: globalTemplating
+                ).map { stub in
+                    var stub = stub
+                    stub.sourceFile = file
+                    return stub
+                })
         }
         return stubs
     }
@@ -59,17 +64,32 @@ enum MappingLoader {
         }
     }
 
-    /// Writes each stub to `<id>.json` in the folder the loader reads mappings from.
+    /// Writes `unsaved` to the folder the loader reads mappings from: a stub that came from a file
+    /// goes back into that file (rewritten with every stub of `all` that came from it, so that no
+    /// older version of an edited stub is left to win at the next start); another goes to a file of
+    /// its own, named after its id (percent-encoded, so two ids never share a file).
+    /// - Returns: the file each saved stub is now in, by id.
     /// - Throws: the file system's error.
-    static func save(_ stubs: [StubMapping], to directory: URL) throws {
+    static func save(_ unsaved: [StubMapping], all: [StubMapping], to directory: URL) throws -> [String: URL]
+    {
         let folder = layout(of: directory).mappings
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for stub in stubs {
-            let name = stub.id.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
-            try stub.source.serialized(pretty: true).write(
-                to: folder.appendingPathComponent("\(name.isEmpty ? UUID().uuidString : name).json"),
-                options: .atomic)
+        var saved: [String: URL] = [:]
+        for file in Set(unsaved.compactMap(\.sourceFile)) {
+            let members = all.filter { $0.sourceFile == file }
+            let document: JSONValue =
+                members.count == 1 ? members[0].source : .object(["mappings": .array(members.map(\.source))])
+            try document.serialized(pretty: true).write(to: file, options: .atomic)
+            for stub in members { saved[stub.id] = file }
         }
+        for stub in unsaved where stub.sourceFile == nil {
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
+            let name = stub.id.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+            let file = folder.appendingPathComponent("\(name.isEmpty ? UUID().uuidString : name).json")
+            try stub.source.serialized(pretty: true).write(to: file, options: .atomic)
+            saved[stub.id] = file
+        }
+        return saved
     }
 
     /// The mappings in a document: a single mapping or `{"mappings": [...]}`.

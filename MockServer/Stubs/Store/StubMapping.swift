@@ -20,6 +20,9 @@ struct StubMapping: Sendable {
     var sequence = 0
     /// Whether the stub is in a file of the mappings folder (loaded from one, or saved to one).
     var isPersisted = false
+    /// The mapping file it was loaded from or saved to, if any: `/__admin/mappings/save` writes an
+    /// edited stub back there, so that the file never keeps an older version.
+    var sourceFile: URL?
 
     /// Reads a mapping; assigns an id when it has none.
     /// - Parameters:

@@ -55,6 +55,8 @@ final class StubStore: Sendable {
         }
         state.nextSequence += 1
         stub.sequence = state.nextSequence
+        // An edited stub keeps the file it came from, to be saved back there.
+        if stub.sourceFile == nil { stub.sourceFile = state.stubs.first { $0.id == stub.id }?.sourceFile }
         state.stubs.removeAll { $0.id == stub.id }
         // Priority 1 first; among equal priorities the newest first.
         let index =
@@ -165,7 +167,10 @@ final class StubStore: Sendable {
     /// Replaces the stub with `id`; false when there is none.
     func replace(id: String, with stub: StubMapping) -> Bool {
         state.withLock { state in
-            guard state.stubs.contains(where: { $0.id == id }) else { return false }
+            guard let old = state.stubs.first(where: { $0.id == id }) else { return false }
+            var stub = stub
+            // An edited stub keeps the file it came from, to be saved back there.
+            if stub.sourceFile == nil { stub.sourceFile = old.sourceFile }
             state.stubs.removeAll { $0.id == id }
             insert(stub, into: &state)
             return true
@@ -192,10 +197,13 @@ final class StubStore: Sendable {
     }
 
     /// Marks the stubs with these ids as saved to the mappings folder.
-    func markPersisted(_ ids: Set<String>) {
+    /// Marks stubs saved, each in its file.
+    func markPersisted(_ files: [String: URL]) {
         state.withLock { state in
-            for index in state.stubs.indices where ids.contains(state.stubs[index].id) {
+            for index in state.stubs.indices {
+                guard let file = files[state.stubs[index].id] else { continue }
                 state.stubs[index].isPersisted = true
+                state.stubs[index].sourceFile = file
             }
         }
     }

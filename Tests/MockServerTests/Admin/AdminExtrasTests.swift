@@ -38,6 +38,48 @@ struct AdminExtrasTests {
         }
     }
 
+    /// An edited stub is saved back into the file it came from (with the other stubs of that
+    /// file), so the next start serves the edit, not the older version; ids that differ only in
+    /// punctuation get files of their own.
+    @Test func anEditedStubIsSavedIntoItsOwnFile() async throws {
+        let root = try temporaryRoot()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let original = root.appendingPathComponent("mappings/get-user.json")
+        try Data(
+            #"""
+            {"mappings": [
+              {"id": "abc", "request": {"url": "/user"}, "response": {"body": "old"}},
+              {"id": "other", "request": {"url": "/other"}, "response": {"body": "other"}}
+            ]}
+            """#.utf8
+        ).write(to: original)
+        var configuration = MockServerConfiguration()
+        configuration.mappingsDirectory = root
+        try await withMockServer(configuration: configuration) { server in
+            let edited = try perform(
+                server, "PUT", "/__admin/mappings/abc",
+                body: #"{"request": {"url": "/user"}, "response": {"body": "new"}}"#)
+            #expect(edited.status == 200, "\(edited.text)")
+            for id in ["get.user", "getuser"] {
+                let created = try perform(
+                    server, "POST", "/__admin/mappings",
+                    body: #"{"id": "\#(id)", "request": {"url": "/\#(id)"}, "response": {"body": "\#(id)"}}"#)
+                #expect(created.status == 201, "\(created.text)")
+            }
+            #expect(try perform(server, "POST", "/__admin/mappings/save").status == 200)
+        }
+        try await withMockServer(configuration: configuration) { server throws in
+            #expect(server.stubCount == 4)
+            #expect(try perform(server, "/user").text == "new")
+            #expect(try perform(server, "/other").text == "other")
+            #expect(try perform(server, "/get.user").text == "get.user")
+            #expect(try perform(server, "/getuser").text == "getuser")
+        }
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: root.appendingPathComponent("mappings").path)
+        #expect(files.sorted() == ["get%2Euser.json", "get-user.json", "getuser.json"].sorted(), "\(files)")
+    }
+
     @Test func saveWithoutAFolderIsRefused() async throws {
         try await withMockServer { server in
             let refused = try perform(server, "POST", "/__admin/mappings/save")
