@@ -266,8 +266,9 @@ public final class StubTransport: Transport {
                 headers["Content-Type"] = MediaType.guess(forExtension: fileURL.pathExtension)
             }
         }
-        if request.method == .head { data = Data() }
+        // A HEAD announces the length the GET's body would have, and sends none (RFC 9110 §9.3.2).
         if headers["Content-Length"] == nil { headers["Content-Length"] = String(data.count) }
+        if request.method == .head { data = Data() }
         let total = Int64(data.count)
         request.progress?(TransferProgress(direction: .download, completed: total, total: total))
         let body: ResponseBody

@@ -20,6 +20,17 @@ struct StubTransportTests {
         #expect(response.headers["Content-Type"] == "application/json")
     }
 
+    /// A HEAD announces the length of the body a GET would get, and carries none.
+    @Test func aHeadAnnouncesTheLengthOfTheBody() async throws {
+        let stub = StubTransport(fixturesDirectory: fixtures.appendingPathComponent("Stubs"))
+        stub.on(.head, "/feed", .fixture("feed.json"))
+        let size = try Data(contentsOf: fixtures.appendingPathComponent("Stubs/feed.json")).count
+        let response = try await stub.send(
+            TransportRequest(method: .head, url: try #require(URL(string: "https://api.test/feed"))))
+        #expect(response.headers["Content-Length"] == String(size))
+        #expect(response.body.data.isEmpty)
+    }
+
     @Test func missingFixtureIsAClearError() async throws {
         let stub = StubTransport(fixturesDirectory: fixtures)
         stub.on(.get, "/feed", .fixture("nope.json"))
