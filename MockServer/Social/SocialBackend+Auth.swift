@@ -90,6 +90,13 @@ extension SocialBackend {
     ) -> AuthSession {
         let token = "tok-" + UUID().uuidString.lowercased()
         let expiresAt = Date(timeIntervalSinceNow: tokenLifetime)
+        // Expired tokens are dropped now and then (each time the table has doubled), so a long
+        // run of logins and refreshes does not grow it without bound.
+        if state.tokens.count >= state.tokenPurgeAt {
+            let now = Date()
+            state.tokens = state.tokens.filter { $0.value.expiresAt > now }
+            state.tokenPurgeAt = max(1024, state.tokens.count * 2)
+        }
         state.tokens[token] = SocialState.TokenRecord(userId: userId, expiresAt: expiresAt)
         let refresh = refreshToken ?? "ref-" + UUID().uuidString.lowercased()
         state.refreshTokens[refresh] = userId

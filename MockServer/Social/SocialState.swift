@@ -42,6 +42,8 @@ struct SocialState: Sendable {
     var userOrder: [String] = []
     var emailIndex: [String: String] = [:]
     var tokens: [String: TokenRecord] = [:]
+    /// When `tokens` is next cleared of expired ones (see `issueSession`).
+    var tokenPurgeAt = 1024
     var refreshTokens: [String: String] = [:]
     /// Oldest first; `seq` grows with every post.
     var posts: [PostRecord] = []
