@@ -139,6 +139,12 @@ public final class URLSessionTransport: Transport {
             throw CourierError(.cancelled, "the task was cancelled", request: request)
         }
         try RequestBuilding.validateForSending(request)
+        do {
+            try request.destination.checkWritable()
+        } catch var error {
+            error.request = request
+            throw error
+        }
         if request.method == .get, !Redirects.isEmpty(request.body) {
             throw CourierError(
                 .invalidBody,

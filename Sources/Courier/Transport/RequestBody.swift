@@ -116,6 +116,23 @@ extension ResponseDestination {
     }
 
     /// Where the body of a response with `status` goes, for this destination.
+    /// Refuses, before anything is sent, a `.file` destination that cannot be written: an
+    /// existing file without write permission, or a new one in a folder that does not exist or
+    /// cannot be written. Creates nothing: the file is opened on the final response head.
+    /// - Throws: `CourierError.Code.fileWriteFailed`.
+    package func checkWritable() throws(CourierError) {
+        guard case .file(let url) = self else { return }
+        let path = url.path
+        let writable =
+            access(path, F_OK) == 0
+            ? access(path, W_OK) == 0
+            : access(url.deletingLastPathComponent().path, W_OK | X_OK) == 0
+        guard writable else {
+            let reason = String(cString: strerror(errno))
+            throw CourierError(.fileWriteFailed, "cannot create response file \(path): \(reason)")
+        }
+    }
+
     package func target(status: Int) -> Target {
         switch self {
         case .memory: .memory

@@ -42,16 +42,9 @@ final class ResponseSink {
             storage = .memory(Data(), limit: maxResponseBytes)
         case .resumableFile:
             storage = .pending(destination, limit: maxResponseBytes)
-        case .file(let url):
+        case .file:
             // Refused before sending, as when the file was created here.
-            let path = url.path
-            let writable =
-                access(path, F_OK) == 0
-                ? access(path, W_OK) == 0
-                : access(url.deletingLastPathComponent().path, W_OK | X_OK) == 0
-            guard writable else {
-                throw CourierError(.fileWriteFailed, "cannot create response file \(path): \(errnoText())")
-            }
+            try destination.checkWritable()
             storage = .pending(destination, limit: maxResponseBytes)
         }
     }

@@ -38,7 +38,8 @@ extension TransportConformance {
             try await c.expectStillWorks()
         },
         Check("failures.aTaskCancelledBeforeSendingNeverSends") { c in
-            let request = TransportRequest(urlRequest: try c.request("/echo/never"))
+            let path = c.uniquePath("/echo/never")
+            let request = TransportRequest(urlRequest: try c.request(path))
             let transport = c.transport
             let task = Task {
                 withUnsafeCurrentTask { $0?.cancel() }
@@ -47,6 +48,8 @@ extension TransportConformance {
             await c.expectError(code: .cancelled, "a task cancelled before sending") {
                 "status \(try await task.value.status)"
             }
+            try await c.expectStillWorks()
+            c.expectEqual(c.received(path).count, 0, "requests that reached the server")
         },
         Check("failures.aDeclaredLengthOverTheLimitIsRefused") { c in
             let request = TransportRequest(
@@ -67,9 +70,11 @@ extension TransportConformance {
         },
         Check("failures.anUnwritableDestinationFailsBeforeSending") { c in
             let destination = URL(fileURLWithPath: "/nonexistent-dir-\(UUID())/out.bin")
-            let request = TransportRequest(
-                urlRequest: try c.request("/bytes/10"), destination: .file(destination))
+            let path = c.uniquePath("/echo/unwritable")
+            let request = TransportRequest(urlRequest: try c.request(path), destination: .file(destination))
             await c.expectError(request, code: .fileWriteFailed, "a file in a missing folder")
+            try await c.expectStillWorks()
+            c.expectEqual(c.received(path).count, 0, "requests that reached the server")
         },
         Check("failures.aRequestWithNoAnswerLeavesAnExistingFileAlone") { c in
             let destination = FileManager.default.temporaryDirectory

@@ -156,10 +156,15 @@ final class SocialBackendRulesTests {
     @Test("likes count once per user")
     func likes() throws {
         let ada = try login(1)
-        _ = call("POST", "/posts/p-000006/like", token: ada.token)
-        let post = try decode(Post.self, call("POST", "/posts/p-000006/like", token: ada.token).body)
-        let before = try decode(Post.self, call("GET", "/posts/p-000006").body)
-        #expect(post.likes == before.likes)
+        let start = try decode(Post.self, call("GET", "/posts/p-000006").body).likes
+        let first = try decode(Post.self, call("POST", "/posts/p-000006/like", token: ada.token).body)
+        let second = try decode(Post.self, call("POST", "/posts/p-000006/like", token: ada.token).body)
+        #expect(first.likes == start + 1, "the first like counts")
+        #expect(second.likes == start + 1, "a second like by the same user does not")
+        let bob = try login(2)
+        let other = try decode(Post.self, call("POST", "/posts/p-000006/like", token: bob.token).body)
+        #expect(other.likes == start + 2, "another user's like counts")
+        #expect(try decode(Post.self, call("GET", "/posts/p-000006").body).likes == start + 2)
         #expect(call("POST", "/posts/p-999999/like", token: ada.token).status == 404)
     }
 }

@@ -37,9 +37,17 @@ struct EventStreamStubTests {
         } catch let error as ValuePattern.InvalidMapping {
             #expect(error.description.contains(message), "\(error.description)")
         }
+    }
+
+    /// A valid stream with a `body` next to it is refused for that reason alone.
+    @Test func aBodyBesideAnEventStreamIsRefused() throws {
+        let stream = #"{"events": [{"data": "x"}]}"#
+        let alone = try JSONValue.parse(Data(("{\"eventStream\": " + stream + "}").utf8))
+        _ = try ResponseDefinition.parse(alone, at: "response")
         let withBody = try JSONValue.parse(Data(("{\"body\": \"x\", \"eventStream\": " + stream + "}").utf8))
-        #expect(throws: ValuePattern.InvalidMapping.self) {
+        let error = #expect(throws: ValuePattern.InvalidMapping.self) {
             try ResponseDefinition.parse(withBody, at: "response")
         }
+        #expect(error?.description.contains("eventStream is the body: drop body") == true, "\(String(describing: error))")
     }
 }
