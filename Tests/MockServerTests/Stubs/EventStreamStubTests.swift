@@ -48,6 +48,8 @@ struct EventStreamStubTests {
         let error = #expect(throws: ValuePattern.InvalidMapping.self) {
             try ResponseDefinition.parse(withBody, at: "response")
         }
-        #expect(error?.description.contains("eventStream is the body: drop body") == true, "\(String(describing: error))")
+        #expect(
+            error?.description.contains("eventStream is the body: drop body") == true,
+            "\(String(describing: error))")
     }
 }
