@@ -106,10 +106,17 @@ extension HostileClientTests {
                     URLRequest(
                         url: URL(string: "\(server.baseURL)/feed?access_token=SECRET-TOKEN-123&sig=sig-789")!)
                 )
+                let undecodable = await #expect(throws: CourierError.self) {
+                    try await manager.send(HostileEndpoint.rawPath("session"), as: AuthSession.self)
+                }
+                #expect(undecodable?.code == .decodingFailed)
             }
         }
         #expect(lines.all.count >= 6)
         #expect(lines.all.contains { $0.hasPrefix("✗") && $0.contains("401") })
+        #expect(
+            lines.all.contains { $0.hasPrefix("✗") && $0.contains("/items/session") },
+            "the failed decoding is logged: \(lines.all)")
         for line in lines.all {
             for secret in Self.secrets {
                 #expect(!line.contains(secret), "a log line shows \(secret): \(line)")

@@ -74,7 +74,6 @@ extension HostileServerTests {
             #expect(end == .closed || end == .reset, "still reading after \(elapsed) (\(received) bytes)")
             // No bound on `elapsed` beyond the loop's 40 s: the reads pause on Swift's cooperative pool, which other
             // tests can hold for seconds on a loaded machine. Unfixed, the reader is still served at 40 s.
-            #expect(received < 256 << 20)
             #expect(Self.ping(port: server.port) == 200)
         }
     }
