@@ -9,11 +9,14 @@ import Testing
 private final class FlakyServer: Sendable {
     let failures: Int
     let served = Mutex(0)
+    /// When each request arrived.
+    let arrivals = Mutex<[ContinuousClock.Instant]>([])
 
     init(failures: Int) { self.failures = failures }
 
     var handler: ClosureHandler {
         ClosureHandler { [self] request in
+            arrivals.withLock { $0.append(.now) }
             let count = served.withLock { count in
                 count += 1
                 return count
@@ -53,13 +56,15 @@ struct ManagerFromConfigurationTests {
         defer { try? FileManager.default.removeItem(atPath: config) }
         let flaky = FlakyServer(failures: 1)
         try await withMockServer(handlers: [flaky.handler]) { server in
-            let started = Date()
             let output = try await CourierProcess.run([
                 "send", "GET", "\(server.baseURL)/item", "--config", config, "--transport", transport,
             ])
             #expect(output.status == 0, "stderr: \(output.stderr)")
             #expect(flaky.count == 2, "the 503 must be retried once")
-            #expect(Date().timeIntervalSince(started) >= 1, "Retry-After: 1 must be honoured")
+            let arrivals = flaky.arrivals.withLock { $0 }
+            #expect(
+                arrivals.count == 2 && arrivals[1] - arrivals[0] >= .seconds(1),
+                "Retry-After: 1 must be honoured between the two requests")
             #expect(output.stdoutText == #"{"authorization":"","client":"from-config"}"#)
         }
     }
