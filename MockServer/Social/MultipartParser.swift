@@ -13,7 +13,7 @@ enum MultipartParser {
     static func file(named field: String, in body: Data, contentType: String) -> (
         data: Data, contentType: String?
     )? {
-        guard let boundary = boundary(in: contentType) else { return nil }
+        guard let boundary = MediaType.boundary(of: contentType) else { return nil }
         let delimiter = Data("--\(boundary)".utf8)
         let headerEnd = Data("\r\n\r\n".utf8)
         var searchStart = body.startIndex
@@ -35,22 +35,6 @@ enum MultipartParser {
             let type = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-type:") }
                 .map { $0.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces) }
             return (Data(body[split.upperBound..<contentEnd]), type.flatMap { $0.isEmpty ? nil : $0 })
-        }
-        return nil
-    }
-
-    static func boundary(in contentType: String) -> String? {
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary"
-            else {
-                continue
-            }
-            var value = pair[1].trimmingCharacters(in: .whitespaces)
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
-                value = String(value.dropFirst().dropLast())
-            }
-            return value.isEmpty ? nil : value
         }
         return nil
     }

@@ -28,13 +28,14 @@ package enum SetCookieFields {
         guard let equals = text.firstIndex(of: UInt8(ascii: "=")), equals > text.startIndex else {
             return false
         }
-        // RFC 6265 cookie-name is an RFC 7230 token: no separators, spaces or controls.
-        let separators = Set("()<>@,;:\\\"/[]?={} \t".utf8)
         return text[..<equals].allSatisfy { $0 > 0x20 && $0 < 0x7F && !separators.contains($0) }
     }
 
     /// The field without surrounding spaces, or the commas of an empty field next to it (a
     /// cookie-value has no commas).
+    /// RFC 6265 cookie-name is an RFC 7230 token: no separators, spaces or controls.
+    private static let separators = Set("()<>@,;:\\\"/[]?={} \t".utf8)
+
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
         String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: trim)
     }

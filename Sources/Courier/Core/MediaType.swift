@@ -34,4 +34,20 @@ package enum MediaType {
         let head = contentType.split(separator: ";", maxSplits: 1).first ?? ""
         return head.trimmingCharacters(in: .whitespaces).lowercased()
     }
+
+    /// The `boundary` parameter of a multipart `Content-Type` value, unquoted; nil when absent
+    /// or empty.
+    package static func boundary(of contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary"
+            else { continue }
+            var value = pair[1].trimmingCharacters(in: .whitespaces)
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
 }

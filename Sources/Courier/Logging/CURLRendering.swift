@@ -73,7 +73,7 @@ package enum CURLRendering {
     /// (`name="password"`) hidden; the other parts are shown as they are.
     private static func multipartOption(_ data: Data, contentType: String) -> String {
         guard data.count <= inlineBodyLimit, let text = String(data: data, encoding: .utf8),
-            let boundary = boundary(in: contentType)
+            let boundary = MediaType.boundary(of: contentType)
         else {
             return "--data-binary @-  # \(data.count) bytes of multipart, not shown"
         }
@@ -87,19 +87,6 @@ package enum CURLRendering {
             return head + "\r\n\r\n" + Redaction.placeholder + ending
         }
         return "--data-binary " + quote(parts.joined(separator: delimiter))
-    }
-
-    /// The `boundary` parameter of a multipart content type.
-    static func boundary(in contentType: String) -> String? {
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }
-            guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
-            let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            return value.isEmpty ? nil : value
-        }
-        return nil
     }
 
     /// The `name` of a part's `Content-Disposition`.
