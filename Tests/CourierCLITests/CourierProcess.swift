@@ -25,10 +25,15 @@ struct CourierProcess {
             .appendingPathComponent("../../.build/debug/courier").standardizedFileURL
     }
 
+    /// The default time limit: a minute, three under a sanitizer, where the `courier` binary runs
+    /// several times slower and shares two cores with the rest of the suite.
+    static let defaultTimeout: TimeInterval =
+        ProcessInfo.processInfo.environment["COURIER_SANITIZER"] == nil ? 60 : 180
+
     /// Runs `courier arguments…` to completion with a time limit.
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60)
-        async throws -> Output
-    {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = defaultTimeout
+    ) async throws -> Output {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "COURIER_TRANSPORT")
         env.merge(environment) { $1 }

@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// An echo server: answers every request with a JSON description of what it received.
@@ -8,9 +9,7 @@ private let echo = ClosureHandler { request in
     if request.path == "/big" {
         return ServerResponse(
             status: 200, headers: ["Content-Type": "application/octet-stream"],
-            body: .generated(length: 3 << 20) { offset, count in
-                Data((0..<count).map { UInt8((offset + Int64($0)) % 251) })
-            })
+            body: .generated(length: 3 << 20, producer: bigPattern.bytes))
     }
     if request.path == "/cut" { return cutTwice(range: request.headers["Range"]) }
     let body = (try? request.bodyData()) ?? Data()
@@ -138,8 +137,7 @@ struct SendCommandTests {
             #expect(output.stdout.isEmpty)
             let written = try Data(contentsOf: target)
             #expect(written.count == 3 << 20)
-            #expect(written[1000] == UInt8(1000 % 251))
-            #expect(written[(3 << 20) - 1] == UInt8(((3 << 20) - 1) % 251))
+            #expect(Bool(written == bigPattern.bytes(offset: 0, count: 3 << 20)))
         }
     }
 
@@ -184,8 +182,11 @@ struct SendCommandTests {
 
 private let cutSize = 3 << 20
 
+private let bigPattern = PatternBytes(period: 251)
+private let cutPattern = PatternBytes(period: 253)
+
 private func cutBody(offset: Int64, count: Int) -> Data {
-    Data((0..<count).map { UInt8((offset + Int64($0)) % 253) })
+    cutPattern.bytes(offset: offset, count: count)
 }
 
 /// `/cut`: `cutSize` bytes with an `ETag`, cut twice without keeping any state: a request

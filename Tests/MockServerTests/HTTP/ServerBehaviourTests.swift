@@ -1,6 +1,7 @@
 import Courier
 import CourierPrimitives
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MockServer
@@ -25,9 +26,7 @@ enum TestHandlers {
             case "/generated":
                 let length = Int64(request.queryValue("n") ?? "1000000") ?? 1_000_000
                 return ServerResponse(
-                    body: .generated(length: length) { offset, count in
-                        Data((0..<count).map { UInt8(truncatingIfNeeded: (offset + Int64($0)) % 251) })
-                    })
+                    body: .generated(length: length, producer: generatedPattern.bytes))
             case "/dribble":
                 var response = ServerResponse.text("0123456789", status: 200)
                 response.dribble = ChunkedDribble(numberOfChunks: 5, totalDuration: .milliseconds(200))
@@ -48,8 +47,10 @@ enum TestHandlers {
         }
     ]
 
+    static let generatedPattern = PatternBytes(period: 251)
+
     static func generatedBytes(_ range: Range<Int>) -> [UInt8] {
-        range.map { UInt8(truncatingIfNeeded: $0 % 251) }
+        [UInt8](generatedPattern.bytes(offset: Int64(range.lowerBound), count: range.count))
     }
 }
 
