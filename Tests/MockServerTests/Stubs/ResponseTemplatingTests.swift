@@ -229,7 +229,7 @@ struct ResponseTemplatingTests {
             let before = Date()
             let parts = try perform(server, "/now").text.split(separator: "|").map(String.init)
             let after = Date()
-            #expect(parts.count == 4)
+            try #require(parts.count == 4, "\(parts)")
             let epoch = try #require(Double(parts[0])) / 1000
             #expect(
                 epoch >= before.timeIntervalSince1970.rounded(.down) - 0.001
@@ -255,13 +255,14 @@ struct ResponseTemplatingTests {
                         .utf8))
             let first = try perform(server, "/r").text.split(separator: "|").map(String.init)
             let second = try perform(server, "/r").text.split(separator: "|").map(String.init)
-            #expect(first.count == 5)
+            try #require(first.count == 5, "\(first)")
             #expect(first[0].wholeMatch(of: /[A-Za-z0-9]{33}/) != nil)
             #expect(first[1].wholeMatch(of: /[0-9]{8}/) != nil)
             #expect(UUID(uuidString: first[2]) != nil)
             #expect(first[3].wholeMatch(of: /[A-Z]{5}/) != nil)
             #expect(first[4].wholeMatch(of: /[0-9a-f]{6}/) != nil)
-            #expect(first[0] != second[0])
+            let secondAlphanumeric = try #require(second.first, "the second response was empty")
+            #expect(first[0] != secondAlphanumeric)
         }
     }
 

@@ -127,6 +127,8 @@ final class RawClient {
         var response = RawResponse(status: status, statusLine: statusLine, headers: headers, body: [])
         if isHead || (100..<200).contains(status) || status == 204 || status == 304 { return response }
         if let length = response.header("Content-Length").flatMap(Int.init) {
+            // A negative length would trap at `buffer[0..<length]`, ending the whole test process.
+            guard length >= 0 else { throw Failure(description: "bad Content-Length: \(length)") }
             while buffer.count < length {
                 guard try fill() else { throw Failure(description: "EOF inside body") }
             }
@@ -136,7 +138,8 @@ final class RawClient {
             while true {
                 let lineEnd = try readUntil([13, 10])
                 let sizeText = String(decoding: buffer[0..<lineEnd], as: UTF8.self)
-                guard let size = Int(sizeText, radix: 16) else {
+                // A negative size (or one that overflows `size + 2`) would trap below.
+                guard let size = Int(sizeText, radix: 16), size >= 0, size < Int.max - 2 else {
                     throw Failure(description: "bad chunk size")
                 }
                 buffer.removeFirst(lineEnd + 2)

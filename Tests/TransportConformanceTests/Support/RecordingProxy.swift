@@ -234,8 +234,9 @@ final class RecordingProxy: Sendable {
     }
 
     private static func connectUpstream(_ authority: String) -> Int32? {
+        // A port outside 0...65535 (from a client under test) would trap in `UInt16(port)`: refused instead.
         guard let colon = authority.lastIndex(of: ":"),
-            let port = Int(authority[authority.index(after: colon)...])
+            let port = Int(authority[authority.index(after: colon)...]), UInt16(exactly: port) != nil
         else { return nil }
         let host = authority[..<colon]
         guard host == "127.0.0.1" || host == "localhost" else { return nil }
