@@ -58,7 +58,7 @@ final class CacheStore: Sendable {
     func use(_ key: String) -> CachedResponse? {
         index.withLock { index in
             guard var record = index.records[key] else { return nil }
-            index.clock += 1
+            index.clock &+= 1
             record.lastUse = index.clock
             index.records[key] = record
             save(index)
@@ -84,7 +84,7 @@ final class CacheStore: Sendable {
         let evicted = index.withLock { index -> [String]? in
             // Renaming over the old file is atomic: a reader sees the old or the new body.
             guard rename(temporary.path, destination.path) == 0 else { return nil }
-            index.clock += 1
+            index.clock &+= 1
             record.lastUse = index.clock
             index.records[record.key] = record
             var evicted: [String] = []
@@ -120,7 +120,7 @@ final class CacheStore: Sendable {
                 current.size == original.size, current.requestTime == original.requestTime,
                 current.responseTime == original.responseTime, current.headers == original.headers
             else { return false }
-            index.clock += 1
+            index.clock &+= 1
             var record = record
             record.lastUse = index.clock
             index.records[record.key] = record

@@ -22,7 +22,10 @@ struct CachedResponse: Codable, Sendable {
     /// The cache's use counter when it was last used, for least-recently-used eviction.
     var lastUse: UInt64
 
-    var httpHeaders: HTTPHeaders { HTTPHeaders(headers.map { ($0[0], $0.count > 1 ? $0[1] : "") }) }
+    /// A malformed pair from a damaged index (`[]`) counts as no field.
+    var httpHeaders: HTTPHeaders {
+        HTTPHeaders(headers.compactMap { pair in pair.first.map { ($0, pair.count > 1 ? pair[1] : "") } })
+    }
 
     /// Statuses a cache may give a heuristic freshness to (RFC 9110 §15.1).
     static let heuristicallyCacheable: Set<Int> = [
@@ -103,7 +106,7 @@ struct CachedResponse: Codable, Sendable {
         var notModified = notModified
         if notModified["Date"] == nil { notModified.add(name: "Date", value: Self.httpDate(now)) }
         let replaced = Set(notModified.map { $0.name.lowercased() }).subtracting(Self.keptOn304)
-        var merged = headers.filter { !replaced.contains($0[0].lowercased()) }
+        var merged = headers.filter { ($0.first).map { !replaced.contains($0.lowercased()) } ?? false }
         for field in notModified where replaced.contains(field.name.lowercased()) {
             merged.append([field.name, field.value])
         }

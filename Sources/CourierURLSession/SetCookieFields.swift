@@ -25,10 +25,12 @@ package enum SetCookieFields {
     /// Whether `rest` begins (after spaces) with a cookie name and `=`.
     private static func startsCookie(_ rest: ArraySlice<UInt8>) -> Bool {
         let text = rest.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        guard let equals = text.firstIndex(of: UInt8(ascii: "=")), equals > text.startIndex else {
-            return false
-        }
-        return text[..<equals].allSatisfy { $0 > 0x20 && $0 < 0x7F && !separators.contains($0) }
+        // Only the name is read: the scan ends at the first byte a name cannot hold, so a value with
+        // many commas and no `=` is not scanned again from every comma.
+        guard let end = text.firstIndex(where: { $0 <= 0x20 || $0 >= 0x7F || separators.contains($0) }),
+            end > text.startIndex
+        else { return false }
+        return text[end] == UInt8(ascii: "=")
     }
 
     /// The field without surrounding spaces, or the commas of an empty field next to it (a

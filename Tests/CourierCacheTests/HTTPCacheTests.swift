@@ -282,6 +282,27 @@ struct HTTPCacheTests {
         #expect(files.filter { $0 != ".courier-index.json" }.count == 1, "\(files)")
     }
 
+    @Test("a damaged index (an empty header pair, a use counter at its maximum) is survived, not a crash")
+    func damagedIndex() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let origin = origin([("Cache-Control", "max-age=600")])
+        do { _ = try await send(try cache(), origin) }
+        let indexFile = folder.appendingPathComponent(".courier-index.json")
+        var index = try String(contentsOf: indexFile, encoding: .utf8)
+        #expect(index.contains(#""headers":[["#), "\(index)")
+        #expect(index.contains(#""clock":"#), "\(index)")
+        index = index.replacingOccurrences(of: #""headers":["#, with: #""headers":[[],"#)
+        index = index.replacingOccurrences(
+            of: #""clock":[0-9]+"#, with: #""clock":18446744073709551615"#, options: .regularExpression)
+        try Data(index.utf8).write(to: indexFile)
+        let reopened = try cache()
+        // Served from the damaged record (its real fields are intact), then stored again.
+        #expect(try await send(reopened, origin).source == .cache)
+        #expect(
+            try await send(reopened, origin, url: URL(string: "http://api.test/other")!).source == .network)
+        #expect(try await send(reopened, origin, url: URL(string: "http://api.test/other")!).source == .cache)
+    }
+
     @Test("a changed resource answers 200 to the revalidation and replaces the stored one")
     func changed() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }

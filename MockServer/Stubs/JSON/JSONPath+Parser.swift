@@ -5,6 +5,11 @@ extension JSONPath {
     struct Parser {
         let scalars: [Unicode.Scalar]
         var position = 0
+        /// How deeply filters nest (`!`, parentheses, filters inside filters) at this point.
+        var depth = 0
+        /// Deeper expressions are refused: each level is a stack frame, and a million `!` or `(` would
+        /// overflow the stack of the thread parsing a mapping.
+        static let maxDepth = 64
 
         init(_ scalars: [Unicode.Scalar]) {
             self.scalars = scalars
@@ -186,6 +191,11 @@ extension JSONPath {
         }
 
         mutating func parseUnary() throws -> Filter {
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= Self.maxDepth else {
+                throw SyntaxError(description: "filter nested deeper than \(Self.maxDepth) at \(position)")
+            }
             skipSpaces()
             if peek == "!" && !startsWith("!=") {
                 advance()

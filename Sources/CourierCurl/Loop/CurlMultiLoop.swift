@@ -478,7 +478,9 @@ final class OriginQueue {
     /// libcurl's default of 100 streams per connection over HTTP/2.
     func limit(_ connections: Int) -> Int {
         guard connections > 0 else { return .max }
-        return multiplexed ? connections * 100 : connections
+        guard multiplexed else { return connections }
+        let (streams, overflow) = connections.multipliedReportingOverflow(by: 100)
+        return overflow ? .max : streams
     }
 
     var isEmpty: Bool { running == 0 && waiting == 0 }

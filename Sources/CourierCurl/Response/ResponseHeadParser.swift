@@ -27,6 +27,10 @@ struct ResponseHeadParser: Sendable, Equatable {
     private(set) var trailers = HTTPHeaders()
     /// Whether the blank line of the current head was seen.
     private(set) var isComplete = false
+    /// Continuation lines joined in the current head: each copies the fields, so past
+    /// `maxFoldedLines` they are dropped rather than letting a server make the loop quadratic.
+    private var foldedLines = 0
+    static let maxFoldedLines = 100
 
     /// Consumes one header line as libcurl delivers it (with its CRLF).
     mutating func consume(_ raw: String) -> Line {
@@ -56,11 +60,14 @@ struct ResponseHeadParser: Sendable, Equatable {
             headers = HTTPHeaders()
             trailers = HTTPHeaders()
             isComplete = false
+            foldedLines = 0
             return .statusLine
         }
         let kind = isComplete ? Line.trailer : .field
         if line[0] == UInt8(ascii: " ") || line[0] == UInt8(ascii: "\t") {
             // Obsolete line folding: continue the previous value.
+            guard foldedLines < Self.maxFoldedLines else { return .ignored }
+            foldedLines += 1
             let folded = isComplete ? trailers : headers
             guard let previous = folded.reversed().first else { return .ignored }
             var fields = Array(folded)

@@ -65,4 +65,33 @@ import Testing
         _ = parser.consume("HTTP/1.1 204 No Content\r\n")
         #expect(parser.trailers.isEmpty)
     }
+
+    /// Each continuation line copied the fields: thousands made the loop thread quadratic. Past
+    /// `maxFoldedLines` they are ignored; the field keeps what was joined so far.
+    @Test func continuationLinesAreBounded() {
+        var parser = ResponseHeadParser()
+        _ = parser.consume("HTTP/1.1 200 OK\r\n")
+        _ = parser.consume("X-Long: a\r\n")
+        let kinds = (0..<5_000).map { _ in parser.consume(" b\r\n") }
+        #expect(kinds.prefix(ResponseHeadParser.maxFoldedLines).allSatisfy { $0 == .field })
+        #expect(kinds.dropFirst(ResponseHeadParser.maxFoldedLines).allSatisfy { $0 == .ignored })
+        #expect(
+            parser.headers["X-Long"] == "a"
+                + String(repeating: " b", count: ResponseHeadParser.maxFoldedLines))
+        #expect(parser.consume("\r\n") == .end)
+    }
+}
+
+@Suite struct OriginQueueTests {
+    /// "As many connections as you like" spelled `.max` overflowed `connections * 100` for an
+    /// HTTP/2 origin, on the loop thread, for every https request.
+    @Test func anUnboundedConnectionCountHasNoOverflow() {
+        let queue = OriginQueue(multiplexed: true)
+        #expect(queue.limit(.max) == .max)
+        #expect(queue.limit(Int.max / 50) == .max)
+        #expect(queue.limit(8) == 800)
+        #expect(queue.limit(0) == .max)
+        #expect(OriginQueue(multiplexed: false).limit(.max) == .max)
+        #expect(OriginQueue(multiplexed: false).limit(8) == 8)
+    }
 }

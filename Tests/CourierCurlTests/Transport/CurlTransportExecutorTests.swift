@@ -94,4 +94,21 @@ import Testing
             }
         }
     }
+
+    /// An idle limit beyond any real wait (`.seconds(Int64.max)`) means "never idle": converting it
+    /// to milliseconds trapped on the loop thread at the first progress callback.
+    @Test func anEnormousIdleTimeoutIsOnlyALongWait() async throws {
+        let dribble = ClosureHandler { _ in
+            ServerResponse(status: 200, body: .data(Data("done".utf8)), delay: .milliseconds(300))
+        }
+        try await withMockServer(handlers: [dribble]) { server in
+            try await CurlTransport.with { transport in
+                var request = try request(server, "/slow")
+                request.options.idleTimeout = .seconds(Int64.max)
+                let response = try await transport.send(request)
+                #expect(response.status == 200)
+                #expect(response.body.data == Data("done".utf8))
+            }
+        }
+    }
 }

@@ -20,4 +20,12 @@ import Testing
     func mergedFieldsAreSeparated(merged: String, fields: [String]) {
         #expect(SetCookieFields.split(merged) == fields)
     }
+
+    /// A value with many commas and no `=` after them is one field. Each comma used to scan the rest of
+    /// the value for `=`: 50,000 commas were billions of steps on the delegate queue.
+    @Test func manyCommasWithoutANameAreOneField() {
+        let value = "a=b" + String(repeating: ",x", count: 50_000)
+        #expect(SetCookieFields.split(value) == [value])
+        #expect(SetCookieFields.split(value + ", c=d") == [value, "c=d"])
+    }
 }

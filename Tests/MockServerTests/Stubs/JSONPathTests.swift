@@ -58,4 +58,19 @@ struct JSONPathTests {
     func rejectsBrokenExpressions(_ expression: String) {
         #expect(throws: JSONPath.SyntaxError.self) { try JSONPath(expression) }
     }
+
+    /// Each `!`, `(` or nested filter is a parser frame: a hundred thousand of them overflowed the stack of the
+    /// thread loading the mapping. Past 64 levels the expression is refused; 64 still parse.
+    @Test func deeplyNestedFiltersAreRefusedNotAStackOverflow() throws {
+        for prefix in ["!", "(", "@.a[?("] {
+            let deep = "$[?(" + String(repeating: prefix, count: 100_000) + "@.a)]"
+            #expect(throws: JSONPath.SyntaxError.self) { try JSONPath(deep) }
+        }
+        let nested = "$.a[?(" + String(repeating: "!", count: 63) + "@.b)]"
+        #expect(throws: Never.self) { try JSONPath(nested) }
+        let admitted = try JSONPath(
+            "$[?(" + String(repeating: "(", count: 60) + "@.b"
+                + String(repeating: ")", count: 60) + ")]")
+        #expect(admitted.evaluate(.array([.object(["b": .int(1)])])).count == 1)
+    }
 }
