@@ -6,7 +6,7 @@ import Foundation
 /// It works over any paging style that hands back a continuation token: page numbers,
 /// an opaque cursor or a newest-first key. Items already returned are never returned again
 /// (items are compared by `id`), a page that would be empty after that is skipped, and the
-/// sequence ends cleanly once the server has no more. `refresh()` starts over from the
+/// sequence ends cleanly once the server has no more, or hands back a token it gave before. `refresh()` starts over from the
 /// first page, for pull-to-refresh. Calls are served one at a time, in order; a caller whose
 /// task is cancelled while it waits for its turn leaves the queue at once with
 /// `CancellationError`.
@@ -25,6 +25,9 @@ public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.
     private var token: String?
     private var finished = false
     private var seen: Set<Item.ID> = []
+    /// Tokens already followed since the start: a server that hands one back again is going round in
+    /// a circle (a static stub with a `next` cursor), and following it would never end.
+    private var followed: Set<String> = []
     private var busy = false
     private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     private var nextWaiterID: UInt64 = 0
@@ -45,7 +48,7 @@ public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.
             let page = try await fetch(token)
             pagesFetched += 1
             token = page.next
-            finished = page.next == nil
+            finished = page.next.map { !followed.insert($0).inserted } ?? true
             let fresh = page.items.filter { seen.insert($0.id).inserted }
             if !fresh.isEmpty { return fresh }
             if page.items.isEmpty { finished = true }
@@ -61,6 +64,7 @@ public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.
         token = nil
         finished = false
         seen = []
+        followed = []
         pagesFetched = 0
     }
 

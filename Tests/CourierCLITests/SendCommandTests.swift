@@ -163,6 +163,9 @@ struct SendCommandTests {
         ),
         (["send", "GET", "http://x/", "--bogus"], "unknown option '--bogus'"),
         (["frobnicate"], "unknown command 'frobnicate'"),
+        (["mock", "--seed-data", "100000000"], "--seed-data takes 0 to 10000 posts"),
+        (["mock", "--seed-data", "-1"], "--seed-data takes 0 to 10000 posts"),
+        (["demo", "--seed-data", "10001"], "--seed-data takes 0 to 10000 posts"),
     ])
     func badArgumentsGiveAClearErrorAndExit64(arguments: [String], message: String) async throws {
         let output = try await CourierProcess.run(arguments)

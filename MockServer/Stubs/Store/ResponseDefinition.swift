@@ -51,14 +51,15 @@ struct ResponseDefinition: Sendable {
             try MappingKeys.checkTransformers(members["transformers"], at: location) || globalTemplating
         var definition = ResponseDefinition()
         if let status = members["status"] {
-            if let code = status.intValue, (100...999).contains(code) {
+            // 1xx are interim answers: written as the response, the client would wait for the final one.
+            if let code = status.intValue, (200...999).contains(code) {
                 definition.status = code
             } else if isTemplated, let text = status.stringValue, Template.mayContainTags(text) {
                 // Compiled with the other templates below; rendered per request.
             } else {
                 throw ValuePattern.InvalidMapping(
                     description:
-                        "\(location).status must be a status code"
+                        "\(location).status must be a final status code (200-999)"
                         + (isTemplated
                             ? " or a template" : " (a template needs transformers: [\"response-template\"])"))
             }

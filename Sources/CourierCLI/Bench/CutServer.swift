@@ -39,8 +39,10 @@ enum CutServer {
             var response = ServerResponse(
                 headers: ["ETag": etag, "Content-Type": "application/octet-stream"], body: .file(url))
             if left.take() {
-                let start =
+                // Clamped: `bytes=-9223372036854775808-` would overflow `size - start`.
+                let asked =
                     request.headers["Range"].flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) } ?? 0
+                let start = min(max(asked, 0), size)
                 response.fault = .truncatedBody
                 response.truncateAfter = Int64.random(in: 1..<max(2, size - start))
             }

@@ -45,7 +45,7 @@ enum DemoCommand: Command {
         default: throw UsageError("--transport takes curl, urlsession or both, not '\(choice)'")
         }
         let seed = try parsed.int(Options.seedData) ?? 20
-        guard seed >= 0 else { throw UsageError("--seed-data must not be negative") }
+        guard (0...SeedLimit.posts).contains(seed) else { throw UsageError(SeedLimit.message) }
         let mebibytes = try parsed.int(Options.videoMib) ?? 4
         guard (1...1024).contains(mebibytes) else { throw UsageError("--video-mib takes 1 to 1024") }
 

@@ -112,7 +112,7 @@ enum MockCommand: Command {
         configuration.proxyClient = TransportProxyClient(
             transport: curl, maxResponseBytes: configuration.maxBodyBytes)
         let seedCount = try parsed.int(Options.seedData) ?? 0
-        guard seedCount >= 0 else { throw UsageError("--seed-data must not be negative") }
+        guard (0...SeedLimit.posts).contains(seedCount) else { throw UsageError(SeedLimit.message) }
 
         let backend = parsed.has(Options.noBackend) ? nil : try SocialBackend(seedCount: seedCount)
         let handlers: [any HTTPHandler] = backend.map { [$0] } ?? []
@@ -190,4 +190,11 @@ struct TransportProxyClient: ProxyClient {
             status: response.status, headers: response.headers.map { ($0.name, $0.value) },
             body: response.body.data)
     }
+}
+
+/// `--seed-data` writes a 32 KiB sample video per post before the server listens: 10,000 posts are
+/// 320 MiB, and an unbounded count filled the disk.
+enum SeedLimit {
+    static let posts = 10_000
+    static let message = "--seed-data takes 0 to 10000 posts"
 }

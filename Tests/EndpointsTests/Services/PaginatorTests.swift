@@ -24,6 +24,25 @@ struct PaginatorTests {
         }
     }
 
+    /// A static stub answering every page with the same items and the same `next` cursor: the loop
+    /// that skips pages without new items followed it forever (`courier demo --base-url` hung).
+    @Test("a server that hands back a cursor it gave before ends the sequence")
+    func aRepeatedCursorEnds() async throws {
+        let calls = Locked(0)
+        let paginator = Paginator<Item> { _ in
+            calls.withLock { $0 += 1 }
+            return ([Item(id: 1), Item(id: 2)], "same-cursor")
+        }
+        var pages: [[Int]] = []
+        for try await page in paginator { pages.append(page.map(\.id)) }
+        #expect(pages == [[1, 2]])
+        #expect(calls.withLock { $0 } == 2)
+        #expect(await paginator.isFinished)
+        // A refresh forgets the cursors as well as the items.
+        await paginator.refresh()
+        #expect(try await paginator.nextPage()?.map(\.id) == [1, 2])
+    }
+
     @Test("items arriving between pages are neither repeated nor skipped; the end is clean")
     func keysetInvariants() async throws {
         let source = Source()

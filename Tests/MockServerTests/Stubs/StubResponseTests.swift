@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 import Testing
 
@@ -176,6 +177,31 @@ struct StubResponseTests {
         server.shutdown()
         #expect(error?.message.contains("templated.json") == true, "\(String(describing: error))")
         #expect(error?.message.contains("response.transformers") == true, "\(String(describing: error))")
+    }
+}
+
+/// A 1xx status is an interim answer: a stub or handler that ended with one left the client waiting for
+/// the final response until the connection idled out.
+struct InterimStatusTests {
+    @Test(arguments: [100, 101, 103, 199])
+    func aStubWithAnInterimStatusIsRefused(status: Int) throws {
+        let mapping = try JSONValue.parse(Data(#"{"status": \#(status), "body": "x"}"#.utf8))
+        let error = #expect(throws: ValuePattern.InvalidMapping.self) {
+            try ResponseDefinition.parse(mapping, at: "response")
+        }
+        #expect(
+            error?.description.contains("final status code (200-999)") == true, "\(String(describing: error))"
+        )
+        let accepted = try JSONValue.parse(Data(#"{"status": 200}"#.utf8))
+        #expect(try ResponseDefinition.parse(accepted, at: "response").status == 200)
+    }
+
+    @Test func aHandlerAnsweringAnInterimStatusGets500() async throws {
+        let handler = ClosureHandler { _ in .text("early", status: 103) }
+        try await withMockServer(handlers: [handler]) { server throws in
+            let response = try perform(server, "/hints")
+            #expect(response.status == 500)
+        }
     }
 }
 
