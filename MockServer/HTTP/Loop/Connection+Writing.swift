@@ -250,10 +250,25 @@ extension Connection {
             }
         }
 
+        // A dribbled body is read into memory to be cut into chunks: a bigger one gets a 500 that says so,
+        // not an allocation of the whole file (or a silent cut at the 2 GiB a single read returns).
+        var dribble = response.dribble
+        if dribble != nil, length > Self.maxDribbledBytes {
+            Self.release(source)
+            status = 500
+            reason = nil
+            let message = Data(
+                "chunkedDribbleDelay serves bodies up to \(Self.maxDribbledBytes) bytes; this one is \(length)\n"
+                    .utf8)
+            source = .bytes(message, offset: 0, end: message.count)
+            length = Int64(message.count)
+            contentRange = nil
+            dribble = nil
+        }
         let noBody = ResponseEncoding.hasNoBody(status: status, method: slot.method)
         let framesLength = !(100..<200).contains(status) && status != 204 && status != 304
         var chunked = false
-        if let dribble = response.dribble, !noBody, framesLength {
+        if let dribble, !noBody, framesLength {
             let bytes = Self.collect(source, length: length)
             source = Self.dribbleSource(bytes, dribble: dribble)
             chunked = true
@@ -342,6 +357,9 @@ extension Connection {
     private static func release(_ source: BodySource) {
         if case .file(let fd, _, _) = source { SocketSystem.closeDescriptor(fd) }
     }
+
+    /// The largest body `chunkedDribbleDelay` serves (it is held in memory while dribbled).
+    static let maxDribbledBytes: Int64 = 64 << 20
 
     /// Reads a whole (small) body into memory, for dribbling.
     private static func collect(_ source: BodySource, length: Int64) -> [UInt8] {

@@ -106,6 +106,17 @@ struct TemplatedResponse: Sendable {
                     filesDirectory ?? MappingLoader.defaultFilesDirectory
                 let file = directory.appendingPathComponent(name)
                 if templated.rendersBodyFile {
+                    // A template is held several times over while it is parsed: a file bigger than what a
+                    // render may produce is refused before it is read.
+                    let size =
+                        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?
+                        .int64Value
+                    if let size, size > Int64(environment.maxOutput) {
+                        throw Template.Failure(
+                            message: "body file \(name) is \(size) bytes; templated files are limited to "
+                                + "\(environment.maxOutput)",
+                            position: nil)
+                    }
                     guard let data = FileManager.default.contents(atPath: file.path) else {
                         throw Template.Failure(message: "no body file \(name)", position: nil)
                     }

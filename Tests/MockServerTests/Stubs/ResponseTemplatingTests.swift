@@ -194,6 +194,12 @@ struct ResponseTemplatingTests {
         try Data("user {{request.path.[1]}} in {{request.query.lang}}".utf8).write(
             to: files.appendingPathComponent("user-7.txt"))
         try Data("raw {{request.path}}".utf8).write(to: files.appendingPathComponent("raw.txt"))
+        // Bigger than a render may produce (16 MiB): refused before it is read (sparse, so cheap to make).
+        let huge = files.appendingPathComponent("user-9.txt")
+        #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 17 << 20)
+        try handle.close()
         try Data(
             #"""
             {"mappings": [
@@ -215,6 +221,9 @@ struct ResponseTemplatingTests {
             let missing = try perform(server, "/users/8")
             #expect(missing.status == 500)
             #expect(missing.text.contains("no body file user-8.txt"), "\(missing.text)")
+            let tooBig = try perform(server, "/users/9")
+            #expect(tooBig.status == 500)
+            #expect(tooBig.text.contains("templated files are limited to 16777216"), "\(tooBig.text)")
             #expect(try perform(server, "/raw").text == "raw {{request.path}}")
             #expect(try perform(server, "/param").text == "hi")
         }

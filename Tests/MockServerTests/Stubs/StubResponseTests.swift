@@ -205,6 +205,29 @@ struct InterimStatusTests {
     }
 }
 
+/// A dribbled body is held in memory: past 64 MiB the server says so with a 500 instead of reading a
+/// whole multi-GiB file into memory.
+struct DribbleLimitTests {
+    @Test func aDribbledBodyOverTheLimitIsA500ThatSaysWhy() async throws {
+        let handler = ClosureHandler { request in
+            let size: Int64 = request.path == "/huge" ? (64 << 20) + 1 : 10
+            var response = ServerResponse(
+                status: 200, body: .generated(length: size) { _, count in Data(count: count) })
+            response.dribble = ChunkedDribble(numberOfChunks: 2, totalDuration: .milliseconds(20))
+            return response
+        }
+        try await withMockServer(handlers: [handler]) { server throws in
+            let huge = try perform(server, "/huge")
+            #expect(huge.status == 500)
+            #expect(
+                huge.text.contains("chunkedDribbleDelay serves bodies up to 67108864 bytes"), "\(huge.text)")
+            let small = try perform(server, "/small")
+            #expect(small.status == 200)
+            #expect(small.body.count == 10)
+        }
+    }
+}
+
 struct ScenarioTests {
     static let mappings = #"""
         {"mappings": [
