@@ -179,7 +179,15 @@ struct TemplateRenderer {
             let params = try paramExpressions.map { (expression) throws(Failure) in try evaluate(expression) }
             var hash: [String: TemplateValue] = [:]
             for (key, expression) in hashExpressions { hash[key] = try evaluate(expression) }
-            return try TemplateHelpers.call(name, params, hash, environment: environment, position: position)
+            let result = try TemplateHelpers.call(
+                name, params, hash, environment: environment, position: position)
+            // Nested helpers multiply: each result is held to the limit of the whole render.
+            if case .string(let text) = result, text.utf8.count > environment.maxOutput {
+                throw Failure(
+                    message: "\(name) produced more than the \(environment.maxOutput) bytes a render may",
+                    position: position)
+            }
+            return result
         }
     }
 

@@ -16,6 +16,16 @@ enum TemplateHelpers {
         "replace", "size", "join", "array", "math", "base64", "urlEncode", "val",
     ])
 
+    /// Refuses a helper result of `size` bytes beyond what a whole render may produce.
+    private static func within(
+        _ environment: TemplateEnvironment, _ size: Int, _ name: String, _ position: Int
+    ) throws(Failure) {
+        guard size > environment.maxOutput else { return }
+        throw Failure(
+            message: "\(name) would produce \(size) bytes, over the \(environment.maxOutput) a render may",
+            position: position)
+    }
+
     static func call(
         _ name: String, _ params: [TemplateValue], _ hash: [String: TemplateValue],
         environment: TemplateEnvironment, position: Int
@@ -117,9 +127,30 @@ enum TemplateHelpers {
             return .string(String(characters[start..<end]))
         case "replace":
             try need(3)
+            let source = params[0].rendered
             let target = params[1].rendered
-            guard !target.isEmpty else { return .string(params[0].rendered) }
-            return .string(params[0].rendered.replacingOccurrences(of: target, with: params[2].rendered))
+            guard !target.isEmpty else { return .string(source) }
+            let replacement = params[2].rendered
+            // The size is known before the text is built: a long replacement for a short, frequent target
+            // (or ten nested replaces) would otherwise build terabytes.
+            let growth = replacement.utf8.count - target.utf8.count
+            // Counted only when even the most occurrences possible could pass the limit.
+            if growth > 0,
+                source.utf8.count + source.utf8.count / target.utf8.count * growth > environment.maxOutput
+            {
+                var occurrences = 0
+                if target.utf8.count == 1, let byte = target.utf8.first {
+                    occurrences = source.utf8.reduce(0) { $1 == byte ? $0 + 1 : $0 }
+                } else {
+                    var rest = source.startIndex..<source.endIndex
+                    while let found = source.range(of: target, range: rest) {
+                        occurrences += 1
+                        rest = found.upperBound..<source.endIndex
+                    }
+                }
+                try within(environment, source.utf8.count + occurrences * growth, name, position)
+            }
+            return .string(source.replacingOccurrences(of: target, with: replacement))
         case "size":
             try need(1)
             switch params[0] {
@@ -134,7 +165,13 @@ enum TemplateHelpers {
             try need(2)
             let separator = params[0].rendered
             let items = params.count == 2 ? params[1].iterationItems.map(\.value) : Array(params.dropFirst())
-            return .string(items.map(\.rendered).joined(separator: separator))
+            let texts = items.map(\.rendered)
+            let separators = max(0, texts.count - 1).multipliedReportingOverflow(by: separator.utf8.count)
+            try within(
+                environment,
+                separators.overflow ? .max : texts.reduce(separators.partialValue) { $0 + $1.utf8.count },
+                name, position)
+            return .string(texts.joined(separator: separator))
         case "math":
             try need(3)
             return try math(params[0], params[1].rendered, params[2], position: position)

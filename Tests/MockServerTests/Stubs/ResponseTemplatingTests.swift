@@ -354,6 +354,32 @@ struct ResponseTemplatingTests {
         #expect(throws: Template.Failure.self) { try Template(deep) }
     }
 
+    /// Helpers that grow their input are held to the render's output limit before they build the text:
+    /// ten nested replaces of "a" by ten of them were 10^10 characters, and one replace of a frequent
+    /// target by a long text, or a join with a long separator, are as bad in one step. A reasonable
+    /// replace is not counted at all.
+    @Test func growingHelpersStopAtTheOutputLimit() throws {
+        let context: TemplateValue = .map([
+            "long": .string(String(repeating: "z", count: 1 << 20)),
+            "many": .string(String(repeating: "a", count: 1 << 12)),
+        ])
+        // "a" by a thousand of them, three times: 10^9 characters.
+        let thousand = "'" + String(repeating: "a", count: 1000) + "'"
+        let nested = "(replace (replace 'a' 'a' \(thousand)) 'a' \(thousand))"
+        for source in [
+            "{{replace \(nested) 'a' \(thousand)}}", "{{replace many 'a' long}}",
+            "{{join long (array 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17)}}",
+        ] {
+            let error = #expect(throws: Template.Failure.self, "\(source.prefix(60))") {
+                try Template(source).render(context)
+            }
+            #expect(error?.message.contains("a render may") == true, "\(String(describing: error))")
+        }
+        // Within the limit they work as before.
+        #expect(try Template("{{replace 'abab' 'a' 'xyz'}}").render(context) == "xyzbxyzb")
+        #expect(try Template("{{join ',' (array 1 2 3)}}").render(context) == "1,2,3")
+    }
+
     /// Numbers a request supplies (`1e99`, `nan`, `inf`) are refused by the helpers that take a
     /// whole number, never converted with a trap.
     @Test(arguments: ["1e99", "nan", "inf", "-1e300"])
