@@ -174,6 +174,9 @@ indirect enum ValuePattern: Sendable {
             guard let document = JSONValue.parseOrNil(value) else { return false }
             guard let then else { return path.matches(document) }
             let results = path.evaluate(document)
+            // Results that would take more than the largest request body to write are not a match,
+            // rather than gigabytes of text built on a loop thread.
+            guard !JSONValue.serializedSize(of: results, exceeds: Self.maxResultBytes) else { return false }
             if path.isDefinite {
                 return results.first.map { then.matches($0.matchText) } ?? then.matches(nil)
             }
@@ -183,6 +186,9 @@ indirect enum ValuePattern: Sendable {
             return false
         }
     }
+
+    /// The most JSONPath result text a sub-matcher compares (64 MiB).
+    static let maxResultBytes = 64 << 20
 
     /// Whether raw body bytes satisfy the pattern (binary patterns compare bytes, the rest compare text).
     func matches(body: Data) -> Bool {

@@ -83,7 +83,9 @@ enum TemplateHelpers {
             }
         case "jsonPath":
             try need(2)
-            return try jsonPath(params[0], params[1].rendered, default: hash["default"], position: position)
+            return try jsonPath(
+                params[0], params[1].rendered, default: hash["default"], maxOutput: environment.maxOutput,
+                position: position)
         case "now":
             return try now(hash, environment: environment, position: position)
         case "randomValue":
@@ -248,7 +250,8 @@ enum TemplateHelpers {
     }
 
     private static func jsonPath(
-        _ document: TemplateValue, _ expression: String, default fallback: TemplateValue?, position: Int
+        _ document: TemplateValue, _ expression: String, default fallback: TemplateValue?, maxOutput: Int,
+        position: Int
     ) throws(Failure) -> TemplateValue {
         let json: JSONValue
         switch document {
@@ -271,6 +274,9 @@ enum TemplateHelpers {
                 message: "jsonPath: invalid expression '\(expression)': \(error)", position: position)
         }
         let results = path.evaluate(json)
+        if JSONValue.serializedSize(of: results, exceeds: maxOutput) {
+            throw Failure(message: "jsonPath: the results exceed \(maxOutput) bytes", position: position)
+        }
         if path.isDefinite {
             guard let first = results.first else { return fallback ?? .null }
             return TemplateValue(json: first)

@@ -73,4 +73,32 @@ struct JSONPathTests {
                 + String(repeating: ")", count: 60) + ")]")
         #expect(admitted.evaluate(.array([.object(["b": .int(1)])])).count == 1)
     }
+
+    /// `$..id` over nested objects returns each subtree again: 300 levels around a 1 MiB string are
+    /// about 300 MiB of result text. A sub-matcher gets no match and a template an error, instead of
+    /// the server writing all of it out.
+    @Test func overlappingResultsAreBoundedBeforeTheyAreWritten() async throws {
+        var document: JSONValue = .object(["id": .string(String(repeating: "x", count: 1 << 20))])
+        for _ in 0..<300 { document = .object(["id": document]) }
+        let results = try JSONPath("$..id").evaluate(document)
+        #expect(results.count == 301)
+        #expect(JSONValue.serializedSize(of: results, exceeds: 64 << 20))
+        #expect(!JSONValue.serializedSize(of: Array(results.suffix(2)), exceeds: 64 << 20))
+
+        let body = String(decoding: document.serialized(), as: UTF8.self)
+        try await withMockServer { server throws in
+            try server.addStubs(
+                json: Data(
+                    #"{"request": {"urlPath": "/ids", "bodyPatterns": [{"matchesJsonPath": {"expression": "$..id", "contains": "x"}}]}, "response": {"body": "matched"}}"#
+                        .utf8))
+            #expect(try perform(server, "POST", "/ids", body: body).status == 404)
+            #expect(try perform(server, "POST", "/ids", body: #"{"id": "x"}"#).text == "matched")
+        }
+        let template = try Template("{{jsonPath doc '$..id'}}")
+        let error = #expect(throws: Template.Failure.self) {
+            try template.render(.map(["doc": .json(document)]))
+        }
+        #expect(
+            error?.message.contains("jsonPath: the results exceed") == true, "\(String(describing: error))")
+    }
 }
