@@ -75,20 +75,24 @@ public final class CookieJar: Sendable {
         let parsed = values.compactMap { CookieRules.parse($0, from: url) }
         guard !parsed.isEmpty else { return }
         let secureScheme = url.scheme?.lowercased() == "https"
-        for cookie in parsed {
-            if !secureScheme, !cookie.secure, shadowsSecureCookie(cookie) { continue }
-            store(cookie)
+        let now = Date()
+        // One lock and one save for the whole response: a response with thousands of `Set-Cookie`
+        // fields wrote a file-backed jar thousands of times.
+        state.withLock { cookies in
+            for cookie in parsed {
+                if !secureScheme, !cookie.secure, Self.shadowsSecureCookie(cookie, in: cookies) { continue }
+                Self.insert(cookie, into: &cookies, now: now)
+            }
+            save(cookies)  // under the lock, so saves land in the order of the changes
         }
     }
 
-    private func shadowsSecureCookie(_ cookie: Cookie) -> Bool {
-        state.withLock { cookies in
-            cookies.contains { existing in
-                existing.secure && existing.name == cookie.name
-                    && (CookieRules.domainMatches(existing.domain, cookie.domain)
-                        || CookieRules.domainMatches(cookie.domain, existing.domain))
-                    && CookieRules.pathMatches(cookie.path, existing.path)
-            }
+    private static func shadowsSecureCookie(_ cookie: Cookie, in cookies: [Cookie]) -> Bool {
+        cookies.contains { existing in
+            existing.secure && existing.name == cookie.name
+                && (CookieRules.domainMatches(existing.domain, cookie.domain)
+                    || CookieRules.domainMatches(cookie.domain, existing.domain))
+                && CookieRules.pathMatches(cookie.path, existing.path)
         }
     }
 
@@ -97,26 +101,29 @@ public final class CookieJar: Sendable {
     public func store(_ cookie: Cookie) {
         let now = Date()
         state.withLock { cookies in
-            var cookie = cookie
-            if let index = cookies.firstIndex(where: {
-                $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path
-            }) {
-                cookie.created = cookies[index].created
-                cookies.remove(at: index)
-            }
-            if !cookie.isExpired(at: now) { cookies.append(cookie) }
-            cookies.removeAll { $0.isExpired(at: now) }
-            let sameDomain = cookies.filter { $0.domain == cookie.domain }
-            if sameDomain.count > CookieRules.maxPerDomain,
-                let oldest = sameDomain.min(by: { $0.created < $1.created })
-            {
-                cookies.removeAll { $0 == oldest }
-            }
-            if cookies.count > CookieRules.maxTotal, let oldest = cookies.min(by: { $0.created < $1.created })
-            {
-                cookies.removeAll { $0 == oldest }
-            }
+            Self.insert(cookie, into: &cookies, now: now)
             save(cookies)  // under the lock, so saves land in the order of the changes
+        }
+    }
+
+    private static func insert(_ cookie: Cookie, into cookies: inout [Cookie], now: Date) {
+        var cookie = cookie
+        if let index = cookies.firstIndex(where: {
+            $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path
+        }) {
+            cookie.created = cookies[index].created
+            cookies.remove(at: index)
+        }
+        if !cookie.isExpired(at: now) { cookies.append(cookie) }
+        cookies.removeAll { $0.isExpired(at: now) }
+        let sameDomain = cookies.filter { $0.domain == cookie.domain }
+        if sameDomain.count > CookieRules.maxPerDomain,
+            let oldest = sameDomain.min(by: { $0.created < $1.created })
+        {
+            cookies.removeAll { $0 == oldest }
+        }
+        if cookies.count > CookieRules.maxTotal, let oldest = cookies.min(by: { $0.created < $1.created }) {
+            cookies.removeAll { $0 == oldest }
         }
     }
 
