@@ -94,6 +94,13 @@ final class Transfer: Sendable {
                 state.finished = true
                 return failure
             }
+            // The task already ended, before it was ever resumed: a shutdown's `invalidateAndCancel`
+            // between registering the transfer and this call. Its completion found no continuation.
+            if state.finished {
+                let ended = CourierError(.cancelled, "the transport was shut down", request: request)
+                state.failure = ended
+                return ended
+            }
             state.continuation = continuation
             if let idle { scheduleIdleCheck(after: idle, in: &state) }
             if total > 0, total.isFinite {

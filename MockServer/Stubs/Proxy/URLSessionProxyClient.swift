@@ -37,15 +37,27 @@ public final class URLSessionProxyClient: ProxyClient {
                 (continuation: CheckedContinuation<ProxyResponse, any Error>) in
                 // The completion runs exactly once: the only resume.
                 let cancel = send(request) { continuation.resume(with: $0) }
-                box.cancel.withLock { $0 = cancel }
+                // A cancellation that came before the task existed is carried out now.
+                let cancelledAlready = box.state.withLock { state in
+                    state.cancel = cancel
+                    return state.cancelled
+                }
+                if cancelledAlready { cancel() }
             }
         } onCancel: {
-            box.cancel.withLock { $0 }?()
+            box.state.withLock { state in
+                state.cancelled = true
+                return state.cancel
+            }?()
         }
     }
 
     private final class TaskBox: Sendable {
-        let cancel = Locked<(@Sendable () -> Void)?>(nil)
+        struct State {
+            var cancel: (@Sendable () -> Void)?
+            var cancelled = false
+        }
+        let state = Locked(State())
     }
 }
 

@@ -48,7 +48,7 @@ extension NetworkManager {
             throw CourierError(.cancelled, "the task was cancelled", request: request)
         }
         let record = ExchangeRecord(request: request)
-        // The body of the latest attempt; an earlier attempt's is cancelled when a retry replaces it.
+        // The body of the latest attempt; it is cancelled when a retry replaces it.
         let latest = Locked<ResponseStream?>(nil)
         let transport = self.transport
         let monitors = eventMonitors
@@ -56,12 +56,16 @@ extension NetworkManager {
         let innermost: TransportCall = { outgoing in
             let outgoing = try record.beginAttempt(outgoing, jar: jar, monitors: monitors)
             do {
-                let streamed = try await transport.stream(outgoing)
+                // A retry replaces the earlier attempt: its body is cancelled before the new request
+                // goes out, not after, since a paused transfer still holds its connection, and with
+                // the origin's connections all held the new request would wait for one for good.
                 let previous = latest.withLock { latest in
-                    defer { latest = streamed.body }
+                    defer { latest = nil }
                     return latest
                 }
                 previous?.cancel()
+                let streamed = try await transport.stream(outgoing)
+                latest.withLock { $0 = streamed.body }
                 for monitor in monitors {
                     monitor.handle(.responseReceived(outgoing, streamed.head))
                 }

@@ -29,7 +29,54 @@ func instantPolicy(
         now: { now })
 }
 
+/// A streaming transport whose first answer is a 503 with a body nobody reads; it notes whether that
+/// body was cancelled by the time the retry asked again.
+final class RetriedStreamTransport: Transport {
+    let firstBodyCancelled = Locked(false)
+    let cancelledWhenRetried = Locked<Bool?>(nil)
+    let calls = Locked(0)
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        TransportResponse(status: 200, body: .data(Data()))
+    }
+
+    func stream(_ request: TransportRequest) async throws -> TransportStream {
+        let call = calls.withLock { calls in
+            calls += 1
+            return calls
+        }
+        if call == 1 {
+            let (body, producer) = ResponseStream.makeStream(
+                bufferingUpTo: 16, onResume: {},
+                onCancel: { [firstBodyCancelled] in
+                    firstBodyCancelled.withLock { $0 = true }
+                })
+            _ = producer.yield(Data(repeating: 0x65, count: 64))  // more than the buffer: a paused transfer
+            return TransportStream(head: TransportResponse(status: 503, body: .data(Data())), body: body)
+        }
+        cancelledWhenRetried.withLock { $0 = firstBodyCancelled.withLock { $0 } }
+        return TransportStream(
+            head: TransportResponse(status: 200, body: .data(Data())),
+            body: ResponseStream(chunks: [Data("ok".utf8)]))
+    }
+}
+
 struct RetryPolicyTests {
+    /// A paused transfer keeps its connection: with the origin's connections all held by earlier
+    /// attempts, a retry that went out before cancelling them waited for a connection for good.
+    @Test func aRetriedStreamCancelsTheEarlierBodyBeforeAskingAgain() async throws {
+        let transport = RetriedStreamTransport()
+        let recorder = SleepRecorder()
+        let manager = NetworkManager(
+            transport: transport, baseURL: URL(string: "http://api.test"),
+            interceptors: [instantPolicy(maxAttempts: 2, recorder: recorder)])
+        let response = try await manager.stream(URLRequest(url: try #require(URL(string: "/feed"))))
+        #expect(response.status == 200)
+        #expect(try await response.value.collect(upTo: 100) == Data("ok".utf8))
+        #expect(transport.calls.withLock { $0 } == 2)
+        #expect(transport.cancelledWhenRetried.withLock { $0 } == true)
+    }
+
     @Test(arguments: [408, 429, 500, 502, 503, 504])
     func retriesTransientStatusesUpToMaxAttempts(status: Int) async throws {
         let stub = StubTransport()

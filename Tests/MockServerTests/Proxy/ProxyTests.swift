@@ -135,6 +135,32 @@ struct ProxyTests {
         }
     }
 
+    /// A task cancelled before the proxy client made its upstream task: the cancellation handler ran
+    /// first, found nothing to cancel, and the upstream request ran until its own timeout.
+    @Test func aCancellationBeforeTheUpstreamTaskExistsIsNotLost() async throws {
+        let upstreamHandler = ClosureHandler { _ in
+            var response = ServerResponse.text("late", status: 200)
+            response.delay = .seconds(30)
+            return response
+        }
+        var upstreamConfiguration = MockServerConfiguration()
+        upstreamConfiguration.shutdownGracePeriod = .milliseconds(100)
+        try await withMockServer(configuration: upstreamConfiguration, handlers: [upstreamHandler]) {
+            upstream in
+            let client = URLSessionProxyClient()
+            let request = ProxyRequest(
+                method: "GET", url: upstream.baseURL.appendingPathComponent("slow"), headers: [],
+                body: Data(),
+                timeout: .seconds(60))
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }  // cancelled before `send` runs
+                return try await client.send(request)
+            }
+            // Without the fix the upstream's answer arrives after 30 s and `send` returns it.
+            await #expect(throws: (any Error).self) { try await task.value }
+        }
+    }
+
     @Test func anUnreachableUpstreamGets502() async throws {
         // A port held bound but not listening: it refuses connections, and no other test's server can take it.
         try await LoopbackPort.withRefusingPort { closedPort in
