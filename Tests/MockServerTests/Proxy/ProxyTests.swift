@@ -79,7 +79,7 @@ struct ProxyTests {
                     #"{"request": {"urlPath": "/api/slow"}, "response": {"fixedDelayMilliseconds": 10000}}"#
                         .utf8))
             var configuration = MockServerConfiguration()
-            configuration.proxyTimeout = .seconds(1)
+            configuration.proxyTimeout = .seconds(2)
             configuration.shutdownGracePeriod = .milliseconds(100)
             try await withMockServer(configuration: configuration) { server in
                 try server.addStubs(json: proxyStub(upstream))
@@ -93,14 +93,16 @@ struct ProxyTests {
     }
 
     @Test func aRequestWaitingOnItsUpstreamDoesNotBlockTheLoop() async throws {
-        // The upstream notes the request as it arrives and answers 30 s later; the proxy waits up to 60 s. So
-        // the proxied request is still pending for the whole test, whatever the load on the machine.
+        // The upstream notes the request as it arrives and answers 10 minutes later; the proxy waits up to 15.
+        // So the proxied request is still pending when the test looks, however long the loaded machine keeps
+        // the test's task from running (with a 30 s hold, CI once resumed the task after the answer came).
+        // Shutting the servers down at the end cuts the held exchange.
         let arrived = Locked(false)
         let upstreamHandler = ClosureHandler { request in
             guard request.path == "/api/slow" else { return nil }
             arrived.withLock { $0 = true }
             var response = ServerResponse.text("late", status: 200)
-            response.delay = .seconds(30)
+            response.delay = .seconds(600)
             return response
         }
         var upstreamConfiguration = MockServerConfiguration()
@@ -109,7 +111,7 @@ struct ProxyTests {
             upstream in
             var configuration = MockServerConfiguration()
             configuration.eventLoopCount = 1
-            configuration.proxyTimeout = .seconds(60)
+            configuration.proxyTimeout = .seconds(900)
             configuration.shutdownGracePeriod = .milliseconds(100)
             try await withMockServer(configuration: configuration) { server in
                 try server.addStubs(json: proxyStub(upstream))
@@ -119,7 +121,7 @@ struct ProxyTests {
                 let slowEnded = Locked(false)
                 let port = server.port
                 let thread = Thread {
-                    let client = try? RawClient(port: port, timeout: 90)
+                    let client = try? RawClient(port: port, timeout: 900)
                     try? client?.send("GET /api/slow HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
                     _ = try? client?.readResponse(isHead: false)
                     slowEnded.withLock { $0 = true }
@@ -127,7 +129,7 @@ struct ProxyTests {
                 thread.start()
                 #expect(await eventually { arrived.withLock { $0 } }, "the upstream never got the request")
                 // With the proxied request pending, the server's only loop thread must still answer. A loop
-                // blocked on the upstream would not answer within RawClient's 5 s (the upstream takes 30 s).
+                // blocked on the upstream would not answer within RawClient's 5 s (the upstream takes 10 minutes).
                 #expect(try perform(server, "/fast").text == "f")
                 #expect(
                     !slowEnded.withLock { $0 }, "the proxied request ended before the fast one was answered")
