@@ -74,7 +74,12 @@ public final class VideoCache: Sendable {
     /// - Throws: `SocialError` `.storage` when the file cannot be written.
     public func store(data: Data, forKey key: String, fileExtension: String, etag: String? = nil) throws {
         let temporary = cache.temporaryFile()
-        try data.write(to: temporary)
+        do {
+            try data.write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw SocialError(.storage, "cannot write \(key) to the cache: \(error.localizedDescription)")
+        }
         var headers: HTTPHeaders = ["Content-Type": "application/octet-stream"]
         if let etag { headers.add(name: "ETag", value: etag) }
         guard cache.adopt(temporary, forKey: key, fileExtension: fileExtension, headers: headers) != nil
@@ -102,7 +107,11 @@ public final class VideoCache: Sendable {
         // A stored video is always checked with the server before use.
         request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
         let temporary = cache.temporaryFile()
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        defer {
+            // A fresh name each time: a failed download's resume record could never be used again.
+            try? FileManager.default.removeItem(at: temporary)
+            try? FileManager.default.removeItem(at: NetworkManager.resumeRecordURL(for: temporary))
+        }
         do {
             let response = try await manager.download(request, to: temporary, progress: progress)
             let file: URL?

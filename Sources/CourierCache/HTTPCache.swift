@@ -225,11 +225,18 @@ public final class HTTPCache: Interceptor, Sendable {
         else { return }
         let temporary = store.temporaryFile()
         switch response.body {
+        // A write cut part way (a full disk) leaves no partial file behind.
         case .data(let data):
-            guard (try? data.write(to: temporary)) != nil else { return }
+            guard (try? data.write(to: temporary)) != nil else {
+                try? FileManager.default.removeItem(at: temporary)
+                return
+            }
         case .file(let file, let byteCount):
             guard byteCount <= maxBytes, (try? FileManager.default.copyItem(at: file, to: temporary)) != nil
-            else { return }
+            else {
+                try? FileManager.default.removeItem(at: temporary)
+                return
+            }
         }
         let stored = CachedResponse(
             key: key,

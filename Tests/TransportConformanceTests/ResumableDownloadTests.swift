@@ -57,6 +57,53 @@ import Testing
             !FileManager.default.fileExists(atPath: NetworkManager.resumeRecordURL(for: destination).path))
     }
 
+    /// Without a validator a cut part can never be resumed; left behind it passed for the whole file.
+    @Test(arguments: TransportUnderTest.all)
+    func aCutDownloadWithoutAValidatorLeavesNoFile(transport: TransportUnderTest) async throws {
+        let directory = try TemporaryDirectory()
+        let destination = directory.url.appendingPathComponent("novalidator.bin")
+        let origin = ResumableOrigin(size: 4 << 20, cuts: 1, validator: "none")
+        try await origin.serve { base in
+            try await transport.with { sut in
+                let manager = NetworkManager(transport: sut)
+                let request = URLRequest(url: base.appendingPathComponent("file"), timeoutInterval: 30)
+                let error = await #expect(throws: CourierError.self) {
+                    try await manager.download(request, to: destination)
+                }
+                #expect(error?.code == .connectionLost)
+                #expect(
+                    !FileManager.default.fileExists(atPath: destination.path), "a part that cannot resume")
+                #expect(
+                    !FileManager.default.fileExists(
+                        atPath: NetworkManager.resumeRecordURL(for: destination).path))
+            }
+        }
+    }
+
+    /// A whole 2xx body the validation refuses (an HTML page where video was expected) is not a part to
+    /// resume: before, it stayed with its resume record, and every later run resumed it and was refused.
+    @Test(arguments: TransportUnderTest.all)
+    func aBodyTheValidationRefusesLeavesNoFileOrRecord(transport: TransportUnderTest) async throws {
+        let directory = try TemporaryDirectory()
+        let destination = directory.url.appendingPathComponent("refused.bin")
+        let origin = ResumableOrigin(size: 64 << 10, cuts: 0)
+        try await origin.serve { base in
+            try await transport.with { sut in
+                let manager = NetworkManager(
+                    transport: sut, validation: Validation(acceptableContentTypes: ["video/*"]))
+                let request = URLRequest(url: base.appendingPathComponent("file"), timeoutInterval: 30)
+                let error = await #expect(throws: CourierError.self) {
+                    try await manager.download(request, to: destination)
+                }
+                #expect(error?.code == .unacceptableContentType)
+                #expect(!FileManager.default.fileExists(atPath: destination.path))
+                #expect(
+                    !FileManager.default.fileExists(
+                        atPath: NetworkManager.resumeRecordURL(for: destination).path))
+            }
+        }
+    }
+
     @Test(arguments: TransportUnderTest.all, ["etag", "last-modified"])
     func aLaterRunResumesWhatAnEarlierOneLeft(transport: TransportUnderTest, validator: String) async throws {
         let size: Int64 = 4 << 20
@@ -175,7 +222,7 @@ import Testing
 }
 
 /// A server for `/file`: `size` pattern bytes with a validator (`ETag: "v1"` or a
-/// `Last-Modified`), honouring `Range` and `If-Range`; its first `cuts` answers are cut at a
+/// `Last-Modified`; `"none"` for neither), honouring `Range` and `If-Range`; its first `cuts` answers are cut at a
 /// random offset. With `misrange`, a ranged request gets a 206 for the wrong bytes.
 final class ResumableOrigin: Sendable {
     struct Seen: Sendable, CustomStringConvertible {
@@ -246,7 +293,7 @@ final class ResumableOrigin: Sendable {
         }
         let shift: Int64 = version == 1 ? 0 : Self.changedShift
         var headers: ServerHeaders = ["Content-Type": "application/octet-stream"]
-        headers[validator == "etag" ? "ETag" : "Last-Modified"] = validatorValue
+        if validator != "none" { headers[validator == "etag" ? "ETag" : "Last-Modified"] = validatorValue }
         let total = size
         var response = ServerResponse(
             headers: headers,

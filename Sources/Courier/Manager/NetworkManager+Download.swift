@@ -20,9 +20,11 @@ extension NetworkManager {
     /// without a validator cannot be resumed safely: it starts over. The record is removed once
     /// the download completes.
     ///
-    /// A download cut part way keeps its file and record, so that it can be resumed. When the
-    /// response is not acceptable and nothing resumable is left, the file is removed and the
-    /// error carries the first 64 KiB of the body. An acceptable status outside 2xx (with a
+    /// A download cut part way keeps its file and record, so that it can be resumed; one whose
+    /// answer had no validator cannot be, and its file is removed. When the response is not
+    /// acceptable and nothing resumable is left, or it is a 2xx that the validation refused (its
+    /// content type), the file (and record) are removed and the error carries the first 64 KiB
+    /// of the body. An acceptable status outside 2xx (with a
     /// `validation` that accepts one) writes its body to the file, replacing it, unless the file
     /// holds the resumable part of an unfinished download: then the file and its record are
     /// kept, and the response's `body` is that body in memory (`.data`).
@@ -58,8 +60,20 @@ extension NetworkManager {
             do {
                 response = try await exchange(
                     request, progress: progress, validation: validation, innermost: resumer)
-            } catch let error as CourierError where error.category == .unacceptableStatus {
-                if !resumer.hasResumableBytes { try? FileManager.default.removeItem(at: destination) }
+            } catch let error as CourierError {
+                if error.category == .unacceptableStatus, let status = error.status,
+                    (200..<300).contains(status)
+                {
+                    // A 2xx the validation refused (its content type, or a status not accepted): the file
+                    // holds that body, not a part worth resuming.
+                    resumer.discard()
+                } else if error.category == .unacceptableStatus {
+                    if !resumer.hasResumableBytes { try? FileManager.default.removeItem(at: destination) }
+                } else if resumer.holdsUnresumableBytes {
+                    // Cut, from a server that gave no validator: the part cannot be resumed, and left
+                    // behind it would pass for the whole file.
+                    try? FileManager.default.removeItem(at: destination)
+                }
                 throw error
             }
             if case .data(let data) = response.body, resumer.hasResumableBytes {

@@ -38,6 +38,9 @@ final class ResumableDownload: Interceptor {
         var offset: Int64 = 0
         /// What download progress adds: `offset` once a 206 arrived, else 0.
         var progressBase: Int64 = 0
+        /// The file holds bytes of a full answer that had no validator: a part of it can never
+        /// be resumed, and left on disk it would pass for the whole file.
+        var unresumableBytes = false
     }
 
     let file: URL
@@ -60,6 +63,10 @@ final class ResumableDownload: Interceptor {
     var hasResumableBytes: Bool {
         state.withLock { $0.record != nil } && (fileSize() ?? 0) > 0
     }
+
+    /// Whether the file was written from a full answer without a validator (so a cut left a part
+    /// that cannot be resumed).
+    var holdsUnresumableBytes: Bool { state.withLock { $0.unresumableBytes } }
 
     func intercept(
         _ request: TransportRequest, context: InterceptorContext,
@@ -122,6 +129,7 @@ final class ResumableDownload: Interceptor {
                 return false
             }
             state.record = record
+            state.unresumableBytes = record == nil
             return true
         }
         guard write else { return }
@@ -146,7 +154,7 @@ final class ResumableDownload: Interceptor {
     }
 
     /// Removes the partial file and its record.
-    private func discard() {
+    func discard() {
         state.withLock { $0.record = nil }
         try? FileManager.default.removeItem(at: file)
         try? FileManager.default.removeItem(at: recordURL)

@@ -85,7 +85,10 @@ struct BenchRunner {
             operation = {
                 let file = FileManager.default.temporaryDirectory
                     .appendingPathComponent("courier-bench-\(UUID().uuidString).bin")
-                defer { try? FileManager.default.removeItem(at: file) }
+                defer {
+                    try? FileManager.default.removeItem(at: file)
+                    try? FileManager.default.removeItem(at: NetworkManager.resumeRecordURL(for: file))
+                }
                 let response = try await manager.download(BenchEndPoint.download(path: path), to: file)
                 if case .file(_, let count) = response.body { return count }
                 return 0
