@@ -157,8 +157,8 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "CourierCLI", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCookies",
-                "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierURLSession", "MockServer",
-                "TestSupport",
+                "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierTesting", "CourierURLSession",
+                "MockServer", "TestSupport",
             ],
             path: "Tests/CourierCLITests"),
     ],

@@ -1,6 +1,7 @@
 import Courier
 import CourierCurl
 import CourierPrimitives
+import CourierTesting
 import CourierURLSession
 import Foundation
 import MockServer
@@ -18,10 +19,7 @@ struct ReadmeDownloadAndChoicesTests {
 
     @Test func theDownloadExampleResumesACutDownload() async throws {
         let size: Int64 = 2 << 20
-        let pattern = PatternBytes(period: 249)
-        let bytes: @Sendable (Int64, Int) -> Data = { offset, count in
-            pattern.bytes(offset: offset, count: count)
-        }
+        let bytes: @Sendable (Int64, Int) -> Data = Pattern.bytes
         let cut = Locked(true)
         let handler = ClosureHandler { request in
             guard request.path == "/big" else { return nil }

@@ -1,6 +1,6 @@
+import CourierTesting
 import Foundation
 import MockServer
-import TestSupport
 import Testing
 
 /// An echo server: answers every request with a JSON description of what it received.
@@ -9,7 +9,7 @@ private let echo = ClosureHandler { request in
     if request.path == "/big" {
         return ServerResponse(
             status: 200, headers: ["Content-Type": "application/octet-stream"],
-            body: .generated(length: 3 << 20, producer: bigPattern.bytes))
+            body: .generated(length: 3 << 20, producer: Pattern.bytes))
     }
     if request.path == "/cut" { return cutTwice(range: request.headers["Range"]) }
     let body = (try? request.bodyData()) ?? Data()
@@ -137,7 +137,7 @@ struct SendCommandTests {
             #expect(output.stdout.isEmpty)
             let written = try Data(contentsOf: target)
             #expect(written.count == 3 << 20)
-            #expect(Bool(written == bigPattern.bytes(offset: 0, count: 3 << 20)))
+            #expect(Bool(written == Pattern.bytes(offset: 0, count: 3 << 20)))
         }
     }
 
@@ -185,11 +185,8 @@ struct SendCommandTests {
 
 private let cutSize = 3 << 20
 
-private let bigPattern = PatternBytes(period: 251)
-private let cutPattern = PatternBytes(period: 253)
-
 private func cutBody(offset: Int64, count: Int) -> Data {
-    cutPattern.bytes(offset: offset, count: count)
+    Pattern.bytes(offset: offset, count: count)
 }
 
 /// `/cut`: `cutSize` bytes with an `ETag`, cut twice without keeping any state: a request

@@ -60,46 +60,43 @@ import Testing
     /// Without a validator a cut part can never be resumed; left behind it passed for the whole file.
     @Test(arguments: TransportUnderTest.all)
     func aCutDownloadWithoutAValidatorLeavesNoFile(transport: TransportUnderTest) async throws {
-        let directory = try TemporaryDirectory()
-        let destination = directory.url.appendingPathComponent("novalidator.bin")
-        let origin = ResumableOrigin(size: 4 << 20, cuts: 1, validator: "none")
-        try await origin.serve { base in
-            try await transport.with { sut in
-                let manager = NetworkManager(transport: sut)
-                let request = URLRequest(url: base.appendingPathComponent("file"), timeoutInterval: 30)
-                let error = await #expect(throws: CourierError.self) {
-                    try await manager.download(request, to: destination)
-                }
-                #expect(error?.code == .connectionLost)
-                #expect(
-                    !FileManager.default.fileExists(atPath: destination.path), "a part that cannot resume")
-                #expect(
-                    !FileManager.default.fileExists(
-                        atPath: NetworkManager.resumeRecordURL(for: destination).path))
-            }
-        }
+        try await expectNothingLeft(
+            by: ResumableOrigin(size: 4 << 20, cuts: 1, validator: "none"), failingWith: .connectionLost,
+            over: transport)
     }
 
     /// A whole 2xx body the validation refuses (an HTML page where video was expected) is not a part to
     /// resume: before, it stayed with its resume record, and every later run resumed it and was refused.
     @Test(arguments: TransportUnderTest.all)
     func aBodyTheValidationRefusesLeavesNoFileOrRecord(transport: TransportUnderTest) async throws {
+        try await expectNothingLeft(
+            by: ResumableOrigin(size: 64 << 10, cuts: 0),
+            validation: Validation(acceptableContentTypes: ["video/*"]),
+            failingWith: .unacceptableContentType,
+            over: transport)
+    }
+
+    /// Downloads `/file` from `origin`, which must fail with `code`, and checks that neither the file
+    /// nor its resume record is left behind.
+    private func expectNothingLeft(
+        by origin: ResumableOrigin, validation: Validation = .default, failingWith code: CourierError.Code,
+        over transport: TransportUnderTest
+    ) async throws {
         let directory = try TemporaryDirectory()
-        let destination = directory.url.appendingPathComponent("refused.bin")
-        let origin = ResumableOrigin(size: 64 << 10, cuts: 0)
+        let destination = directory.url.appendingPathComponent("failed.bin")
         try await origin.serve { base in
             try await transport.with { sut in
-                let manager = NetworkManager(
-                    transport: sut, validation: Validation(acceptableContentTypes: ["video/*"]))
+                let manager = NetworkManager(transport: sut, validation: validation)
                 let request = URLRequest(url: base.appendingPathComponent("file"), timeoutInterval: 30)
                 let error = await #expect(throws: CourierError.self) {
                     try await manager.download(request, to: destination)
                 }
-                #expect(error?.code == .unacceptableContentType)
-                #expect(!FileManager.default.fileExists(atPath: destination.path))
+                #expect(error?.code == code)
+                #expect(!FileManager.default.fileExists(atPath: destination.path), "the file is left")
                 #expect(
                     !FileManager.default.fileExists(
-                        atPath: NetworkManager.resumeRecordURL(for: destination).path))
+                        atPath: NetworkManager.resumeRecordURL(for: destination).path),
+                    "the resume record is left")
             }
         }
     }

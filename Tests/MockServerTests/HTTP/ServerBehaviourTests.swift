@@ -1,7 +1,7 @@
 import Courier
 import CourierPrimitives
+import CourierTesting
 import Foundation
-import TestSupport
 import Testing
 
 @testable import MockServer
@@ -26,7 +26,7 @@ enum TestHandlers {
             case "/generated":
                 let length = Int64(request.queryValue("n") ?? "1000000") ?? 1_000_000
                 return ServerResponse(
-                    body: .generated(length: length, producer: generatedPattern.bytes))
+                    body: .generated(length: length, producer: Pattern.bytes))
             case "/dribble":
                 var response = ServerResponse.text("0123456789", status: 200)
                 response.dribble = ChunkedDribble(numberOfChunks: 5, totalDuration: .milliseconds(200))
@@ -47,10 +47,8 @@ enum TestHandlers {
         }
     ]
 
-    static let generatedPattern = PatternBytes(period: 251)
-
     static func generatedBytes(_ range: Range<Int>) -> [UInt8] {
-        [UInt8](generatedPattern.bytes(offset: Int64(range.lowerBound), count: range.count))
+        [UInt8](Pattern.bytes(offset: Int64(range.lowerBound), count: range.count))
     }
 }
 
