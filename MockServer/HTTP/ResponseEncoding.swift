@@ -1,5 +1,9 @@
 /// Serialising status lines and headers, and interpreting `Range`, without Foundation formatters.
 enum ResponseEncoding {
+    /// The statuses a stub or handler may end a response with: 1xx are interim answers, and one sent as
+    /// the response would leave the client waiting for the final one.
+    static let finalStatuses = 200...999
+
     /// The standard reason phrase for `status`.
     static func reason(for status: Int) -> String {
         switch status {

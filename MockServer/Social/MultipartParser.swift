@@ -13,10 +13,9 @@ enum MultipartParser {
     static func file(named field: String, in body: Data, contentType: String) -> (
         data: Data, contentType: String?
     )? {
-        // RFC 2046 allows 1 to 70 characters; a longer boundary is refused rather than searched for.
-        guard let boundary = MediaType.boundary(of: contentType), boundary.utf8.count <= 70 else {
-            return nil
-        }
+        guard let boundary = MediaType.boundary(of: contentType),
+            boundary.utf8.count <= MultipartPart.maxBoundaryLength
+        else { return nil }
         let delimiter = Data("--\(boundary)".utf8)
         let headerEnd = Data("\r\n\r\n".utf8)
         var searchStart = body.startIndex

@@ -224,19 +224,18 @@ public final class HTTPCache: Interceptor, Sendable {
             hasValidator || hasFreshness
         else { return }
         let temporary = store.temporaryFile()
+        let written: Bool
         switch response.body {
-        // A write cut part way (a full disk) leaves no partial file behind.
         case .data(let data):
-            guard (try? data.write(to: temporary)) != nil else {
-                try? FileManager.default.removeItem(at: temporary)
-                return
-            }
+            written = (try? data.write(to: temporary)) != nil
         case .file(let file, let byteCount):
-            guard byteCount <= maxBytes, (try? FileManager.default.copyItem(at: file, to: temporary)) != nil
-            else {
-                try? FileManager.default.removeItem(at: temporary)
-                return
-            }
+            written =
+                byteCount <= maxBytes && (try? FileManager.default.copyItem(at: file, to: temporary)) != nil
+        }
+        // A write cut part way (a full disk) leaves no partial file behind.
+        guard written else {
+            try? FileManager.default.removeItem(at: temporary)
+            return
         }
         let stored = CachedResponse(
             key: key,

@@ -81,8 +81,7 @@ final class Transfer: Sendable {
     }
 
     private var elapsed: TimeInterval {
-        let duration = ContinuousClock.now - startedAt
-        return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        (ContinuousClock.now - startedAt).timeInterval
     }
 
     /// Starts the task, or fails at once when cancelled before starting.
@@ -138,8 +137,9 @@ final class Transfer: Sendable {
             // A task suspended for a slow stream consumer is not idle.
             if stream?.isPaused == true { state.moved() }
             // Nor is the time that a delegate queue held every session back.
-            let quiet = Self.seconds(
-                ContinuousClock.now - state.lastActivity - (Self.heldTime - state.heldAtActivity))
+            let quiet =
+                (ContinuousClock.now - state.lastActivity - (Self.heldTime - state.heldAtActivity))
+                .timeInterval
             if quiet >= idle { return true }
             scheduleIdleCheck(after: idle - quiet, in: &state)
             return false
@@ -159,10 +159,6 @@ final class Transfer: Sendable {
         #else
             .zero
         #endif
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Ends the transfer with `error` unless it has already ended or failed.

@@ -196,8 +196,8 @@ extension Connection {
         }
         let truncate = response.fault == .truncatedBody
         let keepAlive = slot.keepAlive && !serverStopping && !truncate
-        // A 1xx is interim: sent as the response, the client would wait for another. Handlers get 500.
-        var status = (200...999).contains(response.status) ? response.status : 500
+        // Anything else (a 1xx a handler returned) is answered 500.
+        var status = ResponseEncoding.finalStatuses.contains(response.status) ? response.status : 500
         var reason = response.reason
         var source = BodySource.none
         var length: Int64 = 0

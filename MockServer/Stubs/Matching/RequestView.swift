@@ -45,6 +45,10 @@ final class RequestView {
 
 /// One part of a multipart body.
 struct MultipartPart {
+    /// RFC 2046 §5.1.1 allows boundaries of 1 to 70 characters. A longer one is refused rather than searched
+    /// for: finding an n-byte delimiter costs up to n steps per body byte.
+    static let maxBoundaryLength = 70
+
     var headers: ServerHeaders
     var body: Data
 
@@ -58,10 +62,11 @@ struct MultipartPart {
                 boundary = String(trimmed.dropFirst(9)).trimmed(of: "\"")
             }
         }
-        // RFC 2046 allows 1 to 70 characters; a longer boundary is refused rather than searched for, since
-        // finding an n-byte delimiter costs up to n steps per body byte. (Parsed here rather than with
-        // `MediaType.boundary(of:)`: the fuzz targets build this file without the Courier module.)
-        guard let boundary, !boundary.isEmpty, boundary.utf8.count <= 70 else { return nil }
+        // Parsed here rather than with `MediaType.boundary(of:)`: the fuzz targets build this file without
+        // the Courier module.
+        guard let boundary, !boundary.isEmpty, boundary.utf8.count <= Self.maxBoundaryLength else {
+            return nil
+        }
         let bytes = [UInt8](body)
         let delimiter = Array("--\(boundary)".utf8)
         var positions: [Int] = []

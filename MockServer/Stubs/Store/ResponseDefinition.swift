@@ -51,8 +51,7 @@ struct ResponseDefinition: Sendable {
             try MappingKeys.checkTransformers(members["transformers"], at: location) || globalTemplating
         var definition = ResponseDefinition()
         if let status = members["status"] {
-            // 1xx are interim answers: written as the response, the client would wait for the final one.
-            if let code = status.intValue, (200...999).contains(code) {
+            if let code = status.intValue, ResponseEncoding.finalStatuses.contains(code) {
                 definition.status = code
             } else if isTemplated, let text = status.stringValue, Template.mayContainTags(text) {
                 // Compiled with the other templates below; rendered per request.

@@ -71,7 +71,8 @@ struct TemplatedResponse: Sendable {
             if let status = templated.status {
                 location = "response.status"
                 let text = try status.render(context, environment: environment)
-                guard let code = Int(text.trimmingCharacters(in: .whitespaces)), (200...999).contains(code)
+                guard let code = Int(text.trimmingCharacters(in: .whitespaces)),
+                    ResponseEncoding.finalStatuses.contains(code)
                 else {
                     throw Template.Failure(
                         message: "rendered '\(text)', not a final status code (200-999)", position: nil)

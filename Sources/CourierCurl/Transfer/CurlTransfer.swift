@@ -316,7 +316,7 @@ final class CurlTransfer: @unchecked Sendable {
             if moved != activityCount || stream?.isPaused == true {
                 activityCount = moved
                 lastActivity = now
-            } else if Self.seconds(now - lastActivity) >= idle {
+            } else if (now - lastActivity).timeInterval >= idle {
                 fail(.idle(idle))
                 return false
             }
@@ -335,12 +335,6 @@ final class CurlTransfer: @unchecked Sendable {
                     total: downloadTotal > 0 ? downloadTotal : nil))
         }
         return true
-    }
-
-    /// A duration in seconds, compared as a `Double`: an idle limit of any size (`.seconds(Int64.max)`)
-    /// is then only a long wait, where converting the limit to a `Duration` trapped.
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private var uploadLength: Int64? {
