@@ -8,12 +8,13 @@ func perform(
     try perform(server, "GET", target, headers: headers, body: body)
 }
 
-/// One request with an explicit method over a fresh raw connection.
+/// One request with an explicit method over a fresh raw connection. `timeout` bounds each read
+/// and write, in seconds.
 func perform(
     _ server: MockServer, _ method: String, _ target: String, headers: [(String, String)] = [],
-    body: String = ""
+    body: String = "", timeout: Double = 5
 ) throws -> RawResponse {
-    let client = try RawClient(port: server.port)
+    let client = try RawClient(port: server.port, timeout: timeout)
     var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
     for (name, value) in headers { text += "\(name): \(value)\r\n" }
     if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) {
