@@ -119,8 +119,8 @@ let package = Package(
         .testTarget(
             name: "CourierCurlTests",
             dependencies: [
-                "CourierCurl", "CourierConfiguration", "CourierInterceptors", "CourierURLSession",
-                "MockServer", "TestSupport",
+                "CourierCurl", "CourierConfiguration", "CourierInterceptors", "CourierTesting",
+                "CourierURLSession", "MockServer", "TestSupport",
             ],
             path: "Tests/CourierCurlTests"),
         .testTarget(

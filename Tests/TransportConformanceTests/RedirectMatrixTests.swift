@@ -195,22 +195,6 @@ import Testing
     }
 
     static func stream(_ bytes: Data, replayable: Bool = true) -> BodyStream {
-        BodyStream(length: nil, isReplayable: replayable) { DataReader(bytes) }
+        BodyStream(length: nil, isReplayable: replayable) { PieceReader(bytes, piece: 4096) }
     }
-}
-
-/// Reads bytes in memory in small pieces, as a stream body does.
-final class DataReader: BodyStreamReader, @unchecked Sendable {
-    private let data: Data
-    private var offset = 0
-
-    init(_ data: Data) { self.data = data }
-
-    func read(upTo maxLength: Int) throws -> Data {
-        let end = min(data.count, offset + min(maxLength, 4096))
-        defer { offset = end }
-        return data.subdata(in: offset..<end)
-    }
-
-    func close() {}
 }

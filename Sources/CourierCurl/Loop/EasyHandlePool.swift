@@ -3,11 +3,13 @@ import Courier
 import CourierPrimitives
 
 /// Easy handles kept for reuse after their transfer ends, so that a request does not pay for
-/// `curl_easy_init`, its buffers and `curl_easy_cleanup` every time.
+/// `curl_easy_init`, its buffers and `curl_easy_cleanup` every time, nor for setting the
+/// options that are the same for every request of the transport.
 ///
-/// A handle goes back with `curl_easy_reset`, which clears every option but keeps its buffers;
-/// it is detached from the transport's share handle first, so a pooled handle holds no
-/// reference into the loop and can be freed from any thread, in any order.
+/// A handle comes back with those constant options still set: its transfer has put every
+/// option of its own back to libcurl's default first (`CurlTransfer.releaseHandle`). It is
+/// detached from the transport's share handle, so a pooled handle holds no reference into the
+/// loop and can be freed from any thread, in any order.
 final class EasyHandlePool: Sendable {
     private struct State {
         var idle: [UnsafeMutableRawPointer] = []
@@ -23,17 +25,17 @@ final class EasyHandlePool: Sendable {
         self.capacity = max(0, capacity)
     }
 
-    /// An idle handle with default options, or a new one; nil when libcurl cannot make one.
-    func take() -> UnsafeMutableRawPointer? {
-        if let easy = state.withLock({ $0.idle.popLast() }) { return easy }
-        return curl_easy_init()
+    /// An idle handle that still has the transport's constant options (`isNew` false), or a
+    /// new one with libcurl's defaults (`isNew` true); nil when libcurl cannot make one.
+    func take() -> (easy: UnsafeMutableRawPointer, isNew: Bool)? {
+        if let easy = state.withLock({ $0.idle.popLast() }) { return (easy, false) }
+        return curl_easy_init().map { ($0, true) }
     }
 
-    /// Takes back a handle that no multi handle holds. Resets it, or frees it when the pool
-    /// is full or closed.
+    /// Takes back a handle that no multi handle holds and whose transfer has put its own options
+    /// back to their defaults. Keeps it, or frees it when the pool is full or closed.
     func recycle(_ easy: UnsafeMutableRawPointer) {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_SHARE, nil)
-        curl_easy_reset(easy)
         let kept = state.withLock { state in
             guard !state.closed, state.idle.count < capacity else { return false }
             state.idle.append(easy)

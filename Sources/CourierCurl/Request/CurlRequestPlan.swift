@@ -67,6 +67,20 @@ struct CurlRequestPlan: Sendable, Equatable {
     /// `CURLOPT_PINNEDPUBLICKEY`: "sha256//…" pins joined with ";"; nil pins nothing.
     var pinnedPublicKey: String? = nil
 
+    /// Whether the request body is big, or of unknown size: it then gets a big upload buffer.
+    var bigUpload: Bool {
+        switch upload {
+        case .none: false
+        case .sized(let length): length > 64 * 1024
+        case .chunked: true
+        }
+    }
+
+    /// Whether the response gets a big receive buffer: a big download to a file speeds up with
+    /// one, but libcurl allocates it for every transfer and frees it after, so for a response
+    /// in memory or streamed to a consumer that costs more than the request itself.
+    func bigDownload(streamed: Bool) -> Bool { maxResponseBytes == nil && !streamed }
+
     /// Builds the plan for `request`.
     ///
     /// - Throws: `CourierError` `.invalidURL` for a URL that is not absolute http(s),
@@ -85,7 +99,13 @@ struct CurlRequestPlan: Sendable, Equatable {
                 request: request)
         }
         let methodName = request.method.rawValue
-        try RequestBuilding.validateForSending(request)
+        do {
+            // The header fields are checked by `headerLines` below.
+            try RequestBuilding.validateMethod(methodName)
+        } catch var error as CourierError {
+            error.request = request
+            throw error
+        }
 
         let bodyPresent: Bool
         if case .empty = request.body { bodyPresent = false } else { bodyPresent = true }

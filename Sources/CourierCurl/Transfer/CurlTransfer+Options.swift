@@ -3,23 +3,21 @@ import Courier
 import Foundation
 
 extension CurlTransfer {
-    /// Applies `plan` and the transport's fixed settings to the easy handle, and wires
-    /// the callbacks. Every callback gets this transfer as its user pointer, unretained:
-    /// the loop holds a strong reference from `curl_multi_add_handle` until after
-    /// `curl_multi_remove_handle`, and libcurl calls back only in between.
+    /// Applies `plan` to the easy handle. A new handle first gets the options that are the same
+    /// for every request of the transport (`configureConstants`); a pooled one still has them.
+    /// Every callback gets this transfer as its user pointer, unretained: the loop holds a
+    /// strong reference from `curl_multi_add_handle` until after `curl_multi_remove_handle`,
+    /// and libcurl calls back only in between.
     /// - Throws: `CourierError.Code.invalidConfiguration` when libcurl refuses an option.
-    func configure() throws {
+    func configure(isNewHandle: Bool) throws {
+        if isNewHandle { try configureConstants() }
         let me = Unmanaged.passUnretained(self).toOpaque()
         try set(CURLOPT_URL, plan.url)
-        try set(CURLOPT_PROTOCOLS_STR, plan.allowedProtocols)
-        try set(CURLOPT_NOSIGNAL, 1)
-        try set(CURLOPT_TCP_KEEPALIVE, 1)
         if plan.freshConnection { try set(CURLOPT_FRESH_CONNECT, 1) }
         try check(ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
-        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, me), "PRIVATE")
 
         switch plan.method {
-        case .get: try set(CURLOPT_HTTPGET, 1)
+        case .get: break  // the default, and what `resetRequestOptions` leaves
         case .head: try set(CURLOPT_NOBODY, 1)
         case .post: try set(CURLOPT_POST, 1)
         case .custom(let name):
@@ -32,24 +30,9 @@ extension CurlTransfer {
         case .chunked: try set(CURLOPT_POSTFIELDSIZE_LARGE, offT: -1)
         }
         if plan.upload != .none {
-            try check(
-                ccurl_easy_setopt_read_function(easy) { buffer, size, count, user in
-                    guard let buffer, let user else { return ccurl_readfunc_abort() }
-                    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
-                    return transfer.sendBody(into: buffer, capacity: size * count) ?? ccurl_readfunc_abort()
-                }, "READFUNCTION")
             try check(ccurl_easy_setopt_pointer(easy, CURLOPT_READDATA, me), "READDATA")
-            try check(
-                ccurl_easy_setopt_seek_function(easy) { user, offset, origin in
-                    guard let user, offset == 0, origin == SEEK_SET else { return ccurl_seekfunc_cantseek() }
-                    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
-                    return transfer.rewindBody() ? ccurl_seekfunc_ok() : ccurl_seekfunc_cantseek()
-                }, "SEEKFUNCTION")
             try check(ccurl_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, me), "SEEKDATA")
-            // As for the receive buffer: a big one only where the body is big, or of unknown size.
-            var bigBody = true
-            if case .sized(let length) = plan.upload { bigBody = length > 64 * 1024 }
-            if bigBody { try set(CURLOPT_UPLOAD_BUFFERSIZE, 256 * 1024) }
+            if plan.bigUpload { try set(CURLOPT_UPLOAD_BUFFERSIZE, Self.bigBufferSize) }
         }
 
         var list: UnsafeMutablePointer<curl_slist>?
@@ -63,7 +46,70 @@ extension CurlTransfer {
         }
         headerList = list
         if let list { try check(ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list), "HTTPHEADER") }
+        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me), "WRITEDATA")
+        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me), "HEADERDATA")
+        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, me), "XFERINFODATA")
 
+        try set(CURLOPT_CONNECTTIMEOUT_MS, plan.connectTimeoutMilliseconds)
+        try set(CURLOPT_TIMEOUT_MS, plan.totalTimeoutMilliseconds)
+        if plan.bigDownload(streamed: stream != nil) { try set(CURLOPT_BUFFERSIZE, Self.bigBufferSize) }
+        // Waiting for a connection to say whether it multiplexes pays only where it may (https
+        // with HTTP/2). Over plain HTTP libcurl learns that a connection is HTTP/1.1 only from its
+        // first response head, so with PIPEWAIT every other request to a new origin waited for
+        // that head: behind a slow first answer, concurrent requests went out one at a time.
+        if plan.mayMultiplex { try set(CURLOPT_PIPEWAIT, 1) }
+        if let proxy = plan.proxy { try set(CURLOPT_PROXY, proxy) }
+    }
+
+    /// Puts every option that `configure` set for this request back to libcurl's default, so
+    /// that the handle can serve the next request with only the transport's constant options.
+    /// Returns false when libcurl refused one: the handle must then be freed, not kept.
+    func resetRequestOptions() -> Bool {
+        var ok = true
+        func reset(_ code: CURLcode) { ok = ok && code == CURLE_OK }
+        reset(ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, nil))
+        reset(ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, nil))
+        reset(ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, nil))
+        reset(ccurl_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, nil))
+        if plan.freshConnection { reset(ccurl_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 0)) }
+        // HTTPGET also turns NOBODY and POST off.
+        if plan.method != .get { reset(ccurl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)) }
+        if case .custom = plan.method { reset(ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, nil)) }
+        if plan.upload != .none {
+            reset(ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, -1))
+            reset(ccurl_easy_setopt_pointer(easy, CURLOPT_READDATA, nil))
+            reset(ccurl_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, nil))
+            if plan.bigUpload {
+                reset(ccurl_easy_setopt_long(easy, CURLOPT_UPLOAD_BUFFERSIZE, Self.defaultUploadBufferSize))
+            }
+        }
+        if headerList != nil { reset(ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, nil)) }
+        if plan.bigDownload(streamed: stream != nil) {
+            reset(ccurl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, Self.defaultBufferSize))
+        }
+        if plan.mayMultiplex { reset(ccurl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 0)) }
+        return ok
+    }
+
+    /// The options that every request of the transport shares (the plan's copies of the
+    /// transport's configuration), set once per easy handle. The callbacks take their transfer
+    /// from their user pointer, which `configure` sets and `resetRequestOptions` clears.
+    private func configureConstants() throws {
+        try set(CURLOPT_PROTOCOLS_STR, plan.allowedProtocols)
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_TCP_KEEPALIVE, 1)
+        try check(
+            ccurl_easy_setopt_read_function(easy) { buffer, size, count, user in
+                guard let buffer, let user else { return ccurl_readfunc_abort() }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+                return transfer.sendBody(into: buffer, capacity: size * count) ?? ccurl_readfunc_abort()
+            }, "READFUNCTION")
+        try check(
+            ccurl_easy_setopt_seek_function(easy) { user, offset, origin in
+                guard let user, offset == 0, origin == SEEK_SET else { return ccurl_seekfunc_cantseek() }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+                return transfer.rewindBody() ? ccurl_seekfunc_ok() : ccurl_seekfunc_cantseek()
+            }, "SEEKFUNCTION")
         try check(
             ccurl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION) { bytes, size, count, user in
                 guard let user else { return 0 }
@@ -73,7 +119,6 @@ extension CurlTransfer {
                 if let stream = transfer.stream { return transfer.receiveStreamed(chunk, stream: stream) }
                 return transfer.receiveBody(chunk) ? total : 0
             }, "WRITEFUNCTION")
-        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me), "WRITEDATA")
         try check(
             ccurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION) { bytes, size, count, user in
                 guard let user else { return 0 }
@@ -82,7 +127,6 @@ extension CurlTransfer {
                 return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: bytes, count: total))
                     ? total : 0
             }, "HEADERFUNCTION")
-        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me), "HEADERDATA")
         try set(CURLOPT_NOPROGRESS, 0)
         try check(
             ccurl_easy_setopt_xferinfo_function(easy) {
@@ -94,36 +138,28 @@ extension CurlTransfer {
                     uploadTotal: Int64(uploadTotal), uploaded: Int64(uploaded))
                 return keepGoing ? 0 : 1
             }, "XFERINFOFUNCTION")
-        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, me), "XFERINFODATA")
-
         // Redirects are followed by `Redirects`, one transfer per hop, as on every transport.
         try set(CURLOPT_FOLLOWLOCATION, 0)
-        try set(CURLOPT_CONNECTTIMEOUT_MS, plan.connectTimeoutMilliseconds)
-        try set(CURLOPT_TIMEOUT_MS, plan.totalTimeoutMilliseconds)
         try set(CURLOPT_ACCEPT_ENCODING, plan.acceptEncoding)
         try set(CURLOPT_USERAGENT, plan.userAgent)
-        // A large receive buffer speeds up a big download to a file, but libcurl allocates it for
-        // every transfer and frees it after: for a small response in memory that costs more
-        // than the request itself, so those keep libcurl's 16 KiB.
-        if plan.maxResponseBytes == nil, stream == nil { try set(CURLOPT_BUFFERSIZE, 256 * 1024) }
-
         try set(
             CURLOPT_HTTP_VERSION, plan.preferHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))
-        // Waiting for a connection to say whether it multiplexes pays only where it may (https
-        // with HTTP/2). Over plain HTTP libcurl learns that a connection is HTTP/1.1 only from its
-        // first response head, so with PIPEWAIT every other request to a new origin waited for
-        // that head: behind a slow first answer, concurrent requests went out one at a time.
-        if plan.mayMultiplex { try set(CURLOPT_PIPEWAIT, 1) }
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)
         if let path = plan.caBundlePath { try set(CURLOPT_CAINFO, path) }
         if let pins = plan.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, pins) }
-        if let proxy = plan.proxy { try set(CURLOPT_PROXY, proxy) }
         // A proxy's answer to CONNECT (`200 Connection established`) is not the response: without
         // this the head parser would take it for the server's head. Also for proxies from the
         // environment, so it is set whether or not `plan.proxy` is.
         try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     }
+
+    /// The receive or upload buffer for a big body (libcurl's defaults are 16 and 64 KiB).
+    static let bigBufferSize = 256 * 1024
+    /// `CURLOPT_BUFFERSIZE`'s default (`CURL_MAX_WRITE_SIZE`).
+    static let defaultBufferSize = 16 * 1024
+    /// `CURLOPT_UPLOAD_BUFFERSIZE`'s default.
+    static let defaultUploadBufferSize = 64 * 1024
 
     private func set(_ option: CURLoption, _ value: Int) throws {
         try check(ccurl_easy_setopt_long(easy, option, value), "option \(option.rawValue)")

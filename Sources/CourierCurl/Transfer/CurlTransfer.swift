@@ -15,7 +15,9 @@ import Foundation
 /// the caller's thread and then, after `submit` hands the transfer over through the
 /// loop's lock, only by the loop thread, inside libcurl callbacks or `complete`.
 final class CurlTransfer: @unchecked Sendable {
-    typealias Continuation = CheckedContinuation<TransportResponse, any Error>
+    /// Unchecked: `TransferStateMachine` hands the continuation out exactly once (its tests
+    /// drive every path), so the checked variant's extra allocation per request buys nothing.
+    typealias Continuation = UnsafeContinuation<TransportResponse, any Error>
 
     /// The easy handle; returned to the pool by `releaseHandle` on the loop thread (or by `deinit`
     /// when the transfer never reached the loop).
@@ -60,7 +62,7 @@ final class CurlTransfer: @unchecked Sendable {
     init(
         request: TransportRequest, plan: CurlRequestPlan, handles: EasyHandlePool, stream: StreamBuffer? = nil
     ) throws {
-        guard let easy = handles.take() else {
+        guard let (easy, isNewHandle) = handles.take() else {
             throw CourierError(
                 .invalidConfiguration, "libcurl could not create an easy handle", request: request)
         }
@@ -82,14 +84,15 @@ final class CurlTransfer: @unchecked Sendable {
                 destination: request.destination,
                 maxResponseBytes: plan.maxResponseBytes ?? request.options.maxResponseBytes)
         } catch var error as CourierError {
-            handles.recycle(easy)
+            // Untouched, but a new handle lacks the constant options that a pooled one must have.
+            if isNewHandle { handles.discard(easy) } else { handles.recycle(easy) }
             errorBuffer.deallocate()
             aborting.deallocate()
             error.request = request
             throw error
         }
         do {
-            try configure()
+            try configure(isNewHandle: isNewHandle)
         } catch {
             releaseHandle(reusable: false)
             throw error
@@ -157,7 +160,7 @@ final class CurlTransfer: @unchecked Sendable {
                 stream.finish(nil)
             }
         }
-        // A handle whose transfer failed part way may keep state that `curl_easy_reset` does
+        // A handle whose transfer failed part way may keep state that resetting options does
         // not clear (libcurl 7.88 then refuses CURLOPT_BUFFERSIZE on it): free it instead.
         releaseHandle(reusable: code == CURLE_OK && !removedEarly)
         guard let (continuation, final) = state.withLock({ $0.finish(result) }) else { return }
@@ -189,13 +192,13 @@ final class CurlTransfer: @unchecked Sendable {
             ))
     }
 
-    /// Returns the easy handle to the pool and frees the header list. Idempotent. Must not
-    /// run while the handle is in a multi handle: the loop removes it first; `deinit` only
-    /// runs after that.
+    /// Returns the easy handle to the pool, with this request's options put back to their
+    /// defaults, and frees the header list. Idempotent. Must not run while the handle is in a
+    /// multi handle: the loop removes it first; `deinit` only runs after that.
     private func releaseHandle(reusable: Bool = true) {
         guard !handleReleased else { return }
         handleReleased = true
-        if reusable { handles.recycle(easy) } else { handles.discard(easy) }
+        if reusable && resetRequestOptions() { handles.recycle(easy) } else { handles.discard(easy) }
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
     }
