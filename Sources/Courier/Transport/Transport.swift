@@ -77,28 +77,114 @@ public struct TransportStream: Sendable {
 /// It is the one request type from an endpoint down to a transport: parameters encode into
 /// it, interceptors adapt it, and `Transport.send(_:)` sends it.
 public struct TransportRequest: Sendable {
+    /// The request's fields, shared between copies until one of them changes (copy on
+    /// write): a request is copied at every layer from the endpoint down to the transport,
+    /// and a copy of the box is one reference count instead of one for each field.
+    ///
+    /// `@unchecked Sendable` because: a `Storage` is only changed through a request that holds
+    /// the sole reference to it (`mutableStorage`), and never after it was shared.
+    private final class Storage: @unchecked Sendable {
+        var method: HTTPMethod
+        var url: URL
+        var headers: HTTPHeaders
+        var body: RequestBody
+        var destination: ResponseDestination
+        var options: TransferOptions
+        var progress: (@Sendable (TransferProgress) -> Void)?
+        var cookieJar: CookieJar?
+        var onResponseHead: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)?
+
+        init(
+            method: HTTPMethod, url: URL, headers: HTTPHeaders, body: RequestBody,
+            destination: ResponseDestination, options: TransferOptions,
+            progress: (@Sendable (TransferProgress) -> Void)?, cookieJar: CookieJar?,
+            onResponseHead: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)?
+        ) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+            self.destination = destination
+            self.options = options
+            self.progress = progress
+            self.cookieJar = cookieJar
+            self.onResponseHead = onResponseHead
+        }
+
+        func copy() -> Storage {
+            Storage(
+                method: method, url: url, headers: headers, body: body, destination: destination,
+                options: options, progress: progress, cookieJar: cookieJar, onResponseHead: onResponseHead)
+        }
+    }
+
+    private var storage: Storage
+
+    /// The storage, copied first when another request shares it.
+    private var mutableStorage: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
     /// The request method.
-    public var method: HTTPMethod
+    public var method: HTTPMethod {
+        get { storage.method }
+        set { mutableStorage.method = newValue }
+    }
     /// The absolute URL to send to.
-    public var url: URL
+    public var url: URL {
+        get { storage.url }
+        set { mutableStorage.url = newValue }
+    }
     /// The header fields, in order.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        _modify {
+            let box = mutableStorage
+            yield &box.headers
+        }
+        set { mutableStorage.headers = newValue }
+    }
     /// The body to send.
-    public var body: RequestBody
+    public var body: RequestBody {
+        get { storage.body }
+        set { mutableStorage.body = newValue }
+    }
     /// Where the response body goes.
-    public var destination: ResponseDestination
+    public var destination: ResponseDestination {
+        get { storage.destination }
+        set { mutableStorage.destination = newValue }
+    }
     /// Limits for this transfer.
-    public var options: TransferOptions
+    public var options: TransferOptions {
+        get { storage.options }
+        _modify {
+            let box = mutableStorage
+            yield &box.options
+        }
+        set { mutableStorage.options = newValue }
+    }
     /// Called from any thread as bytes go out and come in. Keep it cheap.
-    public var progress: (@Sendable (TransferProgress) -> Void)?
+    public var progress: (@Sendable (TransferProgress) -> Void)? {
+        get { storage.progress }
+        set { mutableStorage.progress = newValue }
+    }
     /// The cookies to send and to keep, on every hop of a redirect chain; `nil` sends only a
     /// `Cookie` header the request sets itself. `NetworkManager` passes its `cookieJar`.
-    public var cookieJar: CookieJar?
+    public var cookieJar: CookieJar? {
+        get { storage.cookieJar }
+        set { mutableStorage.cookieJar = newValue }
+    }
     /// Called once the final response head (status 200 or more) has arrived, before any of
     /// its body is written; `NetworkManager.download` records the validator of a resumable
     /// download from it. A transport calls it, from any thread, when it has the head of a
     /// response whose body goes to `destination`.
-    public package(set) var onResponseHead: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)?
+    public package(set) var onResponseHead: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)? {
+        get { storage.onResponseHead }
+        set { mutableStorage.onResponseHead = newValue }
+    }
 
     /// Creates a transport request.
     public init(
@@ -110,13 +196,9 @@ public struct TransportRequest: Sendable {
         options: TransferOptions = TransferOptions(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-        self.destination = destination
-        self.options = options
-        self.progress = progress
+        storage = Storage(
+            method: method, url: url, headers: headers, body: body, destination: destination,
+            options: options, progress: progress, cookieJar: nil, onResponseHead: nil)
     }
 
     /// Creates a request from a Foundation `URLRequest`: its method, URL, headers and
