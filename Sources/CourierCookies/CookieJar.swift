@@ -137,8 +137,10 @@ public final class CookieJar: Sendable {
 
     /// `explicit` (a `Cookie` header the caller set) joined with the jar's cookies for `url`.
     package func header(for url: URL, adding explicit: String?) -> String? {
-        let parts = [explicit, cookieHeader(for: url)].compactMap { $0 }.filter { !$0.isEmpty }
-        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+        let explicit = explicit.flatMap { $0.isEmpty ? nil : $0 }
+        guard let stored = cookieHeader(for: url), !stored.isEmpty else { return explicit }
+        guard let explicit else { return stored }
+        return explicit + "; " + stored
     }
 
     /// Best effort: a jar that cannot be saved still works in memory for this run.

@@ -57,6 +57,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.append(Field(name: name, value: value))
     }
 
+    /// Makes room for `count` fields in all without growing again.
+    package mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     /// Replaces every field named `name` with one field, or appends it.
     package mutating func replaceOrAdd(name: String, value: String) {
         if let index = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
@@ -110,6 +113,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 extension String {
     /// ASCII case-insensitive equality, as for HTTP field names (RFC 9110 §5.1); no allocation.
     func caseInsensitiveEquals(_ other: String) -> Bool {
+        // Most names differ in length, and a native string knows its UTF-8 length.
+        guard utf8.count == other.utf8.count else { return false }
         var mine = utf8.makeIterator()
         var theirs = other.utf8.makeIterator()
         while true {

@@ -59,21 +59,30 @@ package enum RequestBuilding {
 
     /// The first `.` or `..` segment of a relative path (before any query), if any.
     private static func dotSegment(in path: String) -> String? {
-        let pathPart = path.utf8.prefix { $0 != UInt8(ascii: "?") }
-        for segment in pathPart.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            // Only ".", "%2e" and "%2E" can decode to a dot, so other segments need no decoding.
-            let couldBeDots =
-                !segment.isEmpty
-                && segment.allSatisfy { byte in
-                    byte == UInt8(ascii: ".") || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "2")
-                        || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+        let bytes = path.utf8
+        var start = bytes.startIndex
+        var index = start
+        // Only ".", "%2e" and "%2E" can decode to a dot, so other segments need no decoding.
+        var couldBeDots = true
+        while true {
+            let atEnd = index == bytes.endIndex || bytes[index] == UInt8(ascii: "?")
+            if atEnd || bytes[index] == UInt8(ascii: "/") {
+                if couldBeDots, start != index {
+                    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+                    let decoded = text.removingPercentEncoding ?? text
+                    if decoded == "." || decoded == ".." { return decoded }
                 }
-            guard couldBeDots else { continue }
-            let text = String(decoding: segment, as: UTF8.self)
-            let decoded = text.removingPercentEncoding ?? text
-            if decoded == "." || decoded == ".." { return decoded }
+                if atEnd { return nil }
+                start = bytes.index(after: index)
+                couldBeDots = true
+            } else if couldBeDots {
+                let byte = bytes[index]
+                couldBeDots =
+                    byte == UInt8(ascii: ".") || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "2")
+                    || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+            }
+            index = bytes.index(after: index)
         }
-        return nil
     }
 
     /// Whether `text` begins with an RFC 3986 scheme and its colon (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`).

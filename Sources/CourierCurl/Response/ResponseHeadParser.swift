@@ -49,15 +49,13 @@ struct ResponseHeadParser: Sendable, Equatable {
             isComplete = true
             return .end
         }
-        if line.starts(with: "HTTP/".utf8) {
-            let parts = line.split(
-                separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true)
-            guard parts.count >= 2, let code = Int(String(decoding: parts[1], as: UTF8.self)) else {
-                return .ignored
-            }
+        if Self.isStatusLine(line) {
+            guard let (version, code) = Self.parseStatusLine(line) else { return .ignored }
             status = code
-            httpVersion = String(decoding: parts[0], as: UTF8.self)
+            httpVersion = version
             headers = HTTPHeaders()
+            // A typical response head has a dozen fields: one allocation instead of four.
+            headers.reserveCapacity(16)
             trailers = HTTPHeaders()
             isComplete = false
             foldedLines = 0
@@ -85,6 +83,40 @@ struct ResponseHeadParser: Sendable, Equatable {
         }
         return kind
     }
+
+    /// Whether `line` starts with "HTTP/".
+    private static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.count >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T")
+            && line[2] == UInt8(ascii: "T") && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/")
+    }
+
+    /// The version and the status code of a status line ("HTTP/1.1 200 OK"): the text up to
+    /// the first space, and the decimal number after the spaces that follow it. nil when the
+    /// code is missing or is not a number.
+    private static func parseStatusLine(_ line: UnsafeRawBufferPointer) -> (String, Int)? {
+        let space = UInt8(ascii: " ")
+        guard let versionEnd = line.firstIndex(of: space) else { return nil }
+        var index = versionEnd
+        while index < line.count, line[index] == space { index += 1 }
+        var code = 0
+        var digits = 0
+        while index < line.count, line[index] != space {
+            let digit = line[index] &- UInt8(ascii: "0")
+            guard digit < 10, digits < 9 else { return nil }
+            code = code * 10 + Int(digit)
+            digits += 1
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        let version = UnsafeRawBufferPointer(rebasing: line[..<versionEnd])
+        return (
+            Self.knownVersions.first { $0.utf8.elementsEqual(version) }
+                ?? String(decoding: version, as: UTF8.self), code
+        )
+    }
+
+    /// Versions whose names are shared rather than built for every response.
+    private static let knownVersions = ["HTTP/1.1", "HTTP/2", "HTTP/1.0", "HTTP/3"]
 
     /// The bytes without leading and trailing spaces and tabs, as a string.
     private static func trimmingOWS(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
