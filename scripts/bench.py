@@ -12,6 +12,8 @@ Clients:
                requesting tasks on the transport's loop thread (`withTaskExecutorPreference(transport.executor)`)
   curl-raw     the same without decoding (small workloads only), to separate the JSON decoder's cost
   curl-raw-pool  the same, its tasks on the global concurrent pool instead of the transport's loop thread
+  curl-raw-64c the same as curl-raw with 64 connections per host (64 in flight only): the C program opens
+               one connection per transfer in flight, CurlTransport 8 per host unless configured
   session-nm   NetworkManager + URLSessionTransport (same path)
   curl-cli     the curl command-line tool, many URLs on one connection (outside reference)
 
@@ -141,17 +143,19 @@ CLIENTS = {
     "curl-nm": "NetworkManager + CurlTransport",
     "curl-raw": "NetworkManager + CurlTransport, no decoding",
     "curl-raw-pool": "NetworkManager + CurlTransport, no decoding, tasks on the global pool",
+    "curl-raw-64c": "NetworkManager + CurlTransport, no decoding, 64 connections",
     "session-nm": "NetworkManager + URLSessionTransport",
     "curl-cli": "curl CLI",
 }
-ALL_CLIENTS = tuple(CLIENTS)
+ALL_CLIENTS = tuple(key for key in CLIENTS if key != "curl-raw-64c")
 
 # Workload key -> (requests per run -> (title, `courier bench run` workload, path, requests, in flight,
 # servers, clients)). Above the connection cap (8 per host), the fair-queueing rows measure how long a
 # request waits for a connection: its p99 against the fair share (in flight / throughput).
 WORKLOADS = {
     "seq": lambda n: ("sequential 1 KiB", "small", "small.json", n, 1, ("mock", "nginx"), ALL_CLIENTS),
-    "64": lambda n: ("64 in flight", "small", "small.json", n * 2, 64, ("mock", "nginx"), ALL_CLIENTS),
+    "64": lambda n: ("64 in flight", "small", "small.json", n * 2, 64, ("mock", "nginx"),
+                     ALL_CLIENTS + ("curl-raw-64c",)),
     "100": lambda n: ("100 in flight", "small", "small.json", n * 2, 100, ("nginx",), ("c-multi", "curl-raw")),
     "200": lambda n: ("200 in flight", "small", "small.json", n * 2, 200, ("nginx",), ("c-multi", "curl-raw")),
     "1000": lambda n: ("1,000 in flight", "small", "small.json", n * 20 // 3, 1000, ("nginx",),
@@ -253,6 +257,9 @@ def main():
                         # Tasks that do not prefer the transport's loop thread: two thread switches a request.
                         "curl-raw-pool": lambda: swift_client("curl", "small-raw", url, requests, concurrency,
                                                               extra=("--executor", "global")),
+                        # As many connections as the C program opens for the same number in flight.
+                        "curl-raw-64c": lambda: swift_client("curl", "small-raw", url, requests, concurrency,
+                                                             extra=("--connections", "64")),
                         "session-nm": lambda: swift_client("urlsession", workload, url, requests, concurrency),
                         "curl-cli": lambda: curl_cli(url, requests, concurrency, workdir),
                     }
