@@ -112,7 +112,8 @@ package enum Redirects {
             if let jar = request.cookieJar {
                 if let cookie = jar.header(for: current.url, adding: explicitCookie) {
                     outgoing.headers.replaceOrAdd(name: "Cookie", value: cookie)
-                } else {
+                } else if outgoing.headers.contains("Cookie") {
+                    // Only when there is one: a change would copy the request's fields.
                     outgoing.headers.remove(name: "Cookie")
                 }
             }

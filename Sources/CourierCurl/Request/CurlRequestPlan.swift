@@ -45,9 +45,9 @@ struct CurlRequestPlan: Sendable, Equatable {
     var connectTimeoutMilliseconds: Int
     /// `CURLOPT_TIMEOUT_MS`; 0 means no total timeout.
     var totalTimeoutMilliseconds: Int
-    /// Seconds without a byte moving before the transfer fails; checked in the progress
+    /// How long no byte may move before the transfer fails; checked in the progress
     /// callback, which libcurl calls at least once a second. nil for none.
-    var idleTimeout: TimeInterval?
+    var idleTimeout: Duration?
     /// `CURLOPT_ACCEPT_ENCODING`; "" offers every encoding libcurl can decode.
     var acceptEncoding: String
     var caBundlePath: String?
@@ -142,6 +142,9 @@ struct CurlRequestPlan: Sendable, Equatable {
         }
 
         let total = request.options.totalTimeout?.timeInterval ?? 0
+        // As `TransferOptions.effectiveIdleTimeout`, kept as a duration: the progress callback
+        // compares it many times a request.
+        let idle = request.options.idleTimeout ?? .seconds(60)
         let maxResponseBytes: Int64?
         if case .memory = request.destination {
             maxResponseBytes = request.options.maxResponseBytes
@@ -159,7 +162,7 @@ struct CurlRequestPlan: Sendable, Equatable {
             headerLines: lines,
             connectTimeoutMilliseconds: milliseconds(request.options.connectTimeout.timeInterval),
             totalTimeoutMilliseconds: milliseconds(total),
-            idleTimeout: request.options.effectiveIdleTimeout,
+            idleTimeout: idle > .zero ? idle : nil,
             acceptEncoding: "",
             caBundlePath: configuration.caBundle?.path,
             userAgent: configuration.userAgent,

@@ -113,29 +113,30 @@ extension CurlTransfer {
         try check(
             ccurl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION) { bytes, size, count, user in
                 guard let user else { return 0 }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
                 let total = size * count
                 let chunk = UnsafeRawBufferPointer(start: bytes, count: total)
-                if let stream = transfer.stream { return transfer.receiveStreamed(chunk, stream: stream) }
-                return transfer.receiveBody(chunk) ? total : 0
+                return CurlTransfer.borrow(user) { transfer in
+                    if let stream = transfer.stream { return transfer.receiveStreamed(chunk, stream: stream) }
+                    return transfer.receiveBody(chunk) ? total : 0
+                }
             }, "WRITEFUNCTION")
         try check(
             ccurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION) { bytes, size, count, user in
                 guard let user else { return 0 }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
                 let total = size * count
-                return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: bytes, count: total))
-                    ? total : 0
+                let line = UnsafeRawBufferPointer(start: bytes, count: total)
+                return CurlTransfer.borrow(user) { $0.receiveHeaderLine(line) } ? total : 0
             }, "HEADERFUNCTION")
         try set(CURLOPT_NOPROGRESS, 0)
         try check(
             ccurl_easy_setopt_xferinfo_function(easy) {
                 user, downloadTotal, downloaded, uploadTotal, uploaded in
                 guard let user else { return 1 }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
-                let keepGoing = transfer.reportProgress(
-                    downloadTotal: Int64(downloadTotal), downloaded: Int64(downloaded),
-                    uploadTotal: Int64(uploadTotal), uploaded: Int64(uploaded))
+                let keepGoing = CurlTransfer.borrow(user) { transfer in
+                    transfer.reportProgress(
+                        downloadTotal: Int64(downloadTotal), downloaded: Int64(downloaded),
+                        uploadTotal: Int64(uploadTotal), uploaded: Int64(uploaded))
+                }
                 return keepGoing ? 0 : 1
             }, "XFERINFOFUNCTION")
         // Redirects are followed by `Redirects`, one transfer per hop, as on every transport.
@@ -152,6 +153,13 @@ extension CurlTransfer {
         // this the head parser would take it for the server's head. Also for proxies from the
         // environment, so it is set whether or not `plan.proxy` is.
         try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+    }
+
+    /// Runs `body` with the transfer behind a callback's user pointer, without the retain and
+    /// release of taking a reference: the loop holds the transfer for as long as libcurl may call
+    /// back (see `configure`), and the callbacks run many times a request.
+    static func borrow<T>(_ user: UnsafeMutableRawPointer, _ body: (CurlTransfer) -> T) -> T {
+        Unmanaged<CurlTransfer>.fromOpaque(user)._withUnsafeGuaranteedRef(body)
     }
 
     /// The receive or upload buffer for a big body (libcurl's defaults are 16 and 64 KiB).

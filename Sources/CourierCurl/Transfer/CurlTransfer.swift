@@ -319,8 +319,8 @@ final class CurlTransfer: @unchecked Sendable {
             if moved != activityCount || stream?.isPaused == true {
                 activityCount = moved
                 lastActivity = now
-            } else if (now - lastActivity).timeInterval >= idle {
-                fail(.idle(idle))
+            } else if now - lastActivity >= idle {
+                fail(.idle(idle.timeInterval))
                 return false
             }
         }

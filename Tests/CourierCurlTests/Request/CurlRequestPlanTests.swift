@@ -37,7 +37,7 @@ import Testing
         #expect(plan.maxResponseBytes == 16 << 20)
         #expect(plan.connectTimeoutMilliseconds == 10_000)
         #expect(plan.totalTimeoutMilliseconds == 0, "no whole-transfer deadline by default")
-        #expect(plan.idleTimeout == 60, "URLRequest's default timeoutInterval is the idle timeout")
+        #expect(plan.idleTimeout == .seconds(60), "URLRequest's default timeoutInterval is the idle timeout")
     }
 
     @Test func aPostWithDataIsSizedAndSuppressesExpectAndTheDefaultContentType() throws {
@@ -88,7 +88,7 @@ import Testing
         #expect(plan.maxResponseBytes == nil, "no memory limit when streaming to a file")
         #expect(plan.connectTimeoutMilliseconds == 250)
         #expect(plan.totalTimeoutMilliseconds == 2500)
-        #expect(plan.idleTimeout == 1.5)
+        #expect(plan.idleTimeout == .seconds(1.5))
         #expect(plan.caBundlePath == "/tmp/ca.pem")
         #expect(!plan.preferHTTP2)
     }
