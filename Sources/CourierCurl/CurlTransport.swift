@@ -67,7 +67,7 @@ public final class CurlTransport: Transport {
         let transfer = try CurlTransfer(request: request, plan: plan, handles: loop.handles)
         let loop = self.loop
         return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { continuation in
+            try await withCheckedThrowingContinuation { continuation in
                 guard transfer.start(continuation) else { return }  // already resumed (cancelled)
                 loop.hook?(.submitting(transfer))
                 if !loop.submit(transfer) {
@@ -129,7 +129,7 @@ public final class CurlTransport: Transport {
                 loop.remove(transfer, reason: .cancelled)
             })
         let head = try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { continuation in
+            try await withCheckedThrowingContinuation { continuation in
                 guard transfer.start(continuation) else { return }  // already resumed (cancelled)
                 if !loop.submit(transfer) {
                     _ = transfer.stop(.shutdown)

@@ -15,9 +15,9 @@ import Foundation
 /// the caller's thread and then, after `submit` hands the transfer over through the
 /// loop's lock, only by the loop thread, inside libcurl callbacks or `complete`.
 final class CurlTransfer: @unchecked Sendable {
-    /// Unchecked: `TransferStateMachine` hands the continuation out exactly once (its tests
-    /// drive every path), so the checked variant's extra allocation per request buys nothing.
-    typealias Continuation = UnsafeContinuation<TransportResponse, any Error>
+    /// Checked, although `TransferStateMachine` already hands it out exactly once: ThreadSanitizer
+    /// cannot see the runtime's hand-off after an unchecked resume, and reports a race.
+    typealias Continuation = CheckedContinuation<TransportResponse, any Error>
 
     /// The easy handle; returned to the pool by `releaseHandle` on the loop thread (or by `deinit`
     /// when the transfer never reached the loop).
