@@ -5,7 +5,11 @@ runtime, Concurrency and dispatch, Foundation and Courier. Clients alternate ins
 gives the median over rounds, in µs of CPU per request (process start included; perf's own overhead makes
 every figure larger than /usr/bin/time's, so compare columns, not runs).
 
-  scripts/profile-layers.py --url http://127.0.0.1:PORT/small.json [--concurrency 64] [--before OLD-courier]
+  scripts/profile-layers.py --url http://127.0.0.1:PORT/small.json [--concurrency 64] [--connections 64]
+                            [--before OLD-courier]
+
+`--connections` sets CurlTransport's connections per host for every Courier client (the C program opens one
+per transfer in flight).
 
 The server is yours to start (nginx serving `courier bench fixtures`' small.json is what BENCHMARKS.md
 used). Needs the release binaries (`swift build -c release`) and perf.
@@ -41,11 +45,13 @@ def main():
     parser.add_argument("--requests", type=int, default=20000)
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--connections", type=int, help="CurlTransport's connections per host")
     parser.add_argument("--before", help="an older courier binary to profile alongside")
     args = parser.parse_args()
     n, c = str(args.requests), str(args.concurrency)
+    connections = ["--connections", str(args.connections)] if args.connections else []
     run = lambda binary, *extra: [binary, "bench", "run", "--client", "curl", "--url", args.url, "--requests", n,
-                                  "--concurrency", c, *extra]
+                                  "--concurrency", c, *connections, *extra]
     courier = os.path.join(BIN, "courier")
     clients = {"C libcurl": [os.path.join(BIN, "courier-curl-bench"), args.url, n, c]}
     if args.before:

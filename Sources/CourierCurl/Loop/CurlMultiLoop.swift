@@ -219,15 +219,19 @@ final class CurlMultiLoop: @unchecked Sendable {
         guard let multi else { return }
         shared.withLock { $0.thread = pthread_self() }
         var state = LoopState()
+        // The queues change places with these each turn, so that neither side allocates a new
+        // array for every request once both have grown.
+        var adds: [CurlTransfer] = []
+        var spareJobs: [UnownedJob] = []
         while true {
-            runJobs()
-            let (adds, removals, unpauses, stopping) = shared.withLock { shared in
+            runJobs(&spareJobs)
+            let (removals, unpauses, stopping) = shared.withLock { shared in
+                swap(&shared.adds, &adds)
                 defer {
-                    shared.adds = []
                     shared.removals = []
                     shared.unpauses = []
                 }
-                return (shared.adds, shared.removals, shared.unpauses, shared.phase != .running)
+                return (shared.removals, shared.unpauses, shared.phase != .running)
             }
             if let hook, !removals.isEmpty { hook(.drained(removals: removals.map(\.0))) }
             for transfer in adds {
@@ -239,6 +243,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 }
                 enqueueOrAdd(transfer, multi: multi, state: &state)
             }
+            adds.removeAll(keepingCapacity: true)
             for (transfer, _) in removals {
                 if transfer.isWaiting {
                     // Still in its origin's queue: it never reached libcurl.
@@ -330,14 +335,13 @@ final class CurlMultiLoop: @unchecked Sendable {
         for job in jobs { forwardToGlobalExecutor(job) }
     }
 
-    /// Runs the jobs queued so far (jobs they queue wait for the next turn).
-    private func runJobs() {
-        let jobs = shared.withLock { shared in
-            defer { shared.jobs = [] }
-            return shared.jobs
-        }
-        guard !jobs.isEmpty else { return }
-        runOnLoop(jobs)
+    /// Runs the jobs queued so far (jobs they queue wait for the next turn). `spare` is an empty
+    /// array that changes places with the queue, and is left empty again.
+    private func runJobs(_ spare: inout [UnownedJob]) {
+        shared.withLock { shared in swap(&shared.jobs, &spare) }
+        guard !spare.isEmpty else { return }
+        runOnLoop(spare)
+        spare.removeAll(keepingCapacity: true)
     }
 
     /// Puts a submitted transfer in the multi handle, or at the back of its origin's queue
