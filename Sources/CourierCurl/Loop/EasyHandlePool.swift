@@ -12,7 +12,8 @@ import CourierPrimitives
 /// loop and can be freed from any thread, in any order.
 final class EasyHandlePool: Sendable {
     private struct State {
-        var idle: [UnsafeMutableRawPointer] = []
+        /// Each with whether it was reset to libcurl's defaults (and so needs the constant options).
+        var idle: [(easy: UnsafeMutableRawPointer, isReset: Bool)] = []
         var closed = false
     }
 
@@ -28,17 +29,23 @@ final class EasyHandlePool: Sendable {
     /// An idle handle that still has the transport's constant options (`isNew` false), or a
     /// new one with libcurl's defaults (`isNew` true); nil when libcurl cannot make one.
     func take() -> (easy: UnsafeMutableRawPointer, isNew: Bool)? {
-        if let easy = state.withLock({ $0.idle.popLast() }) { return (easy, false) }
+        if let idle = state.withLock({ $0.idle.popLast() }) { return (idle.easy, idle.isReset) }
         return curl_easy_init().map { ($0, true) }
     }
 
     /// Takes back a handle that no multi handle holds and whose transfer has put its own options
     /// back to their defaults. Keeps it, or frees it when the pool is full or closed.
-    func recycle(_ easy: UnsafeMutableRawPointer) {
+    ///
+    /// - Parameter reset: whether to clear the handle with `curl_easy_reset` first. libcurl 7.88
+    ///   keeps a count of the requests it re-sent on a fresh connection after a reused one died,
+    ///   over the handle's whole life, and fails the sixth such request ("Connection died, tried 5
+    ///   times before giving up"); only a reset clears the count (curl issue 5974, PR 19066).
+    func recycle(_ easy: UnsafeMutableRawPointer, reset: Bool = false) {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_SHARE, nil)
+        if reset { curl_easy_reset(easy) }
         let kept = state.withLock { state in
             guard !state.closed, state.idle.count < capacity else { return false }
-            state.idle.append(easy)
+            state.idle.append((easy, reset))
             return true
         }
         if !kept { curl_easy_cleanup(easy) }
@@ -60,7 +67,7 @@ final class EasyHandlePool: Sendable {
             defer { state.idle = [] }
             return state.idle
         }
-        for easy in idle { curl_easy_cleanup(easy) }
+        for handle in idle { curl_easy_cleanup(handle.easy) }
     }
 
     deinit {

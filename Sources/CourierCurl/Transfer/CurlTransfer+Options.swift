@@ -110,6 +110,10 @@ extension CurlTransfer {
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
                 return transfer.rewindBody() ? ccurl_seekfunc_ok() : ccurl_seekfunc_cantseek()
             }, "SEEKFUNCTION")
+        // libcurl's default read data is `stdin`: no request without a body may reach the callback
+        // with a pointer that is not a transfer.
+        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_READDATA, nil), "READDATA")
+        try check(ccurl_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, nil), "SEEKDATA")
         try check(
             ccurl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION) { bytes, size, count, user in
                 guard let user else { return 0 }

@@ -198,7 +198,16 @@ final class CurlTransfer: @unchecked Sendable {
     private func releaseHandle(reusable: Bool = true) {
         guard !handleReleased else { return }
         handleReleased = true
-        if reusable && resetRequestOptions() { handles.recycle(easy) } else { handles.discard(easy) }
+        if reusable && resetRequestOptions() {
+            // A transfer that opened a connection may have been re-sent by libcurl after a reused
+            // connection died, which counts against the handle for good unless it is reset (see
+            // `EasyHandlePool.recycle`). New connections are rare once connections are reused.
+            var opened = 0
+            _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &opened)
+            handles.recycle(easy, reset: opened > 0)
+        } else {
+            handles.discard(easy)
+        }
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
     }

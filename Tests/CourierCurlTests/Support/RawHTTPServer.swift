@@ -35,7 +35,8 @@ final class RawHTTPServer: Sendable {
 
     /// Binds 127.0.0.1 on a free port and starts accepting.
     /// - Parameter reply: the bytes to answer the request with this number (0 for the first
-    ///   the server reads) with; nil to leave it unanswered.
+    ///   the server reads) with; nil to leave it unanswered; no bytes to close the connection
+    ///   without an answer.
     init(reply: @escaping @Sendable (Int) -> Data?) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
@@ -105,6 +106,7 @@ final class RawHTTPServer: Sendable {
                 return state.requests
             }
             guard let reply = reply(index) else { continue }
+            if reply.isEmpty { return }  // closed without an answer
             var offset = 0
             while offset < reply.count {
                 let sent = reply.withUnsafeBytes {

@@ -120,6 +120,28 @@ import Testing
         }
     }
 
+    /// libcurl re-sends a request on a fresh connection when a reused one dies before any answer,
+    /// and counts that against the easy handle for its whole life: the sixth time, it gives up
+    /// ("Connection died, tried 5 times"). A pooled handle must not carry that count over.
+    @Test func requestsResentAfterAConnectionDiedDoNotAddUpOnAPooledHandle() async throws {
+        // Every other request read is dropped without an answer: each request after the first
+        // goes out on the connection kept from the one before, which then dies, and libcurl sends
+        // it again on a new connection.
+        let server = try RawHTTPServer { index in
+            index % 2 == 0 ? Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8) : Data()
+        }
+        defer { server.stop() }
+        try await CurlTransport.with { transport in
+            for attempt in 0..<10 {
+                let response = try await transport.send(
+                    TransportRequest(url: server.baseURL.appendingPathComponent("r\(attempt)")))
+                #expect(String(decoding: response.body.data, as: UTF8.self) == "ok", "request \(attempt)")
+            }
+            #expect(server.requestCount == 19, "each request after the first was sent twice")
+            #expect(transport.loop.handles.idleCount == 1)
+        }
+    }
+
     /// A handle whose transfer failed part way (a cut body, a body over the limit, an idle
     /// timeout, a cancel) must not spoil the requests after it.
     @Test func aFailedTransferLeavesTheTransportWorking() async throws {
