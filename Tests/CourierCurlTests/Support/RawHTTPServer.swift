@@ -16,8 +16,18 @@ import Synchronization
 /// request bodies), counts them, writes the reply for each (if any) and holds the connection
 /// until the client closes it.
 final class RawHTTPServer: Sendable {
+    /// How requests are numbered for `reply`.
+    enum Numbering: Sendable {
+        /// From 0, over every request the server reads.
+        case global
+        /// From 0 on each connection.
+        case perConnection
+    }
+
     let port: Int
     private let listener: Int32
+    private let numbering: Numbering
+    private let readTimeout: Int
     private let reply: @Sendable (Int) -> Data?
     private let state = Mutex(State())
 
@@ -34,10 +44,16 @@ final class RawHTTPServer: Sendable {
     var connectionCount: Int { state.withLock { $0.connections } }
 
     /// Binds 127.0.0.1 on a free port and starts accepting.
-    /// - Parameter reply: the bytes to answer the request with this number (0 for the first
-    ///   the server reads) with; nil to leave it unanswered; no bytes to close the connection
-    ///   without an answer.
-    init(reply: @escaping @Sendable (Int) -> Data?) throws {
+    /// - Parameters:
+    ///   - numbering: whether `reply` gets the request's number over the server or on its
+    ///     connection.
+    ///   - readTimeout: seconds a connection may wait for its next request before the server
+    ///     closes it.
+    ///   - reply: the bytes to answer the request with this number (0 for the first) with; nil
+    ///     to leave it unanswered; no bytes to close the connection without an answer.
+    init(
+        numbering: Numbering = .global, readTimeout: Int = 10, reply: @escaping @Sendable (Int) -> Data?
+    ) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_in()
@@ -59,6 +75,8 @@ final class RawHTTPServer: Sendable {
         }
         port = Int(UInt16(bigEndian: address.sin_port))
         listener = fd
+        self.numbering = numbering
+        self.readTimeout = readTimeout
         self.reply = reply
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
@@ -89,11 +107,12 @@ final class RawHTTPServer: Sendable {
 
     private func serve(_ client: Int32) {
         defer { close(client) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var received = Data()
         let separator = Data("\r\n\r\n".utf8)
+        var onConnection = 0
         while true {
             while received.range(of: separator) == nil {
                 let count = recv(client, &buffer, buffer.count, 0)
@@ -101,11 +120,12 @@ final class RawHTTPServer: Sendable {
                 received.append(contentsOf: buffer[0..<count])
             }
             if let end = received.range(of: separator) { received.removeSubrange(..<end.upperBound) }
-            let index = state.withLock { state in
+            let overall = state.withLock { state in
                 defer { state.requests += 1 }
                 return state.requests
             }
-            guard let reply = reply(index) else { continue }
+            defer { onConnection += 1 }
+            guard let reply = reply(numbering == .global ? overall : onConnection) else { continue }
             if reply.isEmpty { return }  // closed without an answer
             var offset = 0
             while offset < reply.count {

@@ -124,11 +124,12 @@ import Testing
     /// and counts that against the easy handle for its whole life: the sixth time, it gives up
     /// ("Connection died, tried 5 times"). A pooled handle must not carry that count over.
     @Test func requestsResentAfterAConnectionDiedDoNotAddUpOnAPooledHandle() async throws {
-        // Every other request read is dropped without an answer: each request after the first
-        // goes out on the connection kept from the one before, which then dies, and libcurl sends
-        // it again on a new connection.
-        let server = try RawHTTPServer { index in
-            index % 2 == 0 ? Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8) : Data()
+        // Each connection answers its first request and drops its second without an answer: each
+        // request after the first goes out on the connection kept from the one before, which then
+        // dies, and libcurl sends it again on a new connection. Numbered per connection, with a
+        // long read timeout, so that a slow machine cannot make a fresh connection drop a request.
+        let server = try RawHTTPServer(numbering: .perConnection, readTimeout: 600) { index in
+            index == 0 ? Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8) : Data()
         }
         defer { server.stop() }
         try await CurlTransport.with { transport in
