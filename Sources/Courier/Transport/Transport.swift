@@ -145,7 +145,6 @@ public struct TransportRequest: Sendable {
             let box = mutableStorage
             yield &box.headers
         }
-        set { mutableStorage.headers = newValue }
     }
     /// The body to send.
     public var body: RequestBody {
@@ -164,7 +163,6 @@ public struct TransportRequest: Sendable {
             let box = mutableStorage
             yield &box.options
         }
-        set { mutableStorage.options = newValue }
     }
     /// Called from any thread as bytes go out and come in. Keep it cheap.
     public var progress: (@Sendable (TransferProgress) -> Void)? {
@@ -297,11 +295,14 @@ public struct TransferOptions: Sendable, Hashable {
         self.crossOriginHeaderPolicy = crossOriginHeaderPolicy
     }
 
-    /// The idle timeout in force, in seconds; nil when it is infinite or not positive.
-    package var effectiveIdleTimeout: TimeInterval? {
-        let idle = (idleTimeout ?? .seconds(60)).timeInterval
-        return idle > 0 ? idle : nil
+    /// The idle timeout in force; nil when it is not positive.
+    package var effectiveIdleDuration: Duration? {
+        let idle = idleTimeout ?? .seconds(60)
+        return idle > .zero ? idle : nil
     }
+
+    /// The idle timeout in force, in seconds; nil when it is not positive.
+    package var effectiveIdleTimeout: TimeInterval? { effectiveIdleDuration?.timeInterval }
 
     /// Whether a response with this status to this method carries no body, whatever its
     /// `Content-Length` says (RFC 9110 §6.4.1), so the size limit does not apply.

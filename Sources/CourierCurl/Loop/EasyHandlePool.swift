@@ -12,8 +12,8 @@ import CourierPrimitives
 /// loop and can be freed from any thread, in any order.
 final class EasyHandlePool: Sendable {
     private struct State {
-        /// Each with whether it was reset to libcurl's defaults (and so needs the constant options).
-        var idle: [(easy: UnsafeMutableRawPointer, isReset: Bool)] = []
+        /// Each with whether it has libcurl's defaults (it was reset) rather than the constant options.
+        var idle: [(easy: UnsafeMutableRawPointer, hasDefaults: Bool)] = []
         var closed = false
     }
 
@@ -26,10 +26,11 @@ final class EasyHandlePool: Sendable {
         self.capacity = max(0, capacity)
     }
 
-    /// An idle handle that still has the transport's constant options (`isNew` false), or a
-    /// new one with libcurl's defaults (`isNew` true); nil when libcurl cannot make one.
-    func take() -> (easy: UnsafeMutableRawPointer, isNew: Bool)? {
-        if let idle = state.withLock({ $0.idle.popLast() }) { return (idle.easy, idle.isReset) }
+    /// An idle handle, or a new one; nil when libcurl cannot make one. `hasDefaults` is true for a
+    /// new or reset handle, which needs the transport's constant options, and false for one that
+    /// still has them.
+    func take() -> (easy: UnsafeMutableRawPointer, hasDefaults: Bool)? {
+        if let idle = state.withLock({ $0.idle.popLast() }) { return (idle.easy, idle.hasDefaults) }
         return curl_easy_init().map { ($0, true) }
     }
 

@@ -142,9 +142,6 @@ struct CurlRequestPlan: Sendable, Equatable {
         }
 
         let total = request.options.totalTimeout?.timeInterval ?? 0
-        // As `TransferOptions.effectiveIdleTimeout`, kept as a duration: the progress callback
-        // compares it many times a request.
-        let idle = request.options.idleTimeout ?? .seconds(60)
         let maxResponseBytes: Int64?
         if case .memory = request.destination {
             maxResponseBytes = request.options.maxResponseBytes
@@ -162,7 +159,8 @@ struct CurlRequestPlan: Sendable, Equatable {
             headerLines: lines,
             connectTimeoutMilliseconds: milliseconds(request.options.connectTimeout.timeInterval),
             totalTimeoutMilliseconds: milliseconds(total),
-            idleTimeout: idle > .zero ? idle : nil,
+            // A duration, not seconds: the progress callback compares it many times a request.
+            idleTimeout: request.options.effectiveIdleDuration,
             acceptEncoding: "",
             caBundlePath: configuration.caBundle?.path,
             userAgent: configuration.userAgent,

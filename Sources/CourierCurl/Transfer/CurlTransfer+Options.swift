@@ -3,14 +3,15 @@ import Courier
 import Foundation
 
 extension CurlTransfer {
-    /// Applies `plan` to the easy handle. A new handle first gets the options that are the same
-    /// for every request of the transport (`configureConstants`); a pooled one still has them.
+    /// Applies `plan` to the easy handle. A handle with libcurl's defaults (new, or reset) first
+    /// gets the options that are the same for every request of the transport
+    /// (`configureConstants`); a pooled one still has them.
     /// Every callback gets this transfer as its user pointer, unretained: the loop holds a
     /// strong reference from `curl_multi_add_handle` until after `curl_multi_remove_handle`,
     /// and libcurl calls back only in between.
     /// - Throws: `CourierError.Code.invalidConfiguration` when libcurl refuses an option.
-    func configure(isNewHandle: Bool) throws {
-        if isNewHandle { try configureConstants() }
+    func configure(handleHasDefaults: Bool) throws {
+        if handleHasDefaults { try configureConstants() }
         let me = Unmanaged.passUnretained(self).toOpaque()
         try set(CURLOPT_URL, plan.url)
         if plan.freshConnection { try set(CURLOPT_FRESH_CONNECT, 1) }

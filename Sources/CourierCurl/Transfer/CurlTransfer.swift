@@ -62,7 +62,7 @@ final class CurlTransfer: @unchecked Sendable {
     init(
         request: TransportRequest, plan: CurlRequestPlan, handles: EasyHandlePool, stream: StreamBuffer? = nil
     ) throws {
-        guard let (easy, isNewHandle) = handles.take() else {
+        guard let (easy, hasDefaults) = handles.take() else {
             throw CourierError(
                 .invalidConfiguration, "libcurl could not create an easy handle", request: request)
         }
@@ -84,15 +84,16 @@ final class CurlTransfer: @unchecked Sendable {
                 destination: request.destination,
                 maxResponseBytes: plan.maxResponseBytes ?? request.options.maxResponseBytes)
         } catch var error as CourierError {
-            // Untouched, but a new handle lacks the constant options that a pooled one must have.
-            if isNewHandle { handles.discard(easy) } else { handles.recycle(easy) }
+            // Untouched, but a handle with libcurl's defaults would go back as one with the
+            // constant options.
+            if hasDefaults { handles.discard(easy) } else { handles.recycle(easy) }
             errorBuffer.deallocate()
             aborting.deallocate()
             error.request = request
             throw error
         }
         do {
-            try configure(isNewHandle: isNewHandle)
+            try configure(handleHasDefaults: hasDefaults)
         } catch {
             releaseHandle(reusable: false)
             throw error
@@ -198,13 +199,16 @@ final class CurlTransfer: @unchecked Sendable {
     private func releaseHandle(reusable: Bool = true) {
         guard !handleReleased else { return }
         handleReleased = true
-        if reusable && resetRequestOptions() {
-            // A transfer that opened a connection may have been re-sent by libcurl after a reused
-            // connection died, which counts against the handle for good unless it is reset (see
-            // `EasyHandlePool.recycle`). New connections are rare once connections are reused.
-            var opened = 0
-            _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &opened)
-            handles.recycle(easy, reset: opened > 0)
+        // A transfer that opened a connection may have been re-sent by libcurl after a reused
+        // connection died, which counts against the handle for good unless it is reset (see
+        // `EasyHandlePool.recycle`); the reset clears this request's options too. New connections
+        // are rare once connections are reused.
+        var opened = 0
+        if reusable { _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &opened) }
+        if reusable && opened > 0 {
+            handles.recycle(easy, reset: true)
+        } else if reusable && resetRequestOptions() {
+            handles.recycle(easy)
         } else {
             handles.discard(easy)
         }
