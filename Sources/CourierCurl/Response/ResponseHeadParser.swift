@@ -109,14 +109,18 @@ struct ResponseHeadParser: Sendable, Equatable {
         }
         guard digits > 0 else { return nil }
         let version = UnsafeRawBufferPointer(rebasing: line[..<versionEnd])
-        return (
-            Self.knownVersions.first { $0.utf8.elementsEqual(version) }
-                ?? String(decoding: version, as: UTF8.self), code
-        )
+        return (versionName(version), code)
     }
 
-    /// Versions whose names are shared rather than built for every response.
-    private static let knownVersions = ["HTTP/1.1", "HTTP/2", "HTTP/1.0", "HTTP/3"]
+    /// The version's name: for the versions there are, a literal rather than a string built
+    /// for every response.
+    private static func versionName(_ version: UnsafeRawBufferPointer) -> String {
+        if version.elementsEqual("HTTP/1.1".utf8) { return "HTTP/1.1" }
+        if version.elementsEqual("HTTP/2".utf8) { return "HTTP/2" }
+        if version.elementsEqual("HTTP/1.0".utf8) { return "HTTP/1.0" }
+        if version.elementsEqual("HTTP/3".utf8) { return "HTTP/3" }
+        return String(decoding: version, as: UTF8.self)
+    }
 
     /// The bytes without leading and trailing spaces and tabs, as a string.
     private static func trimmingOWS(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
