@@ -50,7 +50,7 @@ package enum RequestBuilding {
                 joined += "?" + baseQuery
             }
         }
-        guard let url = URL(string: joined), url.scheme != nil, url.host != nil else {
+        guard let url = URL(string: joined), url.authority != nil else {
             throw CourierError(
                 .invalidURL, "cannot build a URL from base \(base) and path \(path.debugDescription)")
         }

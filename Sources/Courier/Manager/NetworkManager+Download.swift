@@ -40,8 +40,9 @@ extension NetworkManager {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<URL> {
         try await reportingFailure {
-            var request = try makeRequest(endpoint)
-            let validation = responseChoices(for: endpoint).validation
+            let prepared = try prepare(endpoint)
+            var request = prepared.request
+            let validation = prepared.validation
             let url = request.url
             guard request.method == .get, !request.headers.contains("Range") else {
                 request.destination = .file(destination)

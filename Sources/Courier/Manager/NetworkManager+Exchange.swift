@@ -17,16 +17,29 @@ extension NetworkManager {
     /// - Returns: the validated response with the raw body as its value.
     /// - Throws: `CourierError`.
     package func exchange(
-        _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        _ request: consuming TransportRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil,
         validation: Validation? = nil, innermost step: (any Interceptor)? = nil
     ) async throws -> Response<Data> {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the task was cancelled", request: request)
         }
-        let outgoing = withTransferOptions(request, progress: progress)
-        if interceptors.isEmpty, step == nil {
-            return try await sendDirectly(outgoing, validation: validation)
+        guard interceptors.isEmpty, step == nil else {
+            return try await exchangeIntercepted(
+                request, progress: progress, validation: validation, innermost: step)
         }
+        // Changed in place rather than copied: the caller gave it up.
+        var outgoing = consume request
+        applyTransferOptions(to: &outgoing, progress: progress)
+        if outgoing.cookieJar == nil, let cookieJar { outgoing.cookieJar = cookieJar }
+        return try await sendDirectly(outgoing, validation: validation)
+    }
+
+    /// `exchange` through the interceptors, with `step` innermost.
+    private func exchangeIntercepted(
+        _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?,
+        validation: Validation?, innermost step: (any Interceptor)?
+    ) async throws -> Response<Data> {
+        let outgoing = withTransferOptions(request, progress: progress)
         let record = ExchangeRecord(request: request)
         let transport = self.transport
         let monitors = eventMonitors
@@ -61,10 +74,18 @@ extension NetworkManager {
         _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
     ) -> TransportRequest {
         var outgoing = request
-        outgoing.options = transferOptions
-        outgoing.options.idleTimeout = transferOptions.idleTimeout ?? request.options.idleTimeout
-        outgoing.progress = progress
+        applyTransferOptions(to: &outgoing, progress: progress)
         return outgoing
+    }
+
+    /// Gives `request` this manager's transfer options and `progress` (see `withTransferOptions`).
+    func applyTransferOptions(
+        to request: inout TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
+    ) {
+        let idleTimeout = transferOptions.idleTimeout ?? request.options.idleTimeout
+        request.options = transferOptions
+        request.options.idleTimeout = idleTimeout
+        request.progress = progress
     }
 
     /// `transport` wrapped in the manager's interceptors, the first outermost, and `step`
@@ -83,12 +104,11 @@ extension NetworkManager {
     }
 
     /// `exchange` without interceptors, so with one attempt: the steps of its innermost
-    /// closure, without the closures and the record that replays need.
-    private func sendDirectly(_ request: TransportRequest, validation: Validation?) async throws -> Response<
+    /// closure, without the closures and the record that replays need. `outgoing` already has
+    /// the manager's cookie jar unless it has its own.
+    private func sendDirectly(_ outgoing: TransportRequest, validation: Validation?) async throws -> Response<
         Data
     > {
-        var outgoing = request
-        if outgoing.cookieJar == nil { outgoing.cookieJar = cookieJar }
         for monitor in eventMonitors { monitor.handle(.requestSent(outgoing, attempt: 1)) }
         let response: TransportResponse
         do {

@@ -32,9 +32,9 @@ extension NetworkManager {
         _ endpoint: some URLRequestConvertible, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<ResponseStream> {
         try await reportingFailure {
-            try await streamExchange(
-                try makeRequest(endpoint), progress: progress,
-                validation: responseChoices(for: endpoint).validation)
+            let prepared = try prepare(endpoint)
+            return try await streamExchange(
+                prepared.request, progress: progress, validation: prepared.validation)
         }
     }
 

@@ -101,10 +101,9 @@ public final class NetworkManager: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(CourierError) -> Response<T> {
         try await reportingFailure {
-            let choices = responseChoices(for: endpoint)
-            let raw = try await exchange(
-                try makeRequest(endpoint), progress: progress, validation: choices.validation)
-            return try decode(T.self, from: raw, decoder: choices.decoder)
+            let (request, validation, decoder) = try prepare(endpoint)
+            let raw = try await exchange(consume request, progress: progress, validation: validation)
+            return try decode(T.self, from: raw, decoder: decoder)
         }
     }
 
@@ -115,9 +114,8 @@ public final class NetworkManager: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<Data> {
         try await reportingFailure {
-            try await exchange(
-                try makeRequest(endpoint), progress: progress,
-                validation: responseChoices(for: endpoint).validation)
+            let (request, validation, _) = try prepare(endpoint)
+            return try await exchange(consume request, progress: progress, validation: validation)
         }
     }
 
@@ -125,10 +123,22 @@ public final class NetworkManager: Sendable {
     /// adding `defaultHeaders` it does not set.
     /// - Throws: `CourierError` with an invalid-request code.
     package func makeRequest(_ endpoint: some URLRequestConvertible) throws -> TransportRequest {
+        try prepare(endpoint).request
+    }
+
+    /// The request for `endpoint` (see `makeRequest`) with the validation and decoder it
+    /// chooses for itself, if any (`nil`: the manager's). One look at what `endpoint` is, for
+    /// all three.
+    /// - Throws: `CourierError` with an invalid-request code.
+    func prepare(
+        _ endpoint: some URLRequestConvertible
+    ) throws -> (request: TransportRequest, validation: Validation?, decoder: (any ResponseBodyDecoder)?) {
         var request: TransportRequest
+        var choices: (validation: Validation?, decoder: (any ResponseBodyDecoder)?) = (nil, nil)
         do {
             if let built = endpoint as? any TransportRequestConvertible {
                 request = try built.makeRequest(baseURL: baseURL)
+                choices = (built.validation, built.decoder)
             } else {
                 request = try endpoint.transportRequest()
                 if request.url.scheme == nil {
@@ -140,27 +150,18 @@ public final class NetworkManager: Sendable {
         } catch {
             throw CourierError(.invalidURL, "cannot build the request: \(error)", underlying: error)
         }
-        guard request.url.scheme != nil, request.url.host != nil else {
+        guard request.url.authority != nil else {
+            let problem =
+                request.url.scheme == nil
+                ? "is not absolute; give the manager a baseURL" : "has no valid host and port"
             throw CourierError(
-                .invalidURL,
-                "the URL \(request.url.absoluteString) is not absolute; give the manager a baseURL",
-                request: request)
+                .invalidURL, "the URL \(request.url.absoluteString) \(problem)", request: request)
         }
         for field in defaultHeaders where !request.headers.contains(field.name) {
             try RequestBuilding.validateHeader(name: field.name, value: field.value)
             request.headers.add(name: field.name, value: field.value)
         }
-        return request
-    }
-
-    /// The validation and decoder `endpoint` chooses for itself, if any (`nil`: the manager's).
-    func responseChoices(
-        for endpoint: some URLRequestConvertible
-    ) -> (validation: Validation?, decoder: (any ResponseBodyDecoder)?) {
-        if let built = endpoint as? any TransportRequestConvertible {
-            return (built.validation, built.decoder)
-        }
-        return (nil, nil)
+        return (request, choices.validation, choices.decoder)
     }
 
     /// Decodes a validated raw response with `decoder`, else the manager's.

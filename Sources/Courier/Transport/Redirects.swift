@@ -106,7 +106,9 @@ package enum Redirects {
                         .timedOut, "the request took longer than \(total.timeInterval) s",
                         request: current)
                 }
-                current.options.totalTimeout = left
+                // The first hop has the whole budget but for the instant since `started`: it goes
+                // out unchanged, so its fields are not copied.
+                if hops > 0 { current.options.totalTimeout = left }
             }
             var outgoing = current
             if let jar = request.cookieJar {

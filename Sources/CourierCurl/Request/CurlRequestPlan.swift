@@ -91,11 +91,10 @@ struct CurlRequestPlan: Sendable, Equatable {
         for request: TransportRequest, configuration: CurlTransport.Configuration
     ) throws -> CurlRequestPlan {
         let url = request.url
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else {
+        let text = url.absoluteString
+        guard let authority = URLAuthority(text), let isHTTPS = authority.isHTTPS else {
             throw CourierError(
-                .invalidURL, "CurlTransport needs an absolute http or https URL, got \(url.absoluteString)",
+                .invalidURL, "CurlTransport needs an absolute http or https URL, got \(text)",
                 request: request)
         }
         let methodName = request.method.rawValue
@@ -149,11 +148,11 @@ struct CurlRequestPlan: Sendable, Equatable {
             maxResponseBytes = nil
         }
         let proxy = configuration.proxy.map { $0.bypasses(url) ? "" : $0.url.absoluteString }
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        let port = authority.port ?? (isHTTPS ? 443 : 80)
         return CurlRequestPlan(
-            url: url.absoluteString,
-            origin: "\(proxy ?? "")|\(scheme)://\(host.lowercased()):\(port)",
-            mayMultiplex: scheme == "https" && configuration.preferHTTP2,
+            url: text,
+            origin: "\(proxy ?? "")|\(isHTTPS ? "https" : "http")://\(authority.host.lowercased()):\(port)",
+            mayMultiplex: isHTTPS && configuration.preferHTTP2,
             method: method,
             upload: upload,
             headerLines: lines,
