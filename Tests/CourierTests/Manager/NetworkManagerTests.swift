@@ -183,6 +183,21 @@ struct NetworkManagerTests {
         #expect(error?.code == .invalidURL)
     }
 
+    @Test(arguments: [
+        ("https://api.test:70000/feed", "has no valid host and port"),
+        ("https://:8080/feed", "has no valid host and port"),
+        ("feed", "is not absolute; give the manager a baseURL"),
+    ])
+    func urlsWithoutAUsableHostAreRefusedBeforeTheTransport(url: String, problem: String) async throws {
+        let stub = StubTransport()
+        let manager = NetworkManager(transport: stub)
+        let request = try #require(URL(string: url).map { URLRequest(url: $0) })
+        let error = await #expect(throws: CourierError.self) { try await manager.sendRaw(request) }
+        #expect(error?.code == .invalidURL)
+        #expect(error?.message.contains(problem) == true, "\(String(describing: error))")
+        #expect(stub.requests.isEmpty)
+    }
+
     @Test(arguments: [CourierError.Code.cannotConnect, .timedOut, .tls, .connectionLost, .cannotResolveHost])
     func transportErrorsCarryTheRequest(code: CourierError.Code) async throws {
         let stub = StubTransport()
