@@ -20,9 +20,51 @@ struct RegexBox: @unchecked Sendable {
         }
     }
 
-    /// Whether the expression matches all of `text`.
-    func wholeMatch(_ text: String) -> Bool {
-        regex.firstMatch(in: text, options: [], range: NSRange(text.startIndex..<text.endIndex, in: text))
-            != nil
+    /// How long one match may run. A pattern such as `(a|aa)+c` backtracks exponentially on a
+    /// long run of "a": a request must not be able to hold a server thread for minutes.
+    static let matchTimeLimit = Duration.milliseconds(500)
+
+    /// What one match found.
+    enum Outcome: Equatable {
+        case match
+        case noMatch
+        /// The match ran past its time limit and was stopped: neither a match nor a mismatch.
+        case gaveUp
+    }
+
+    /// Whether the expression matches all of `text`; false when the match gave up.
+    func wholeMatch(_ text: String, limit: Duration = matchTimeLimit) -> Bool {
+        outcome(text, limit: limit) == .match
+    }
+
+    /// Whether the expression does not match `text`; false when the match gave up, so that a
+    /// `doesNotMatch` pattern is not satisfied by a match that never finished.
+    func wholeMismatch(_ text: String, limit: Duration = matchTimeLimit) -> Bool {
+        outcome(text, limit: limit) == .noMatch
+    }
+
+    /// Matches `text`, stopping after `limit`: with `.reportProgress`, ICU calls back every
+    /// few thousand steps of a long match, and the callback may stop it.
+    ///
+    /// ICU may also end a runaway match by itself when its backtracking stack is full (with
+    /// Foundation on Linux, `(a+)+b` on forty "a"s ends so after about a second). It reports
+    /// that as no match, which cannot be told from a real one: the limit here comes first for
+    /// such patterns, and bounds the ones that do not fill the stack.
+    func outcome(_ text: String, limit: Duration = matchTimeLimit) -> Outcome {
+        let deadline = ContinuousClock.now + limit
+        var found = false
+        var stopped = false
+        regex.enumerateMatches(
+            in: text, options: [.reportProgress], range: NSRange(text.startIndex..<text.endIndex, in: text)
+        ) { result, _, stop in
+            if result != nil {
+                found = true
+                stop.pointee = true
+            } else if ContinuousClock.now >= deadline {
+                stopped = true
+                stop.pointee = true
+            }
+        }
+        return found ? .match : stopped ? .gaveUp : .noMatch
     }
 }

@@ -164,7 +164,7 @@ indirect enum ValuePattern: Sendable {
         case .matches(let regex):
             return regex.wholeMatch(value)
         case .doesNotMatch(let regex):
-            return !regex.wholeMatch(value)
+            return regex.wholeMismatch(value)
         case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtraElements):
             guard let actual = JSONValue.parseOrNil(value) else { return false }
             return JSONComparison.matches(
