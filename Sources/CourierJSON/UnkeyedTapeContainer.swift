@@ -180,3 +180,22 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
         return superDecoder
     }
 }
+
+/// An array that `TapeDecoder` decodes element by element itself. The standard library's
+/// `Array.init(from:)` reads the elements through an `any UnkeyedDecodingContainer` and, being
+/// generic code that is not specialized for the element type, looks types up again for every
+/// element it appends; this reads them from the concrete container into storage reserved for
+/// all of them. The result is the same: `Array.init(from:)` decodes each element with
+/// `decode(Element.self)` until the container is at its end, as this does.
+protocol TapeDecodedArray {
+    static func decodeElements(of container: inout UnkeyedTapeContainer) throws -> Self
+}
+
+extension Array: TapeDecodedArray where Element: Decodable {
+    static func decodeElements(of container: inout UnkeyedTapeContainer) throws -> [Element] {
+        var elements: [Element] = []
+        elements.reserveCapacity(container.count ?? 0)
+        while !container.isAtEnd { elements.append(try container.decode(Element.self)) }
+        return elements
+    }
+}

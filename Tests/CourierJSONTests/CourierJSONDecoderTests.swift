@@ -72,6 +72,8 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
         #"["\ud800"]"#, #"["\ud800\u0041"]"#, #"["\udc00"]"#, #"["\u00zz"]"#, #"["\x"]"#, "[\"a\u{01}b\"]",
         #"["\u0000"]"#, #"{"id":"1","id":"2"}"#, #"{"ID":"1","id":"2"}"#, #"{"\u0069d":"x","likes":1}"#,
         #"{"i\u0064":"x"}"#, #"{"created_at":1,"createdAt":2}"#, #"{"_id_":1}"#, #"{"a":[1,2,{"b":null}]}"#,
+        "[[1,null],[],[2]]", "[[1],2]", #"[[1],["x"]]"#, "[null,[1]]", "[[[1]]]", #"{"a":[1,2],"b":[]}"#,
+        #"{"a":[1,"x"]}"#, #"{"a":null}"#,
         #"{"tags":[1,null,"x",2.5]}"#, #"{"tags":null}"#, #"{"author":null}"#, #"{"author":[]}"#,
         #"{"likes":"x"}"#,
         #"{"posts":[{"id":"a","likes":1,"score":1,"tags":[],"kind":"video","createdAt":1},{"id":"b"}],"total":1}"#,

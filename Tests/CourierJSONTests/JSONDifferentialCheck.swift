@@ -261,6 +261,8 @@ func differentialCheck(_ data: Data) -> String? {
             { differentialMismatch([UInt64].self, data, configuration) },
             { differentialMismatch([Int8].self, data, configuration) },
             { differentialMismatch([String].self, data, configuration) },
+            { differentialMismatch([[Int?]].self, data, configuration) },
+            { differentialMismatch([String: [Int]].self, data, configuration, anyErrorMatches: true) },
             { differentialMismatch([String: Double].self, data, configuration, anyErrorMatches: true) },
             { differentialMismatch([Date].self, data, configuration) },
             { differentialMismatch(Int.self, data, configuration) },
