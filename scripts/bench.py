@@ -364,8 +364,10 @@ def decoder_report(rows, svg_name, include_chart=True):
     lines = ["## JSON decoder", "",
              f"`courier bench decode` ({rounds} rounds, the two decoders alternating inside each round, in one "
              "release-built process; both configured as Courier configures them, ISO 8601 dates; the payloads are "
-             "the bench's own `posts.json` and `small.json`). MB/s as median (min–max) over rounds; the ratio is "
-             "CourierJSONDecoder over Foundation's JSONDecoder within each round.", "",
+             "the bench's own `posts.json` and `small.json`). MB/s per second of the decoding thread's CPU time "
+             "(`CLOCK_THREAD_CPUTIME_ID`: time the thread lost to other processes on this shared machine is not "
+             "counted), as median (min–max) over rounds; the ratio is CourierJSONDecoder over Foundation's "
+             "JSONDecoder within each round.", "",
              "| payload | bytes | Foundation JSONDecoder MB/s | CourierJSONDecoder MB/s | ratio |",
              "| --- | ---: | ---: | ---: | ---: |"]
     for payload in decoder_payloads(rows):

@@ -62,33 +62,44 @@ enum DecoderBench {
                     ("Foundation JSONDecoder", payload.foundation), ("CourierJSONDecoder", payload.courier),
                 ]
                 for (name, decode) in round % 2 == 0 ? decoders : decoders.reversed() {
-                    let (iterations, elapsed) = try measure(decode, seconds: seconds)
+                    let (iterations, elapsed, cpu) = try measure(decode, seconds: seconds)
                     let megabytes = Double(payload.data.count * iterations) / 1_000_000
                     print(
                         String(
                             format:
-                                "{\"payload\":\"%@\",\"decoder\":\"%@\",\"round\":%d,\"bytes\":%d,\"iterations\":%d,\"seconds\":%.6f,\"mb_per_s\":%.2f}",
-                            payload.name, name, round, payload.data.count, iterations, elapsed,
-                            megabytes / elapsed))
+                                "{\"payload\":\"%@\",\"decoder\":\"%@\",\"round\":%d,\"bytes\":%d,\"iterations\":%d,\"seconds\":%.6f,\"cpu_seconds\":%.6f,\"mb_per_s\":%.2f}",
+                            payload.name, name, round, payload.data.count, iterations, elapsed, cpu,
+                            megabytes / cpu))
                 }
             }
         }
     }
 
-    /// Runs `decode` for about `seconds`; returns the iterations and the time they took.
-    private static func measure(_ decode: () throws -> Void, seconds: Double) throws -> (Int, Double) {
+    /// Runs `decode` for about `seconds`; returns the iterations, the wall time they took, and
+    /// the CPU time this thread spent on them. The rates use the CPU time: on a shared machine a
+    /// measurement may lose the CPU to another process, and that is not the decoder's time.
+    private static func measure(_ decode: () throws -> Void, seconds: Double) throws -> (Int, Double, Double)
+    {
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuStart = threadCPUSeconds()
         var iterations = 0
         var batch = 1
         while true {
             for _ in 0..<batch { try decode() }
             iterations += batch
             let elapsed = (clock.now - start).seconds
-            if elapsed >= seconds { return (iterations, elapsed) }
+            if elapsed >= seconds { return (iterations, elapsed, max(threadCPUSeconds() - cpuStart, 1e-9)) }
             batch = min(batch * 2, max(1, Int(Double(iterations) * (seconds - elapsed) / elapsed) + 1))
         }
     }
+}
+
+/// The CPU time the calling thread has used, in seconds.
+private func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 extension SmallPayload {
