@@ -94,9 +94,12 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Waits until the loop thread has exited, up to `timeout`.
+    /// Waits until the loop thread has exited, up to `timeout`. Any number of threads may wait: each
+    /// one that got the exit signal passes it on to the next.
     func waitUntilFinished(timeout: DispatchTime) -> Bool {
-        finished.wait(timeout: timeout) == .success
+        guard finished.wait(timeout: timeout) == .success else { return false }
+        finished.signal()
+        return true
     }
 
     /// Registers an accepted socket as a connection of this loop.

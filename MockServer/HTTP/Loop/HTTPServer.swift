@@ -97,19 +97,22 @@ final class HTTPServer: Sendable {
     }
 
     /// Stops accepting, lets in-flight responses finish for up to the configured grace period, then closes
-    /// everything. Idempotent; returns when every loop thread has exited. It blocks: async code uses
-    /// ``shutdownOffThePool()``.
+    /// everything. Idempotent; returns when every loop thread has exited, also when another call is
+    /// already stopping the server. It blocks: async code uses ``shutdownOffThePool()``.
     func shutdown() {
         let grace = context.configuration.shutdownGracePeriod
-        let loops: [EventLoop] = state.withLock { state in
-            guard state.started, !state.stopped else { return [] }
-            state.stopped = true
-            return state.loops
+        let (loops, first): ([EventLoop], Bool) = state.withLock { state in
+            guard state.started else { return ([], false) }
+            defer { state.stopped = true }
+            return (state.loops, !state.stopped)
         }
         guard !loops.isEmpty else { return }
-        for loop in loops { loop.requestStop(grace: grace.nanoseconds) }
+        if first {
+            for loop in loops { loop.requestStop(grace: grace.nanoseconds) }
+        }
         let deadline = DispatchTime.now() + .nanoseconds(Int(grace.nanoseconds) + 2_000_000_000)
         let finished = loops.map { $0.waitUntilFinished(timeout: deadline) }
+        guard first else { return }
         // The acceptor's distribute closure holds every loop, the acceptor included: a cycle.
         // Break it once the acceptor's thread, the only reader of that closure, has exited.
         if finished[0] { loops[0].distribute = nil }

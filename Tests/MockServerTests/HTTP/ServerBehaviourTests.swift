@@ -371,6 +371,35 @@ struct ServerBehaviourTests {
         #expect(throws: RawClient.Failure.self) { try RawClient(port: server.port) }
     }
 
+    /// Two shutdowns at once both return only once the loops have exited, so a delayed response in
+    /// flight has been written by then. The second used to return at once, while the first was still
+    /// waiting for the loops (and `MockServer` then told `waitUntilStopped` it had stopped).
+    @Test(.timeLimit(.minutes(1))) func concurrentShutdownsBothWaitForTheLoops() async throws {
+        let server = MockServer(configuration: MockServerConfiguration(shutdownGracePeriod: .seconds(20)))
+        try server.start()
+        try server.addStubs(
+            json: Data(
+                #"{"request": {"urlPath": "/slow"}, "response": {"body": "late", "fixedDelayMilliseconds": 600}}"#
+                    .utf8))
+        let client = try RawClient(port: server.port, timeout: 30)
+        try client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        // The request must be read before the shutdown, or it finds an idle connection and closes it.
+        while server.journaledRequests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        // `stop()` runs `shutdown()` on a thread of its own: two calls, two threads shutting down at once.
+        let fd = client.fd
+        async let first = Self.stop(server, thenPeekAt: fd)
+        async let second = Self.stop(server, thenPeekAt: fd)
+        let answered = await [first, second]
+        #expect(answered == [true, true], "a shutdown returned before the response was written")
+        #expect(try client.readResponse().text == "late")
+    }
+
+    /// Stops `server`; returns whether the response had reached `fd` by then.
+    private static func stop(_ server: MockServer, thenPeekAt fd: Int32) async -> Bool {
+        await server.stop()
+        return RawClient.hasInputWaiting(fd)
+    }
+
     @Test func withMockServerShutsDownWhenBodyThrows() async throws {
         struct Boom: Error {}
         let scoped = CourierPrimitives.Locked<MockServer?>(nil)

@@ -90,6 +90,13 @@ final class RawClient {
         throw Failure(description: "read failed or timed out: errno \(code)")
     }
 
+    /// Whether bytes (or the end of the stream) are waiting on `fd`, without waiting for them. Takes
+    /// the descriptor rather than the client, so that another thread may ask.
+    static func hasInputWaiting(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
     /// Reads until the peer closes; returns everything received.
     func readToEnd() throws -> [UInt8] {
         while try fill() {}
