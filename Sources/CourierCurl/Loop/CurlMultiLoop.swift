@@ -138,10 +138,12 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
-    /// Asks the loop to remove a transfer now (cancellation).
+    /// Asks the loop to remove a transfer now (cancellation). Once the loop is stopping there is
+    /// nothing to ask: it ends every transfer itself, and a removal queued then would never be
+    /// drained, keeping its transfer until the transport is freed.
     func remove(_ transfer: CurlTransfer, reason: TransferAbortReason) {
         shared.withLock { shared in
-            guard shared.phase != .stopped, let multi else { return }
+            guard shared.phase == .running, let multi else { return }
             if shared.needsWakeup { _ = curl_multi_wakeup(multi) }
             shared.removals.append((transfer, reason))
         }
