@@ -228,10 +228,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         if T.self == Decimal.self { return try unwrapDecimal(index, parent, key) as! T }
         if view.tape[index].kind == .array, let array = T.self as? any TapeDecodedArray.Type {
             // What `Array.init(from:)` does, without its calls through an existential container
-            // and its type look-ups for every element it appends.
-            var container = UnkeyedTapeContainer(
-                decoder: self, array: index, node: CodingPathNode.appending(parent, key))
-            return try array.decodeElements(of: &container) as! T
+            // and its type look-ups for every element it appends. Inside `nested`, as `T(from:)`
+            // would be: an element's error may report the decoder's own path (ISO 8601 dates do).
+            return try nested(index, parent, key) {
+                var container = UnkeyedTapeContainer(
+                    decoder: self, array: index, node: CodingPathNode.appending(self.parent, self.key))
+                return try array.decodeElements(of: &container) as! T
+            }
         }
         if !options.isPlainKeys, let dictionary = T.self as? any StringKeyedDictionary.Type {
             return try unwrapDictionary(index, elementType: dictionary.elementType, parent, key) as! T

@@ -48,6 +48,12 @@ struct DiffPost: Codable, Equatable, Sendable {
     var extra: [String: Int]?
 }
 
+/// Dates inside arrays: an ISO 8601 failure reports the decoder's own path, which must be the array's.
+struct DiffDates: Codable, Equatable, Sendable {
+    var dates: [Date]
+    var nested: [[Date]]?
+}
+
 struct DiffFeed: Codable, Equatable, Sendable {
     var posts: [DiffPost]
     var nextPage: Int?
@@ -262,6 +268,8 @@ func differentialCheck(_ data: Data) -> String? {
             { differentialMismatch([Int8].self, data, configuration) },
             { differentialMismatch([String].self, data, configuration) },
             { differentialMismatch([[Int?]].self, data, configuration) },
+            { differentialMismatch([[Date]].self, data, configuration) },
+            { differentialMismatch(DiffDates.self, data, configuration) },
             { differentialMismatch([String: [Int]].self, data, configuration, anyErrorMatches: true) },
             { differentialMismatch([String: Double].self, data, configuration, anyErrorMatches: true) },
             { differentialMismatch([Date].self, data, configuration) },

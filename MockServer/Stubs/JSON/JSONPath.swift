@@ -134,7 +134,7 @@ struct JSONPath: Sendable {
             case .object(let members): candidates = members.keys.sorted().compactMap { members[$0] }
             default: candidates = []
             }
-            for candidate in candidates where test(filter, current: candidate, root: root) {
+            for candidate in candidates where test(filter, current: candidate, root: root) == true {
                 out.append(candidate)
             }
         case .length:
@@ -173,15 +173,41 @@ struct JSONPath: Sendable {
         }
     }
 
-    private static func test(_ filter: Filter, current: JSONValue, root: JSONValue) -> Bool {
+    /// Whether `filter` holds for `current`; nil when it cannot be told, because a regular
+    /// expression gave up (see `RegexBox.outcome`). Unknown stays unknown through `!`, and only an
+    /// element for which the filter is true is selected, so `!(@.x =~ /re/)` does not select an
+    /// element whose match never finished.
+    private static func test(_ filter: Filter, current: JSONValue, root: JSONValue) -> Bool? {
         switch filter {
-        case .or(let filters): return filters.contains { test($0, current: current, root: root) }
-        case .and(let filters): return filters.allSatisfy { test($0, current: current, root: root) }
-        case .not(let inner): return !test(inner, current: current, root: root)
+        case .or(let filters):
+            var unknown = false
+            for filter in filters {
+                switch test(filter, current: current, root: root) {
+                case true?: return true
+                case nil: unknown = true
+                case false?: break
+                }
+            }
+            return unknown ? nil : false
+        case .and(let filters):
+            var unknown = false
+            for filter in filters {
+                switch test(filter, current: current, root: root) {
+                case false?: return false
+                case nil: unknown = true
+                case true?: break
+                }
+            }
+            return unknown ? nil : true
+        case .not(let inner): return test(inner, current: current, root: root).map { !$0 }
         case .exists(let operand): return resolve(operand, current: current, root: root) != nil
         case .regex(let operand, let regex):
             guard let value = resolve(operand, current: current, root: root) else { return false }
-            return regex.wholeMatch(value.matchText)
+            switch regex.outcome(value.matchText) {
+            case .match: return true
+            case .noMatch: return false
+            case .gaveUp: return nil
+            }
         case .compare(let left, let op, let right):
             guard let lhs = resolve(left, current: current, root: root),
                 let rhs = resolve(right, current: current, root: root)

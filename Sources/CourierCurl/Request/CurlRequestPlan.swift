@@ -149,9 +149,14 @@ struct CurlRequestPlan: Sendable, Equatable {
         }
         let proxy = configuration.proxy.map { $0.bypasses(url) ? "" : $0.url.absoluteString }
         let port = authority.port ?? (isHTTPS ? 443 : 80)
+        // "ex%41mple.test" is the host "example.test" (as Foundation's `URL.host` decodes it): one origin.
+        let host =
+            authority.host.utf8.contains(UInt8(ascii: "%"))
+            ? (String(authority.host).removingPercentEncoding ?? String(authority.host))
+            : String(authority.host)
         return CurlRequestPlan(
             url: text,
-            origin: "\(proxy ?? "")|\(isHTTPS ? "https" : "http")://\(authority.host.lowercased()):\(port)",
+            origin: "\(proxy ?? "")|\(isHTTPS ? "https" : "http")://\(host.lowercased()):\(port)",
             mayMultiplex: isHTTPS && configuration.preferHTTP2,
             method: method,
             upload: upload,

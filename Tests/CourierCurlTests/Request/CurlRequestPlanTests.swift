@@ -24,6 +24,21 @@ import Testing
             configuration: configuration)
     }
 
+    /// Requests share connections and a queue by origin: scheme, host and port as the server sees
+    /// them, whatever the spelling.
+    @Test func theOriginIgnoresHowTheHostAndPortAreSpelled() throws {
+        let origin = try plan(url: "http://example.test/a").origin
+        #expect(try plan(url: "HTTP://EXAMPLE.test:80/b?c").origin == origin)
+        #expect(try plan(url: "http://ex%41mple.test/c").origin == origin)
+        #expect(try plan(url: "http://user:pw@example.test/d").origin == origin)
+        #expect(try plan(url: "http://example.test:8080/a").origin != origin)
+        #expect(try plan(url: "https://example.test/a").origin != origin)
+        #expect(
+            try plan(url: "https://example.test/a").origin
+                == (try plan(url: "https://example.test:443/").origin))
+        #expect(try plan(url: "http://[::1]:8080/a").origin == (try plan(url: "http://[::1]:8080/b").origin))
+    }
+
     @Test func aPlainGetHasNoUploadAndTheSafeDefaults() throws {
         let plan = try plan()
         #expect(plan.url == "http://127.0.0.1:8080/a?b=c")
