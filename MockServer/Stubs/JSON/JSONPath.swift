@@ -173,32 +173,30 @@ struct JSONPath: Sendable {
         }
     }
 
+    /// `||` (`decisive` true) or `&&` (false) of `filters`: `decisive` as soon as one filter gives
+    /// it; otherwise unknown if one was, else the other value.
+    private static func first(
+        _ decisive: Bool, among filters: [Filter], current: JSONValue, root: JSONValue
+    ) -> Bool? {
+        var unknown = false
+        for filter in filters {
+            guard let value = test(filter, current: current, root: root) else {
+                unknown = true
+                continue
+            }
+            if value == decisive { return decisive }
+        }
+        return unknown ? nil : !decisive
+    }
+
     /// Whether `filter` holds for `current`; nil when it cannot be told, because a regular
     /// expression gave up (see `RegexBox.outcome`). Unknown stays unknown through `!`, and only an
     /// element for which the filter is true is selected, so `!(@.x =~ /re/)` does not select an
     /// element whose match never finished.
     private static func test(_ filter: Filter, current: JSONValue, root: JSONValue) -> Bool? {
         switch filter {
-        case .or(let filters):
-            var unknown = false
-            for filter in filters {
-                switch test(filter, current: current, root: root) {
-                case true?: return true
-                case nil: unknown = true
-                case false?: break
-                }
-            }
-            return unknown ? nil : false
-        case .and(let filters):
-            var unknown = false
-            for filter in filters {
-                switch test(filter, current: current, root: root) {
-                case false?: return false
-                case nil: unknown = true
-                case true?: break
-                }
-            }
-            return unknown ? nil : true
+        case .or(let filters): return first(true, among: filters, current: current, root: root)
+        case .and(let filters): return first(false, among: filters, current: current, root: root)
         case .not(let inner): return test(inner, current: current, root: root).map { !$0 }
         case .exists(let operand): return resolve(operand, current: current, root: root) != nil
         case .regex(let operand, let regex):
