@@ -72,7 +72,7 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
-                "CourierJSON", "CourierURLSession", "Endpoints", "MockServer",
+                "CourierJSON", "CourierPrimitives", "CourierURLSession", "Endpoints", "MockServer",
             ],
             path: "Sources/CourierCLI"
         ),

@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// A compiled regular expression that must match a whole value, as WireMock's `matches` does.
@@ -57,25 +58,18 @@ struct RegexBox: @unchecked Sendable {
     func outcome(_ text: String, limit: Duration? = nil) -> Outcome {
         let range = NSRange(text.startIndex..<text.endIndex, in: text)
         // CPU time of this thread, not the wall clock: a loaded machine must not cut a match short.
-        let deadline = Self.threadCPUTime() + (limit ?? Self.matchTimeLimit(forUTF16Count: range.length))
+        let deadline = threadCPUTime() + (limit ?? Self.matchTimeLimit(forUTF16Count: range.length))
         var found = false
         var stopped = false
         regex.enumerateMatches(in: text, options: [.reportProgress], range: range) { result, _, stop in
             if result != nil {
                 found = true
                 stop.pointee = true
-            } else if Self.threadCPUTime() >= deadline {
+            } else if threadCPUTime() >= deadline {
                 stopped = true
                 stop.pointee = true
             }
         }
         return found ? .match : stopped ? .gaveUp : .noMatch
-    }
-
-    /// The CPU time the calling thread has used.
-    private static func threadCPUTime() -> Duration {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
 }

@@ -1,5 +1,6 @@
 import Courier
 import CourierJSON
+import CourierPrimitives
 import Endpoints
 import Foundation
 
@@ -82,24 +83,19 @@ enum DecoderBench {
     {
         let clock = ContinuousClock()
         let start = clock.now
-        let cpuStart = threadCPUSeconds()
+        let cpuStart = threadCPUTime()
         var iterations = 0
         var batch = 1
         while true {
             for _ in 0..<batch { try decode() }
             iterations += batch
             let elapsed = (clock.now - start).seconds
-            if elapsed >= seconds { return (iterations, elapsed, max(threadCPUSeconds() - cpuStart, 1e-9)) }
+            if elapsed >= seconds {
+                return (iterations, elapsed, max((threadCPUTime() - cpuStart).seconds, 1e-9))
+            }
             batch = min(batch * 2, max(1, Int(Double(iterations) * (seconds - elapsed) / elapsed) + 1))
         }
     }
-}
-
-/// The CPU time the calling thread has used, in seconds.
-private func threadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 extension SmallPayload {
