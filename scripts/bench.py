@@ -11,6 +11,8 @@ Clients:
   curl-nm      NetworkManager + CurlTransport (enum endpoint -> URLRequest -> send -> validate -> decode), the
                requesting tasks on the transport's loop thread (`withTaskExecutorPreference(transport.executor)`)
   curl-raw     the same without decoding (small workloads only), to separate the JSON decoder's cost
+  curl-typed   the same request declared the typed way (`API`, `Endpoint<SmallPayload>`), decoding
+  curl-typed-raw  the typed request without decoding
   curl-raw-pool  the same, its tasks on the global concurrent pool instead of the transport's loop thread
   curl-raw-64c the same as curl-raw with 64 connections per host (64 in flight only): the C program opens
                one connection per transfer in flight, CurlTransport 8 per host unless configured
@@ -142,6 +144,8 @@ CLIENTS = {
     "c-multi": "C libcurl multi",
     "curl-nm": "NetworkManager + CurlTransport",
     "curl-raw": "NetworkManager + CurlTransport, no decoding",
+    "curl-typed": "NetworkManager + CurlTransport, typed Endpoint<T>",
+    "curl-typed-raw": "NetworkManager + CurlTransport, typed Endpoint<T>, no decoding",
     "curl-raw-pool": "NetworkManager + CurlTransport, no decoding, tasks on the global pool",
     "curl-raw-64c": "NetworkManager + CurlTransport, no decoding, 64 connections",
     "session-nm": "NetworkManager + URLSessionTransport",
@@ -202,7 +206,7 @@ def main():
     parser.add_argument("--big-mib", type=int, default=1024, help="size of the upload/download file")
     parser.add_argument("--output", default=os.path.join(ROOT, "BENCHMARKS.md"))
     parser.add_argument("--decoder-rounds", type=int, default=9, help="rounds of the decoder micro-benchmark")
-    parser.add_argument("--only", choices=["all", "decoder"], default="all")
+    parser.add_argument("--only", choices=["all", "decoder", "build"], default="all")
     parser.add_argument("--workloads", default=",".join(WORKLOADS),
                         help="comma-separated subset of: " + ", ".join(WORKLOADS))
     parser.add_argument("--clients", default=",".join(CLIENTS),
@@ -221,6 +225,13 @@ def main():
     started = time.monotonic()
 
     decoder_rows = {}
+    build_rows = {}
+    if args.only in ("decoder", "build") or not partial:
+        log(f"request-building micro-benchmark, {args.decoder_rounds} rounds")
+        build_rows = build_bench(args.decoder_rounds)
+    if args.only == "build":
+        print("\n".join(build_report(build_rows)))
+        return
     if args.only == "decoder" or not partial:
         log(f"decoder micro-benchmark, {args.decoder_rounds} rounds")
         decoder_rows = decoder_bench(args.decoder_rounds)
@@ -254,6 +265,10 @@ def main():
                         "curl-nm": lambda: swift_client("curl", workload, url, requests, concurrency),
                         # The same path without JSON decoding, to separate the decoder from Courier's own cost.
                         "curl-raw": lambda: swift_client("curl", "small-raw", url, requests, concurrency),
+                        # The same request declared as an Endpoint<T>, with and without decoding.
+                        "curl-typed": lambda: swift_client("curl", "small-typed", url, requests, concurrency),
+                        "curl-typed-raw": lambda: swift_client("curl", "small-typed-raw", url, requests,
+                                                               concurrency),
                         # Tasks that do not prefer the transport's loop thread: two thread switches a request.
                         "curl-raw-pool": lambda: swift_client("curl", "small-raw", url, requests, concurrency,
                                                               extra=("--executor", "global")),
@@ -302,9 +317,10 @@ def main():
         return
     svg_name = os.path.splitext(os.path.basename(args.output))[0] + "-ratios.svg"
     lines = report(rows, args)
-    lines[3:3] = [""] + decoder_report(decoder_rows, svg_name)
+    lines[3:3] = [""] + decoder_report(decoder_rows, svg_name) + [""] + build_report(build_rows)
     raw_end = len(lines) - 1  # the closing ``` of the raw results
     lines[raw_end:raw_end] = [json.dumps(r) for results in decoder_rows.values() for r in results]
+    lines[raw_end:raw_end] = [json.dumps(r) for results in build_rows.values() for r in results]
     lines.append("")
     lines.append(f"Whole run: {time.monotonic() - started:.0f} s.")
     with open(os.path.join(os.path.dirname(os.path.abspath(args.output)), svg_name), "w") as f:
@@ -339,6 +355,33 @@ def decoder_bench(rounds):
             result = json.loads(line)
             rows.setdefault((result["payload"], result["decoder"]), []).append(result)
     return rows
+
+
+def build_bench(rounds):
+    """Runs `courier bench build`; returns {"typed" or "classic": [result per round]}."""
+    out, _, _ = run_measured([os.path.join(BIN, "courier"), "bench", "build", "--rounds", str(rounds)])
+    rows = {}
+    for line in out.splitlines():
+        if line.startswith("{") and '"path"' in line:
+            result = json.loads(line)
+            rows.setdefault(result["path"], []).append(result)
+    return rows
+
+
+def build_report(rows):
+    """The request-building table: microseconds per call on each path, and typed over classic per round."""
+    rounds = len(rows.get("typed", []))
+    ratios = [t["us_per_call"] / c["us_per_call"] for t, c in zip(rows.get("typed", []), rows.get("classic", []))]
+    lines = ["## Building a request", "",
+             f"`courier bench build` ({rounds} rounds, the two paths alternating inside each round, CPU time of the "
+             "thread): the same `GET /posts?pageNumber=N&size=20` built from `PostsEndPoint.page(pageNumber:size:)` "
+             "(an `Endpoint<PostsPage>`) and from an `APIConfigurable` enum, each to a `TransportRequest`.", "",
+             "| path | µs per call, median (min–max) |", "| --- | --- |"]
+    for path, title in (("typed", "typed `Endpoint<T>`"), ("classic", "classic `APIConfigurable`")):
+        lines.append(f"| {title} | {spread([r['us_per_call'] for r in rows.get(path, [])], 2)} |")
+    if ratios:
+        lines += ["", f"Typed over classic, per round: {spread(ratios, 2)}×."]
+    return lines
 
 
 def spread(values, digits=1):

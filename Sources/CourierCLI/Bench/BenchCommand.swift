@@ -18,7 +18,7 @@ enum BenchCommand: Command {
         static let workload = Option.value(
             "--workload", placeholder: "NAME",
             help:
-                "small (default), small-raw (no decoding), transport (no manager), decode, download, stream (a slow consumer) or upload"
+                "small (default), small-raw (no decoding), small-typed and small-typed-raw (the same as an Endpoint<T>), transport (no manager), decode, download, stream (a slow consumer) or upload"
         )
         static let url = Option.value(
             "--url", placeholder: "URL", help: "the URL to request (required)", required: true)
@@ -58,10 +58,13 @@ enum BenchCommand: Command {
         positionals: ["DIR"]
     )
 
-    static var specs: [ArgumentSpec] { [runSpec, fixturesSpec, DecoderBench.spec, CutServer.spec] }
+    static var specs: [ArgumentSpec] {
+        [runSpec, fixturesSpec, DecoderBench.spec, RequestBuildBench.spec, CutServer.spec]
+    }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let sub = arguments.first, ["run", "fixtures", "decode", "cut-server"].contains(sub) else {
+        guard let sub = arguments.first, ["run", "fixtures", "decode", "build", "cut-server"].contains(sub)
+        else {
             print(specs.map(\.helpText).joined(separator: "\n\n"))
             return arguments.contains("--help") || arguments.contains("-h")
                 ? ExitStatus.success : ExitStatus.usage
@@ -79,6 +82,13 @@ enum BenchCommand: Command {
         if sub == "cut-server" {
             guard let parsed = try CutServer.spec.parseUnlessHelp(rest) else { return ExitStatus.success }
             try await CutServer.run(parsed)
+            return ExitStatus.success
+        }
+        if sub == "build" {
+            guard let parsed = try RequestBuildBench.spec.parseUnlessHelp(rest) else {
+                return ExitStatus.success
+            }
+            try RequestBuildBench.run(parsed)
             return ExitStatus.success
         }
         if sub == "decode" {

@@ -27,6 +27,20 @@ enum BenchEndPoint: APIConfigurable {
     }
 }
 
+/// The small workload declared the typed way, as `API` and `Endpoint<T>`.
+enum BenchAPI: API {
+    static func small() -> Endpoint<SmallPayload> { endpoint(.get, "/small.json", "The 1 KiB payload") {} }
+
+    static var samples: [any EndpointDescribing] { [small()] }
+
+    /// The typed declaration has one path; the benchmark's URL must name it.
+    static func requireSmallPath(_ path: String) throws {
+        guard path == "/small.json" else {
+            throw UsageError("the typed workloads request /small.json, not \(path)")
+        }
+    }
+}
+
 /// A request body read from a file as it is sent.
 struct FileUpload: ParameterConvertible {
     var file: URL

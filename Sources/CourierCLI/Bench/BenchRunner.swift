@@ -72,6 +72,13 @@ struct BenchRunner {
         case "small-raw":
             // The same request with validation but no decoding: what the JSON decoder costs.
             operation = { Int64(try await manager.sendRaw(BenchEndPoint.small(path: path)).body.data.count) }
+        case "small-typed":
+            // The same request declared as an `Endpoint<SmallPayload>`: the path users are pointed to.
+            try BenchAPI.requireSmallPath(path)
+            operation = { Int64(try await manager.send(BenchAPI.small()).body.data.count) }
+        case "small-typed-raw":
+            try BenchAPI.requireSmallPath(path)
+            operation = { Int64(try await manager.sendRaw(BenchAPI.small()).body.data.count) }
         case "transport":
             // The transport alone, without NetworkManager: what the manager's layer costs.
             let request = TransportRequest(url: url)

@@ -24,7 +24,7 @@ import Foundation
 /// another type does not compile), `operations` (for `OpenAPIDocument`, the mock server's
 /// contract routing and validation, and `courier call`), and the schemas of the models
 /// (`Schema.of(_:)`).
-public protocol API {
+public protocol API: SendableMetatype {
     /// The first part of every operation id. Default: the type's name without a trailing
     /// `EndPoint`, `Endpoint` or `API`, its first letter lowercased (`PostsEndPoint` → `posts`).
     static var group: String { get }
@@ -71,10 +71,12 @@ extension API {
         _ method: HTTPMethod, _ path: String, _ summary: String, status: Int = 200, auth: Bool = false,
         errors: [Int] = [], function: String = #function, @EndpointBuilder _ parts: () -> [EndpointPart]
     ) -> Endpoint<Response> {
-        let name = String(function.prefix { $0 != "(" })
-        return Endpoint(
-            id: "\(group).\(name)", method: method, path: path, summary: summary, status: status, auth: auth,
-            errors: errors, errorSchema: errorSchema, parts: parts())
+        Endpoint(
+            declaration: .init(
+                api: Self.self, function: function, method: method, path: path, summary: summary,
+                status: status,
+                auth: auth, errors: errors),
+            parts: parts())
     }
 }
 
@@ -105,16 +107,11 @@ extension EndpointDescribing {
 /// One call of a declared operation, carrying its response type.
 ///
 /// Made by the declaring function (see `API`); send it with `NetworkManager.send(_:)`, which
-/// returns a `Response<Response>`.
+/// returns a `Response<Response>`. A call holds only its values: the operation's description
+/// (schemas, responses) is made once per operation, the first time it is asked for.
 public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
-    public let operation: APIOperation
-    public let arguments: [String: String]
-    private let pathSegments: [String: String]
-    private let pathError: CourierError?
-    private let query: [String: ParameterValue]
-    private let body: (any ParameterConvertible)?
-    /// The header parameters' values.
-    package let headers: HTTPHeaders
+    private let declaration: EndpointDeclaration
+    private let parts: [EndpointPart]
     /// Which responses count as success for this call; `nil` uses the manager's. Set it with
     /// `validated(by:)`.
     public private(set) var validation: Validation?
@@ -122,86 +119,81 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
     /// `decoded(with:)`.
     public private(set) var decoder: (any ResponseBodyDecoder)?
 
-    init(
-        id: String, method: HTTPMethod, path: String, summary: String, status: Int, auth: Bool, errors: [Int],
-        errorSchema: Schema?, parts: [EndpointPart]
-    ) {
-        var parameters: [APIOperation.Parameter] = []
-        var declaredBody: APIOperation.Body?
+    init(declaration: EndpointDeclaration, parts: [EndpointPart]) {
+        self.declaration = declaration
+        self.parts = parts
+    }
+
+    /// The declared operation, described once per operation and then shared by every call.
+    public var operation: APIOperation {
+        OperationDescriptions.shared.operation(
+            for: .init(declaration: declaration, response: ObjectIdentifier(Response.self))
+        ) {
+            declaration.describe(
+                parts: parts,
+                responseSchema: Response.self == EmptyResponse.self ? nil : Schema.of(Response.self))
+        }
+    }
+
+    /// The values of this call's parameters, as text, by name.
+    public var arguments: [String: String] {
         var arguments: [String: String] = [:]
-        var segments: [String: String] = [:]
-        var pathError: CourierError?
-        var query: [String: ParameterValue] = [:]
-        var headers = HTTPHeaders()
-        var body: (any ParameterConvertible)?
         for part in parts {
-            switch part.kind {
-            case .parameter(let parameter, let value):
-                parameters.append(parameter)
-                // A list or an object goes in the query as it is; a path needs one value.
-                if let value, parameter.location == .query { query[parameter.name] = value }
-                guard let value, let text = value.scalarText else {
-                    if parameter.location == .path {
-                        let problem = value.map { "must be a single value, not \($0)" } ?? "has no value"
-                        pathError =
-                            pathError
-                            ?? CourierError(.invalidURL, "path parameter \(parameter.name) \(problem)")
-                    }
-                    continue
-                }
+            if case .parameter(let parameter, let value) = part.kind, let text = value?.scalarText {
                 arguments[parameter.name] = text
-                switch parameter.location {
-                case .path:
-                    do {
-                        segments[parameter.name] = try PathComponent(text).encoded
-                    } catch {
-                        pathError =
-                            pathError ?? CourierError(.invalidURL, "\(parameter.name): \(error.message)")
-                    }
-                case .query: break
-                case .header: headers[parameter.name] = text
-                }
-            case .body(let declared, let encoder):
-                declaredBody = declared
-                body = encoder
             }
         }
-        let hasInput = !parameters.isEmpty || declaredBody != nil
-        var statuses = (hasInput ? [400] : []) + (auth ? [401] : []) + errors
-        statuses = statuses.reduce(into: []) { unique, status in
-            if !unique.contains(status) { unique.append(status) }
-        }
-        operation = APIOperation(
-            id: id, method: method, path: path, summary: summary, requiresAuth: auth, parameters: parameters,
-            body: declaredBody,
-            success: .init(
-                status, summary, Response.self == EmptyResponse.self ? nil : Schema.of(Response.self)),
-            errors: statuses.map { .init($0, HTTPStatus.reason(for: $0), errorSchema) })
-        self.arguments = arguments
-        pathSegments = segments
-        self.pathError = pathError
-        self.query = query
-        self.body = body
-        self.headers = headers
+        return arguments
     }
 
     /// The method.
-    package var method: HTTPMethod { operation.method }
+    package var method: HTTPMethod { declaration.method }
 
-    /// The path with every `{name}` replaced by its percent-encoded value.
-    package var path: String {
-        operation.pathSegments.map { segment -> String in
-            guard segment.hasPrefix("{"), segment.hasSuffix("}") else { return String(segment) }
-            return pathSegments[String(segment.dropFirst().dropLast())] ?? String(segment)
+    /// The header parameters' values.
+    package var headers: HTTPHeaders {
+        var headers = HTTPHeaders()
+        for part in parts {
+            if case .parameter(let parameter, let value) = part.kind, parameter.location == .header,
+                let text = value?.scalarText
+            {
+                headers[parameter.name] = text
+            }
         }
-        .reduce("") { $0 + "/" + $1 }
+        return headers
     }
 
     /// Builds the request.
     /// - Throws: `CourierError` `.invalidURL` when a path value is unsafe (`..`, a `/`, a
     ///   control character), or what encoding the body throws.
     public func makeRequest(baseURL base: URL?) throws -> TransportRequest {
-        if let pathError { throw pathError }
+        var segments: [String: String] = [:]
+        var query: [String: ParameterValue] = [:]
+        var headers: [(name: String, value: String)] = []
+        var body: (any ParameterConvertible)?
+        for part in parts {
+            switch part.kind {
+            case .parameter(let parameter, let value):
+                switch parameter.location {
+                case .path:
+                    // A path needs one value; a list or an object cannot fill a segment.
+                    guard let value, let text = value.scalarText else {
+                        let problem = value.map { "must be a single value, not \($0)" } ?? "has no value"
+                        throw CourierError(.invalidURL, "path parameter \(parameter.name) \(problem)")
+                    }
+                    do {
+                        segments[parameter.name] = try PathComponent(text).encoded
+                    } catch {
+                        throw CourierError(.invalidURL, "\(parameter.name): \(error.message)")
+                    }
+                // A list or an object goes in the query as it is.
+                case .query: if let value { query[parameter.name] = value }
+                case .header: if let text = value?.scalarText { headers.append((parameter.name, text)) }
+                }
+            case .body(_, let encoder):
+                body = encoder
+            }
+        }
+        let path = APIOperation.fill(declaration.path, with: segments)
         var request = TransportRequest(method: method, url: try RequestBuilding.url(path: path, base: base))
         // Lists as OpenAPI's default query style (form, exploded) writes them: `tags=a&tags=b`.
         if !query.isEmpty { try URLQuery(query, arrays: .repeatedKeys).encode(into: &request) }

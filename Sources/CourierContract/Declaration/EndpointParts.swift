@@ -2,13 +2,37 @@ import Courier
 import Foundation
 
 /// One parameter or the body of an endpoint declaration, with this call's value.
+///
+/// What only describes the operation (a schema, say) is kept as a closure and made when the
+/// operation is first described, never on each call.
 public struct EndpointPart: Sendable {
     enum Kind: Sendable {
-        case parameter(APIOperation.Parameter, value: ParameterValue?)
-        case body(APIOperation.Body, any ParameterConvertible)
+        case parameter(DeclaredParameter, value: ParameterValue?)
+        case body(@Sendable () -> APIOperation.Body, any ParameterConvertible)
     }
 
     let kind: Kind
+}
+
+/// A parameter as declared, with its schema made only when asked for.
+struct DeclaredParameter: Sendable {
+    var name: String
+    var location: APIOperation.Location
+    /// The schema written in the declaration, if any.
+    var schema: @Sendable () -> Schema?
+    /// The value's type, whose schema is derived when none is written.
+    // nonisolated(unsafe): a metatype is an immutable reference to type metadata, safe to share.
+    nonisolated(unsafe) var valueType: any Decodable.Type
+    var summary: String
+    var defaultValue: ParameterValue? = nil
+
+    /// The operation's description of this parameter: a path parameter is required, another one
+    /// when its value's type is not optional.
+    var described: APIOperation.Parameter {
+        .init(
+            name, in: location, schema() ?? .of(valueType), required: !(valueType is any OptionalType.Type),
+            summary, defaultValue: defaultValue?.scalarText)
+    }
 }
 
 /// Something that can stand in an endpoint declaration: `Path`, `Query`, `Header`, `Body`,
@@ -38,11 +62,16 @@ public struct Path<Value: Codable & Sendable>: EndpointComponent {
     ///   - value: this call's value.
     ///   - schema: what values must look like; default derived from `Value`.
     ///   - summary: one line on what it means.
-    public init(_ name: String, _ value: Value, _ schema: Schema? = nil, _ summary: String = "") {
+    public init(
+        _ name: String, _ value: Value, _ schema: @autoclosure @escaping @Sendable () -> Schema? = nil,
+        _ summary: String = ""
+    ) {
         part = EndpointPart(
             kind: .parameter(
-                .init(name, in: .path, schema ?? .of(Value.self), required: true, summary),
-                value: try? ParameterValue(encoding: value)))
+                DeclaredParameter(
+                    name: name, location: .path, schema: schema, valueType: Value.self,
+                    summary: summary),
+                value: try? ParameterValueEncoder.shared.encode(value)))
     }
     /// Declares a path parameter whose schema is derived from `Value`.
     public init(_ name: String, _ value: Value, _ summary: String) {
@@ -63,17 +92,16 @@ public struct Query<Value: Codable & Sendable>: EndpointComponent {
     ///   - defaultValue: the value a call that leaves it out gets (sent, and documented).
     ///   - summary: one line on what it means.
     public init(
-        _ name: String, _ value: Value, _ schema: Schema? = nil, default defaultValue: Value? = nil,
-        _ summary: String = ""
+        _ name: String, _ value: Value, _ schema: @autoclosure @escaping @Sendable () -> Schema? = nil,
+        default defaultValue: Value? = nil, _ summary: String = ""
     ) {
-        let given = presentValue(value) ?? defaultValue.flatMap(presentValue)
+        let declaredDefault = defaultValue.flatMap(presentValue)
         part = EndpointPart(
             kind: .parameter(
-                .init(
-                    name, in: .query, schema ?? .of(Value.self),
-                    required: !(Value.self is any OptionalType.Type),
-                    summary, defaultValue: defaultValue.flatMap(presentValue)?.scalarText),
-                value: given))
+                DeclaredParameter(
+                    name: name, location: .query, schema: schema, valueType: Value.self, summary: summary,
+                    defaultValue: declaredDefault),
+                value: presentValue(value) ?? declaredDefault))
     }
 
     /// Declares a query parameter whose schema is derived from `Value`.
@@ -87,13 +115,14 @@ public struct Header<Value: Codable & Sendable>: EndpointComponent {
     public let part: EndpointPart
 
     /// Declares a header.
-    public init(_ name: String, _ value: Value, _ schema: Schema? = nil, _ summary: String = "") {
+    public init(
+        _ name: String, _ value: Value, _ schema: @autoclosure @escaping @Sendable () -> Schema? = nil,
+        _ summary: String = ""
+    ) {
         part = EndpointPart(
             kind: .parameter(
-                .init(
-                    name, in: .header, schema ?? .of(Value.self),
-                    required: !(Value.self is any OptionalType.Type),
-                    summary),
+                DeclaredParameter(
+                    name: name, location: .header, schema: schema, valueType: Value.self, summary: summary),
                 value: presentValue(value)))
     }
 
@@ -104,12 +133,18 @@ public struct Header<Value: Codable & Sendable>: EndpointComponent {
 }
 
 /// Marks `Optional`, so a declaration can tell an optional parameter from a required one.
-protocol OptionalType {}
-extension Optional: OptionalType {}
+protocol OptionalType {
+    /// Whether this is `nil`.
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalType {
+    var isNone: Bool { self == nil }
+}
 
 /// The value as a parameter, or nil for an absent one (nil, or a value that encodes to null).
 private func presentValue(_ value: some Encodable) -> ParameterValue? {
-    guard let encoded = try? ParameterValue(encoding: value), encoded != .null else { return nil }
+    guard let encoded = try? ParameterValueEncoder.shared.encode(value), encoded != .null else { return nil }
     return encoded
 }
 
@@ -122,7 +157,7 @@ public struct Body<Model: Codable & Sendable>: EndpointComponent {
     ///   - model: this call's body.
     ///   - encoder: the JSON encoder; default `JSONEncoder.courier`.
     public init(_ model: Model, encoder: JSONEncoder = .courier) {
-        part = EndpointPart(kind: .body(.json(.of(Model.self)), JSONBody(model, encoder: encoder)))
+        part = EndpointPart(kind: .body({ .json(.of(Model.self)) }, JSONBody(model, encoder: encoder)))
     }
 }
 
@@ -137,7 +172,7 @@ public struct FileUpload: EndpointComponent {
     ///   - accepted: every media type the operation accepts (documented and validated).
     public init(_ file: URL, contentType: String, accepted: [String]) {
         part = EndpointPart(
-            kind: .body(.binary(contentTypes: accepted), FileBody(file, contentType: contentType)))
+            kind: .body({ .binary(contentTypes: accepted) }, FileBody(file, contentType: contentType)))
     }
 }
 
@@ -156,7 +191,7 @@ public struct MultipartFile: EndpointComponent {
             .init(
                 name: field, filename: file.lastPathComponent, contentType: contentType, content: .file(file))
         ])
-        part = EndpointPart(kind: .body(.multipartFile(field: field, contentTypes: accepted), form))
+        part = EndpointPart(kind: .body({ .multipartFile(field: field, contentTypes: accepted) }, form))
     }
 }
 

@@ -19,6 +19,9 @@ public struct ParameterValueEncoder: Sendable {
     /// How `Date` values are written. Default `.iso8601`.
     public var dateEncoding: DateEncoding
 
+    /// The encoder with the default settings.
+    package static let shared = ParameterValueEncoder()
+
     /// Creates an encoder.
     public init(dateEncoding: DateEncoding = .iso8601) {
         self.dateEncoding = dateEncoding
@@ -28,7 +31,16 @@ public struct ParameterValueEncoder: Sendable {
     /// - Throws: `CourierError` with code `.invalidParameters` when the model's
     ///   `encode(to:)` throws or writes nothing usable.
     public func encode(_ model: some Encodable) throws -> ParameterValue {
-        if let value = model as? ParameterValue { return value }
+        // The scalars a parameter mostly is, without the encoder's boxes; the same values it makes.
+        switch model {
+        case let value as ParameterValue: return value
+        case let string as String: return .string(string)
+        case let int as Int: return .int(int)
+        case let bool as Bool: return .bool(bool)
+        case let double as Double: return .double(double)
+        case let optional as any OptionalType where optional.isNone: return .null
+        default: break
+        }
         let box = EncodingBox()
         let encoder = BoxEncoder(box: box, codingPath: [], options: self)
         do {

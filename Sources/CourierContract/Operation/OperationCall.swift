@@ -49,12 +49,7 @@ package struct OperationCall: APIConfigurable {
             throw Self.problem(
                 "\(operation.id) takes no --\(unknown); it takes: \(Self.usage(operation))", operation)
         }
-        path = EndpointPath(
-            operation.pathSegments.map { segment -> String in
-                guard segment.hasPrefix("{"), segment.hasSuffix("}") else { return String(segment) }
-                return segments[String(segment.dropFirst().dropLast())] ?? String(segment)
-            }
-            .reduce("") { $0 + "/" + $1 })
+        path = EndpointPath(APIOperation.fill(operation.path, with: segments))
         parameters = CombinedParameters(parts)
         self.headers = headers
     }

@@ -46,4 +46,34 @@ struct ParameterValueEncoderTests {
         let data = try JSONEncoder().encode(value)
         #expect(try JSONDecoder().decode(ParameterValue.self, from: data) == value)
     }
+
+    /// Hides a value's type from the encoder's shortcut for scalars, so it takes the long way.
+    struct Boxed<Value: Encodable>: Encodable {
+        var value: Value
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        }
+    }
+
+    @Test func scalarsGiveTheSameValueWithAndWithoutTheShortcut() throws {
+        let encoder = ParameterValueEncoder()
+        for value in ["", "a b", "ü"] {
+            #expect(try encoder.encode(value) == encoder.encode(Boxed(value: value)))
+        }
+        for value in [0, -1, Int.max, Int.min] {
+            #expect(try encoder.encode(value) == encoder.encode(Boxed(value: value)))
+        }
+        for value in [true, false] {
+            #expect(try encoder.encode(value) == encoder.encode(Boxed(value: value)))
+        }
+        for value in [0.5, -0.0, 1e300, 3] as [Double] {
+            #expect(try encoder.encode(value) == encoder.encode(Boxed(value: value)))
+        }
+        let none: Int? = nil
+        let some: Int? = 4
+        #expect(try encoder.encode(none) == encoder.encode(Boxed(value: none)))
+        #expect(try encoder.encode(some) == encoder.encode(Boxed(value: some)))
+        #expect(try encoder.encode(none) == .null)
+    }
 }

@@ -1,0 +1,77 @@
+import Courier
+import CourierPrimitives
+import Foundation
+
+/// What a declaring function states about its operation, apart from the parameters: kept by
+/// every call, and turned into an `APIOperation` once per operation.
+struct EndpointDeclaration: Sendable, Hashable {
+    /// The declaring API, which gives the id's group and the error model.
+    let api: any API.Type
+    /// The declaring function's name as the compiler gives it, such as `post(id:)`.
+    let function: String
+    let method: HTTPMethod
+    let path: String
+    let summary: String
+    let status: Int
+    let auth: Bool
+    let errors: [Int]
+
+    /// The operation id: `group.name`, where `name` is the declaring function's name.
+    var id: String { "\(api.group).\(function.prefix { $0 != "(" })" }
+
+    /// The operation this declaration and these parts describe.
+    func describe(parts: [EndpointPart], responseSchema: Schema?) -> APIOperation {
+        var parameters: [APIOperation.Parameter] = []
+        var body: APIOperation.Body?
+        for part in parts {
+            switch part.kind {
+            case .parameter(let parameter, _): parameters.append(parameter.described)
+            case .body(let declared, _): body = declared()
+            }
+        }
+        let hasInput = !parameters.isEmpty || body != nil
+        var statuses = (hasInput ? [400] : []) + (auth ? [401] : []) + errors
+        statuses = statuses.reduce(into: []) { unique, status in
+            if !unique.contains(status) { unique.append(status) }
+        }
+        let errorSchema = api.errorSchema
+        return APIOperation(
+            id: id, method: method, path: path, summary: summary, requiresAuth: auth, parameters: parameters,
+            body: body, success: .init(status, summary, responseSchema),
+            errors: statuses.map { .init($0, HTTPStatus.reason(for: $0), errorSchema) })
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.api == rhs.api && lhs.function == rhs.function && lhs.method == rhs.method && lhs.path == rhs.path
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(api))
+        hasher.combine(function)
+        hasher.combine(path)
+    }
+}
+
+/// Every operation described so far, by declaration and response type: a description is made
+/// the first time a contract, the OpenAPI writer or the mock server asks for it.
+final class OperationDescriptions: Sendable {
+    struct Key: Hashable, Sendable {
+        var declaration: EndpointDeclaration
+        var response: ObjectIdentifier
+    }
+
+    static let shared = OperationDescriptions()
+
+    private let described = Locked<[Key: APIOperation]>([:])
+
+    /// The operation for `key`, described by `describe` if it has not been yet.
+    func operation(for key: Key, describe: () -> APIOperation) -> APIOperation {
+        if let known = described.withLock({ $0[key] }) { return known }
+        let operation = describe()
+        return described.withLock { known in
+            if let first = known[key] { return first }
+            known[key] = operation
+            return operation
+        }
+    }
+}
