@@ -33,29 +33,43 @@ struct CachedResponse: Codable, Sendable {
     ]
 
     /// How long the response is fresh for, in seconds (RFC 9111 §4.2.1): `max-age`, else
-    /// `Expires` minus `Date`, else 10% of the time since `Last-Modified` (at most a day).
+    /// `Expires` minus `Date`, else 10% of the time since `Last-Modified` (at most a day) for a
+    /// heuristically cacheable status or a `public` response. An `Expires` that is not one
+    /// valid HTTP-date means already stale.
     var freshnessLifetime: TimeInterval {
         let headers = httpHeaders
-        if let maxAge = CacheControl(headers).maxAge { return TimeInterval(maxAge) }
-        let date = headers["Date"].flatMap(HTTPDate.parse) ?? Date(timeIntervalSince1970: responseTime)
-        if let expires = headers["Expires"] {
-            guard let expiry = HTTPDate.parse(expires) else { return 0 }  // invalid: already stale
+        let directives = CacheControl(headers)
+        if let maxAge = directives.maxAge { return TimeInterval(maxAge) }
+        let date = date(headers) ?? Date(timeIntervalSince1970: responseTime)
+        let expires = headers.values(for: "Expires")
+        if !expires.isEmpty {
+            guard let expiry = CacheDate.field("Expires", in: expires, now: received) else { return 0 }
             return max(0, expiry.timeIntervalSince(date))
         }
-        if Self.heuristicallyCacheable.contains(status),
-            let modified = headers["Last-Modified"].flatMap(HTTPDate.parse)
+        if Self.heuristicallyCacheable.contains(status) || directives.isPublic,
+            let modified = headers["Last-Modified"].flatMap({ CacheDate.parse($0, now: received) })
         {
             return min(86_400, max(0, date.timeIntervalSince(modified)) / 10)
         }
         return 0
     }
 
-    /// The response's age at `now`, in seconds (RFC 9111 §4.2.3).
+    /// When the response arrived, which dates with a two-digit year are read against.
+    private var received: Date { Date(timeIntervalSince1970: responseTime) }
+
+    /// The response's `Date`, when it is a valid HTTP-date.
+    private func date(_ headers: HTTPHeaders) -> Date? {
+        headers["Date"].flatMap { CacheDate.parse($0, now: received) }
+    }
+
+    /// The response's age at `now`, in seconds (RFC 9111 §4.2.3). Of a list-valued `Age`
+    /// (several lines, or one line a proxy joined) the first value counts (§5.1).
     func age(at now: Date) -> TimeInterval {
         let headers = httpHeaders
-        let date = headers["Date"].flatMap(HTTPDate.parse)?.timeIntervalSince1970 ?? responseTime
+        let date = date(headers)?.timeIntervalSince1970 ?? responseTime
         let apparentAge = max(0, responseTime - date)
-        let ageValue = headers["Age"].flatMap(Self.deltaSeconds) ?? 0
+        let first = headers["Age"]?.split(separator: ",", omittingEmptySubsequences: false).first
+        let ageValue = first.flatMap { Self.deltaSeconds(String($0)) } ?? 0
         let correctedAge = ageValue + (responseTime - requestTime)
         return max(apparentAge, correctedAge) + (now.timeIntervalSince1970 - responseTime)
     }
@@ -89,21 +103,35 @@ struct CachedResponse: Codable, Sendable {
     /// response to one user's credentials is never served for another's.
     static let implicitVary = ["authorization"]
 
-    /// Fields that describe one connection, never stored.
+    /// Fields that describe one connection or the proxy on the way, never stored (RFC 9111
+    /// §3.1, RFC 9110 §7.6.1).
     static let hopByHop: Set<String> = [
         "connection", "keep-alive", "transfer-encoding", "proxy-connection", "te", "trailer", "upgrade",
+        "proxy-authenticate", "proxy-authentication-info", "proxy-authorization",
     ]
 
-    /// Fields a `304` does not replace (RFC 9111 §3.2), and hop-by-hop fields never stored.
-    static let keptOn304: Set<String> = [
-        "content-length", "content-encoding", "transfer-encoding", "content-range", "connection",
-        "keep-alive",
-    ]
+    /// `headers` without what a cache must not store: the hop-by-hop fields, the fields its
+    /// `Connection` names, and the fields a qualified `no-cache` names.
+    static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var dropped = hopByHop
+        for value in headers.values(for: "Connection") {
+            for name in value.split(separator: ",") {
+                dropped.insert(name.trimmingCharacters(in: .whitespaces).lowercased())
+            }
+        }
+        dropped.formUnion(CacheControl(headers).noCacheFields)
+        return HTTPHeaders(
+            headers.filter { !dropped.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
+    }
+
+    /// Fields a `304` does not replace (RFC 9111 §3.2): they describe the stored body.
+    static let keptOn304: Set<String> = ["content-length", "content-encoding", "content-range"]
 
     /// The stored header fields updated with those of a `304` (RFC 9111 §4.3.4), received at
-    /// `now`: a `304` without `Date` is dated when it arrived (RFC 9110 §6.6.1).
+    /// `now`: a `304` without `Date` is dated when it arrived (RFC 9110 §6.6.1). The `304`'s
+    /// hop-by-hop fields and those its `Connection` names are not taken.
     mutating func merge(_ notModified: HTTPHeaders, receivedAt now: Date) {
-        var notModified = notModified
+        var notModified = Self.storable(notModified)
         if notModified["Date"] == nil { notModified.add(name: "Date", value: Self.httpDate(now)) }
         let replaced = Set(notModified.map { $0.name.lowercased() }).subtracting(Self.keptOn304)
         var merged = headers.filter { ($0.first).map { !replaced.contains($0.lowercased()) } ?? false }

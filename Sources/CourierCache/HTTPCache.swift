@@ -100,7 +100,7 @@ public final class HTTPCache: Interceptor, Sendable {
             if (200..<400).contains(response.status) { invalidate(after: response, to: url) }
             return response
         }
-        let directives = CacheControl(headers)
+        let directives = CacheControl(headers, isRequest: true)
         let bypass =
             (method != "GET" && method != "HEAD") || directives.noStore || !Redirects.isEmpty(request.body)
             || ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
@@ -214,13 +214,14 @@ public final class HTTPCache: Interceptor, Sendable {
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         let redirected = response.url.map { Self.key($0) != key } ?? false
         let hasValidator = response.headers["ETag"] != nil || response.headers["Last-Modified"] != nil
-        let hasFreshness =
-            directives.maxAge != nil || response.headers["Expires"] != nil
-            || (CachedResponse.heuristicallyCacheable.contains(response.status)
-                && response.headers["Last-Modified"] != nil)
-        guard !directives.noStore, !vary.contains("*"), !redirected, response.status != 206,
-            CachedResponse.heuristicallyCacheable.contains(response.status) || directives.maxAge != nil
-                || response.headers["Expires"] != nil,
+        let explicit = directives.maxAge != nil || response.headers["Expires"] != nil
+        let heuristic = CachedResponse.heuristicallyCacheable.contains(response.status) || directives.isPublic
+        let hasFreshness = explicit || (heuristic && response.headers["Last-Modified"] != nil)
+        // must-understand: a status whose rules this cache knows overrides no-store; any other
+        // is never stored (RFC 9111 §5.2.2.3).
+        let understood = CachedResponse.heuristicallyCacheable.contains(response.status)
+        let noStore = directives.mustUnderstand ? !understood : directives.noStore
+        guard !noStore, !vary.contains("*"), !redirected, response.status != 206, heuristic || explicit,
             hasValidator || hasFreshness
         else { return }
         let temporary = store.temporaryFile()
@@ -242,8 +243,7 @@ public final class HTTPCache: Interceptor, Sendable {
             file: CacheStore.fileName(
                 forKey: key, fileExtension: request.url.pathExtension),
             size: 0, status: response.status,
-            headers: response.headers.filter { !CachedResponse.hopByHop.contains($0.name.lowercased()) }
-                .map { [$0.name, $0.value] },
+            headers: CachedResponse.storable(response.headers).map { [$0.name, $0.value] },
             vary: Dictionary(
                 (vary + CachedResponse.implicitVary).map { ($0, CachedResponse.normalized(headers, $0)) }
             ) {
