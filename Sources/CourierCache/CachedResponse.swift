@@ -4,7 +4,7 @@ import Foundation
 
 /// A stored response's head and what the cache needs to judge it (RFC 9111 §4).
 struct CachedResponse: Codable, Sendable {
-    /// The request URL it answers.
+    /// The request URL it answers; the entries of several variants share it.
     var key: String
     /// Its body file's name in the cache folder.
     var file: String
@@ -90,13 +90,30 @@ struct CachedResponse: Codable, Sendable {
         vary.allSatisfy { name, value in Self.normalized(request, name) == value }
     }
 
-    /// A request field's value as `Vary` compares it: every value joined, whitespace folded;
-    /// `Authorization` only as a hash, so no credential is written to disk.
+    /// A request field's value as `Vary` compares it (RFC 9111 §4.1): its lines combined into
+    /// one list, each element trimmed and its inner whitespace folded, joined with ", "; the
+    /// language, encoding and media-type lists lower-cased, since case means nothing in them;
+    /// `Authorization` only as a hash, so no credential is written to disk. "" when absent.
     static func normalized(_ headers: HTTPHeaders, _ name: String) -> String {
-        let value = headers.values(for: name).joined(separator: ",").split(whereSeparator: \.isWhitespace)
-            .joined(separator: " ")
+        let lines = headers.values(for: name)
+        guard !lines.isEmpty else { return "" }
+        var value = lines.joined(separator: ",").split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }.joined(separator: ", ")
+        if caseInsensitiveValues.contains(name) { value = value.lowercased() }
         guard name == "authorization", !value.isEmpty else { return value }
         return CacheStore.fileName(forKey: value, fileExtension: "")
+    }
+
+    /// Request fields whose values compare without regard to case.
+    static let caseInsensitiveValues: Set<String> = [
+        "accept", "accept-charset", "accept-encoding", "accept-language",
+    ]
+
+    /// The stored entry's identity: its URL, the request values it varies on, and whether it is
+    /// a partial (`206`) response. Several entries may share a URL.
+    var id: String {
+        let variant = vary.sorted { $0.key < $1.key }.map { "\n\($0.key): \($0.value)" }.joined()
+        return key + variant + (status == 206 ? "\npartial" : "")
     }
 
     /// The request fields every stored response varies on, whatever its `Vary` says: a

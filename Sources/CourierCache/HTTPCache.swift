@@ -24,11 +24,12 @@ import Foundation
 /// - `no-store` is never stored; `no-cache` (response or request) always revalidates;
 ///   `private` is stored (this cache is private); a request's `max-age`, `min-fresh`,
 ///   `max-stale` and `only-if-cached` are honoured, `must-revalidate` forbidding `max-stale`.
-/// - `Vary` keeps one variant per URL: a request whose varying fields differ is sent, and its
-///   answer replaces the stored one. `Vary: *` is not stored. Every response varies on
+/// - `Vary` keeps several variants per URL, each served to the requests whose varying fields
+///   match the stored request's (lines combined, whitespace around values trimmed); of
+///   several that match, the most recent. `Vary: *` is not stored. Every response varies on
 ///   `Authorization` too (kept only as a hash), so one user's answer never goes to another.
-/// - A non-error answer to an unsafe method (`POST`, `PUT`, `DELETE`, …) removes the stored
-///   response for its URL and for its same-origin `Location` and `Content-Location`.
+/// - A non-error answer to an unsafe method (`POST`, `PUT`, `DELETE`, …) removes every stored
+///   variant for its URL and for its same-origin `Location` and `Content-Location`.
 /// - Bodies live in `directory` (a folder of the cache's own: files it does not list are
 ///   deleted), bounded by `maxBytes` with least-recently-used eviction; the index is saved
 ///   there too, so a new cache on the folder finds what an earlier one stored, and an
@@ -79,7 +80,7 @@ public final class HTTPCache: Interceptor, Sendable {
     /// The total size of the stored bodies.
     public var totalSize: Int64 { store.totalSize }
 
-    /// Removes the stored response for `url`.
+    /// Removes the stored responses for `url`, every variant.
     public func removeResponse(for url: URL) { store.remove(Self.key(url)) }
 
     /// Removes every stored response.
@@ -108,7 +109,7 @@ public final class HTTPCache: Interceptor, Sendable {
         if bypass { return try await next(request) }
 
         let key = Self.key(url)
-        let stored = store.record(forKey: key).flatMap { $0.varyMatches(headers) ? $0 : nil }
+        let stored = selected(key, for: headers)
         if let stored, usable(stored, directives), let response = try serve(stored, request, source: .cache) {
             count(\.hits)
             return response
@@ -137,7 +138,7 @@ public final class HTTPCache: Interceptor, Sendable {
             stored.responseTime = received.timeIntervalSince1970
             if !store.update(stored, replacing: original) {
                 // A concurrent request stored a newer response meanwhile: that one is served.
-                stored = store.record(forKey: key) ?? stored
+                stored = store.record(id: stored.id) ?? stored
             }
             if let served = try serve(stored, request, source: .revalidated) {
                 count(\.revalidations)
@@ -148,6 +149,13 @@ public final class HTTPCache: Interceptor, Sendable {
         count(\.misses)
         try keep(response, for: outgoing, headers: headers, key: key, sentAt: requestTime)
         return response
+    }
+
+    /// The stored complete response for `key` that a request with `headers` selects: of those
+    /// whose varying fields match, the most recent (RFC 9111 §4.1).
+    private func selected(_ key: String, for headers: HTTPHeaders) -> CachedResponse? {
+        store.variants(forKey: key).filter { $0.status != 206 && $0.varyMatches(headers) }
+            .max { ($0.responseTime, $0.lastUse) < ($1.responseTime, $1.lastUse) }
     }
 
     /// Whether `stored` may answer a request with `directives` without asking the server.
@@ -167,7 +175,7 @@ public final class HTTPCache: Interceptor, Sendable {
     private func serve(_ stored: CachedResponse, _ request: TransportRequest, source: ResponseSource) throws
         -> TransportResponse?
     {
-        guard let record = store.use(stored.key) else { return nil }
+        guard let record = store.use(stored.id) else { return nil }
         let file = store.file(of: record)
         var headers = record.httpHeaders
         let age = min(max(0, record.age(at: now())), CachedResponse.maxDeltaSeconds)
@@ -210,8 +218,10 @@ public final class HTTPCache: Interceptor, Sendable {
         sentAt requestTime: Date
     ) throws {
         let directives = CacheControl(response.headers)
-        let vary = response.headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        let vary = Array(
+            Set(
+                response.headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
+                    .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }))
         let redirected = response.url.map { Self.key($0) != key } ?? false
         let hasValidator = response.headers["ETag"] != nil || response.headers["Last-Modified"] != nil
         let explicit = directives.maxAge != nil || response.headers["Expires"] != nil
@@ -238,11 +248,8 @@ public final class HTTPCache: Interceptor, Sendable {
             try? FileManager.default.removeItem(at: temporary)
             return
         }
-        let stored = CachedResponse(
-            key: key,
-            file: CacheStore.fileName(
-                forKey: key, fileExtension: request.url.pathExtension),
-            size: 0, status: response.status,
+        var stored = CachedResponse(
+            key: key, file: "", size: 0, status: response.status,
             headers: CachedResponse.storable(response.headers).map { [$0.name, $0.value] },
             vary: Dictionary(
                 (vary + CachedResponse.implicitVary).map { ($0, CachedResponse.normalized(headers, $0)) }
@@ -251,6 +258,7 @@ public final class HTTPCache: Interceptor, Sendable {
             },
             requestTime: requestTime.timeIntervalSince1970, responseTime: now().timeIntervalSince1970,
             lastUse: 0)
+        stored.file = CacheStore.fileName(forKey: stored.id, fileExtension: request.url.pathExtension)
         if store.commit(temporary, as: stored) { count(\.stores) }
     }
 
