@@ -16,7 +16,14 @@ import Foundation
 /// ```
 ///
 /// - Only `GET` responses are stored; a `HEAD` is answered from a fresh stored `GET`.
-///   Responses to requests that carry their own conditional or `Range` headers pass through.
+///   Responses to requests that carry their own conditional headers pass through.
+/// - A single `Range` (`bytes=a-b`, `a-`, `-n`) is answered from a fresh stored `200` with a
+///   `206` and its `Content-Range`, or a `416` with `Content-Range: bytes */length` when no byte
+///   of it exists; a stored `206` answers the ranges it covers. An `If-Range` that is not the
+///   stored strong `ETag` (or its `Last-Modified`, when that is a strong validator) gets the
+///   whole stored `200` instead. Several ranges, another unit or a stale response go to the
+///   server; a single-range `206` it sends back is stored for later ranges, never for a
+///   request of the whole.
 /// - A stored response is used while fresh: `max-age`, else `Expires`, else 10% of the
 ///   time since `Last-Modified` (at most a day). Otherwise it is revalidated with
 ///   `If-None-Match` / `If-Modified-Since`; a `304` refreshes its header fields and its body
@@ -55,7 +62,7 @@ public final class HTTPCache: Interceptor, Sendable {
     public let maxBytes: Int64
     let store: CacheStore
     private let counters = Locked(Statistics())
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     /// Opens or creates a cache in `directory`.
     ///
@@ -104,9 +111,14 @@ public final class HTTPCache: Interceptor, Sendable {
         let directives = CacheControl(headers, isRequest: true)
         let bypass =
             (method != "GET" && method != "HEAD") || directives.noStore || !Redirects.isEmpty(request.body)
-            || ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
-                .contains { headers[$0] != nil }
+            || ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since"].contains {
+                headers[$0] != nil
+            }
         if bypass { return try await next(request) }
+        if method == "GET", let range = headers["Range"] {
+            return try await answer(range: range, request, directives, next: next)
+        }
+        if headers["If-Range"] != nil { return try await next(request) }
 
         let key = Self.key(url)
         let stored = selected(key, for: headers)
@@ -153,13 +165,13 @@ public final class HTTPCache: Interceptor, Sendable {
 
     /// The stored complete response for `key` that a request with `headers` selects: of those
     /// whose varying fields match, the most recent (RFC 9111 §4.1).
-    private func selected(_ key: String, for headers: HTTPHeaders) -> CachedResponse? {
+    func selected(_ key: String, for headers: HTTPHeaders) -> CachedResponse? {
         store.variants(forKey: key).filter { $0.status != 206 && $0.varyMatches(headers) }
             .max { ($0.responseTime, $0.lastUse) < ($1.responseTime, $1.lastUse) }
     }
 
     /// Whether `stored` may answer a request with `directives` without asking the server.
-    private func usable(_ stored: CachedResponse, _ directives: CacheControl) -> Bool {
+    func usable(_ stored: CachedResponse, _ directives: CacheControl) -> Bool {
         let responseDirectives = CacheControl(stored.httpHeaders)
         if responseDirectives.noCache || directives.noCache { return false }
         let age = stored.age(at: now())
@@ -171,49 +183,76 @@ public final class HTTPCache: Interceptor, Sendable {
         return maxStale.map { age - lifetime <= TimeInterval($0) } ?? true
     }
 
-    /// `stored` as a response to `request`, or nil when its body cannot be read.
-    private func serve(_ stored: CachedResponse, _ request: TransportRequest, source: ResponseSource) throws
-        -> TransportResponse?
-    {
+    /// `stored` as a response to `request`, or nil when its body cannot be read. With `part`,
+    /// a `206` of those bytes of the stored body, labelled with `part.contentRange`.
+    func serve(
+        _ stored: CachedResponse, _ request: TransportRequest, source: ResponseSource,
+        part: (bytes: ClosedRange<Int64>, contentRange: String)? = nil
+    ) throws -> TransportResponse? {
         guard let record = store.use(stored.id) else { return nil }
         let file = store.file(of: record)
         var headers = record.httpHeaders
         let age = min(max(0, record.age(at: now())), CachedResponse.maxDeltaSeconds)
         headers.replaceOrAdd(name: "Age", value: String(Int(age)))
         let isHead = request.method == .head
+        var status = record.status
+        // The stored bytes to send: none for a HEAD or an empty body.
+        var bytes: ClosedRange<Int64>? = record.size > 0 ? 0...(record.size - 1) : nil
+        if let part {
+            status = 206
+            bytes = part.bytes
+            headers.replaceOrAdd(name: "Content-Range", value: part.contentRange)
+            headers.replaceOrAdd(name: "Content-Length", value: String(part.bytes.count))
+        }
+        if isHead { bytes = nil }
+        let count = bytes.map { Int64($0.count) } ?? 0
         let body: ResponseBody
         switch request.destination {
         case .memory:
-            if isHead {
+            guard count <= request.options.maxResponseBytes else { return nil }
+            guard let bytes else {
                 body = .data(Data())
-            } else {
-                guard record.size <= request.options.maxResponseBytes,
-                    let data = try? Data(contentsOf: file), Int64(data.count) == record.size
-                else { return nil }
-                body = .data(data)
+                break
             }
+            guard let data = Self.read(bytes, of: file, whole: record.size) else { return nil }
+            body = .data(data)
         case .file(let destination), .resumableFile(let destination, _):
             do {
                 try? FileManager.default.removeItem(at: destination)
-                if isHead {
-                    try Data().write(to: destination)
-                } else {
+                if let bytes, part != nil {
+                    guard let data = Self.read(bytes, of: file, whole: record.size) else { return nil }
+                    try data.write(to: destination)
+                } else if bytes != nil {
                     guard FileManager.default.fileExists(atPath: file.path) else { return nil }
                     try FileManager.default.copyItem(at: file, to: destination)
+                } else {
+                    try Data().write(to: destination)
                 }
             } catch {
                 throw CourierError(
                     .fileWriteFailed, "cannot write the cached body to \(destination.path): \(error)",
                     request: request, underlying: error)
             }
-            body = .file(destination, byteCount: isHead ? 0 : record.size)
+            body = .file(destination, byteCount: count)
         }
         return TransportResponse(
-            status: record.status, headers: headers, body: body, url: request.url, source: source)
+            status: status, headers: headers, body: body, url: request.url, source: source)
+    }
+
+    /// `bytes` of `file`, which must be `whole` bytes long; nil when it cannot be read or its
+    /// size changed.
+    private static func read(_ bytes: ClosedRange<Int64>, of file: URL, whole: Int64) -> Data? {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
+        defer { try? handle.close() }
+        guard (try? handle.seekToEnd()) == UInt64(whole),
+            (try? handle.seek(toOffset: UInt64(bytes.lowerBound))) != nil,
+            let data = try? handle.read(upToCount: bytes.count), data.count == bytes.count
+        else { return nil }
+        return data
     }
 
     /// Stores `response` when RFC 9111 §3 allows it and it can ever be used again.
-    private func keep(
+    func keep(
         _ response: TransportResponse, for request: TransportRequest, headers: HTTPHeaders, key: String,
         sentAt requestTime: Date
     ) throws {
@@ -231,7 +270,8 @@ public final class HTTPCache: Interceptor, Sendable {
         // is never stored (RFC 9111 §5.2.2.3).
         let understood = CachedResponse.heuristicallyCacheable.contains(response.status)
         let noStore = directives.mustUnderstand ? !understood : directives.noStore
-        guard !noStore, !vary.contains("*"), !redirected, response.status != 206, heuristic || explicit,
+        let storablePart = response.status != 206 || ContentRange(response.headers) != nil
+        guard !noStore, !vary.contains("*"), !redirected, storablePart, heuristic || explicit,
             hasValidator || hasFreshness
         else { return }
         let temporary = store.temporaryFile()
@@ -274,7 +314,7 @@ public final class HTTPCache: Interceptor, Sendable {
         }
     }
 
-    private func count(_ counter: WritableKeyPath<Statistics, Int>) {
+    func count(_ counter: WritableKeyPath<Statistics, Int>) {
         counters.withLock { $0[keyPath: counter] += 1 }
     }
 
