@@ -27,6 +27,12 @@ struct CachedResponse: Codable, Sendable {
         HTTPHeaders(headers.compactMap { pair in pair.first.map { ($0, pair.count > 1 ? pair[1] : "") } })
     }
 
+    /// Whether it has a validator to revalidate with.
+    var hasValidator: Bool {
+        let headers = httpHeaders
+        return headers["ETag"] != nil || headers["Last-Modified"] != nil
+    }
+
     /// Statuses a cache may give a heuristic freshness to (RFC 9110 §15.1).
     static let heuristicallyCacheable: Set<Int> = [
         200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501,

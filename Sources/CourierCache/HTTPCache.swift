@@ -28,6 +28,9 @@ import Foundation
 ///   time since `Last-Modified` (at most a day). Otherwise it is revalidated with
 ///   `If-None-Match` / `If-Modified-Since`; a `304` refreshes its header fields and its body
 ///   is served, with `Response.source` `.revalidated`.
+/// - A stale response with `stale-while-revalidate` (RFC 5861), inside its window, is served
+///   at once (`Response.source` `.cache`) and revalidated in a background task, one at a time
+///   per stored response; `waitForRevalidations()` waits for them.
 /// - `no-store` is never stored; `no-cache` (response or request) always revalidates;
 ///   `private` is stored (this cache is private); a request's `max-age`, `min-fresh`,
 ///   `max-stale` and `only-if-cached` are honoured, `must-revalidate` forbidding `max-stale`.
@@ -61,6 +64,7 @@ public final class HTTPCache: Interceptor, Sendable {
     /// The most body bytes kept; least recently used entries go first beyond it.
     public let maxBytes: Int64
     let store: CacheStore
+    let revalidations = Revalidations()
     private let counters = Locked(Statistics())
     let now: @Sendable () -> Date
 
@@ -98,7 +102,7 @@ public final class HTTPCache: Interceptor, Sendable {
     ///   cannot be copied to the request's destination file.
     public func intercept(
         _ request: TransportRequest, context: InterceptorContext,
-        next: @Sendable (TransportRequest) async throws -> TransportResponse
+        next: @escaping @Sendable (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
         let method = request.method.rawValue
         let url = request.url
@@ -130,29 +134,19 @@ public final class HTTPCache: Interceptor, Sendable {
             return TransportResponse(status: 504, headers: ["Content-Type": "text/plain"], url: url)
         }
         guard method == "GET" else { return try await next(request) }
-        var outgoing = request
-        let storedHeaders = stored?.httpHeaders
-        if let etag = storedHeaders?["ETag"] {
-            outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag)
+        if let stored, revalidatesInBackground(stored, directives),
+            let response = try serve(stored, request, source: .cache)
+        {
+            count(\.hits)
+            revalidateInBackground(stored, request, next: next)
+            return response
         }
-        if let modified = storedHeaders?["Last-Modified"] {
-            outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: modified)
-        }
+        let outgoing = Self.conditional(request, on: stored)
         let requestTime = now()
         let response = try await next(outgoing)
-        if response.status == 304, var stored,
-            storedHeaders?["ETag"] != nil || storedHeaders?["Last-Modified"] != nil
-        {
-            let received = now()
-            let original = stored
-            stored.merge(response.headers, receivedAt: received)
-            stored.requestTime = requestTime.timeIntervalSince1970
-            stored.responseTime = received.timeIntervalSince1970
-            if !store.update(stored, replacing: original) {
-                // A concurrent request stored a newer response meanwhile: that one is served.
-                stored = store.record(id: stored.id) ?? stored
-            }
-            if let served = try serve(stored, request, source: .revalidated) {
+        if response.status == 304, let stored, stored.hasValidator {
+            let refreshed = refresh(stored, with: response, sentAt: requestTime)
+            if let served = try serve(refreshed, request, source: .revalidated) {
                 count(\.revalidations)
                 return served
             }
@@ -161,6 +155,35 @@ public final class HTTPCache: Interceptor, Sendable {
         count(\.misses)
         try keep(response, for: outgoing, headers: headers, key: key, sentAt: requestTime)
         return response
+    }
+
+    /// `request` made conditional on the validators of `stored`, if any.
+    static func conditional(_ request: TransportRequest, on stored: CachedResponse?) -> TransportRequest {
+        var outgoing = request
+        let storedHeaders = stored?.httpHeaders
+        if let etag = storedHeaders?["ETag"] {
+            outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag)
+        }
+        if let modified = storedHeaders?["Last-Modified"] {
+            outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: modified)
+        }
+        return outgoing
+    }
+
+    /// `stored` with the header fields of a `304` to a request sent at `requestTime`, saved;
+    /// when another request stored a newer response meanwhile, that one.
+    func refresh(_ stored: CachedResponse, with notModified: TransportResponse, sentAt requestTime: Date)
+        -> CachedResponse
+    {
+        let received = now()
+        var refreshed = stored
+        refreshed.merge(notModified.headers, receivedAt: received)
+        refreshed.requestTime = requestTime.timeIntervalSince1970
+        refreshed.responseTime = received.timeIntervalSince1970
+        guard store.update(refreshed, replacing: stored) else {
+            return store.record(id: stored.id) ?? refreshed
+        }
+        return refreshed
     }
 
     /// The stored complete response for `key` that a request with `headers` selects: of those
