@@ -5,12 +5,17 @@ import Foundation
 /// The disk side of `HTTPCache`: body files in one folder, an index of their heads saved
 /// beside them, least-recently-used eviction beyond a size bound.
 ///
+/// Entries are found by their `id`; a URL (`key`) may have several, one per variant its
+/// `Vary` selects (and a partial one), each with its own body file and its own place in the
+/// eviction order.
+///
 /// Every change to the index, and the rename that puts a body file in place, happens under
 /// one lock, and the index is saved under it, so saves land in the order of the changes.
 /// A file the index does not list (a transfer cut short by a crash) is deleted when the
 /// store opens; an unreadable index is dropped with the files it would have listed.
 final class CacheStore: Sendable {
     struct Index: Codable, Sendable {
+        /// The entries by `id`.
         var records: [String: CachedResponse] = [:]
         var clock: UInt64 = 0
         var totalSize: Int64 { records.values.reduce(0) { $0 + $1.size } }
@@ -36,10 +41,13 @@ final class CacheStore: Sendable {
         var saved =
             (try? Data(contentsOf: directory.appendingPathComponent(Self.indexName)))
             .flatMap { try? JSONDecoder().decode(Index.self, from: $0) } ?? Index()
-        saved.records = saved.records.filter { _, record in
-            let file = directory.appendingPathComponent(record.file)
-            return FileManager.default.fileExists(atPath: file.path) && Self.size(of: file) == record.size
-        }
+        // Keyed anew by id: an index written before variants were kept used the URL.
+        saved.records = Dictionary(
+            saved.records.values.filter { record in
+                let file = directory.appendingPathComponent(record.file)
+                return FileManager.default.fileExists(atPath: file.path) && Self.size(of: file) == record.size
+            }.map { ($0.id, $0) }
+        ) { first, second in first.lastUse >= second.lastUse ? first : second }
         let listed = Set(saved.records.values.map(\.file))
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         where name != Self.indexName && !listed.contains(name) {
@@ -48,19 +56,29 @@ final class CacheStore: Sendable {
         index = Locked(saved)
     }
 
-    /// The record for `key`, without marking it used.
-    func record(forKey key: String) -> CachedResponse? { index.withLock { $0.records[key] } }
+    /// The most recently used entry for the URL `key`, without marking it used.
+    func record(forKey key: String) -> CachedResponse? {
+        variants(forKey: key).max { $0.lastUse < $1.lastUse }
+    }
+
+    /// Every entry for the URL `key`.
+    func variants(forKey key: String) -> [CachedResponse] {
+        index.withLock { $0.records.values.filter { $0.key == key } }
+    }
+
+    /// The entry `id`, without marking it used.
+    func record(id: String) -> CachedResponse? { index.withLock { $0.records[id] } }
 
     /// The body file of a record.
     func file(of record: CachedResponse) -> URL { directory.appendingPathComponent(record.file) }
 
-    /// Marks `key` used now and returns its record.
-    func use(_ key: String) -> CachedResponse? {
+    /// Marks the entry `id` used now and returns it.
+    func use(_ id: String) -> CachedResponse? {
         index.withLock { index in
-            guard var record = index.records[key] else { return nil }
+            guard var record = index.records[id] else { return nil }
             index.clock &+= 1
             record.lastUse = index.clock
-            index.records[key] = record
+            index.records[id] = record
             save(index)
             return record
         }
@@ -69,11 +87,12 @@ final class CacheStore: Sendable {
     /// A fresh file name in the folder for a body being written.
     func temporaryFile() -> URL { directory.appendingPathComponent(".incoming-\(UUID().uuidString)") }
 
-    /// Moves the body in `temporary` into place for `record.key`, records it, and evicts the
+    /// Moves the body in `temporary` into place for `record.id`, records it, and evicts the
     /// least recently used entries beyond `maxBytes`. A body larger than `maxBytes` is not kept.
+    /// - Parameter replacingVariants: whether the URL's other entries are removed.
     /// - Returns: whether it was stored.
     @discardableResult
-    func commit(_ temporary: URL, as record: CachedResponse) -> Bool {
+    func commit(_ temporary: URL, as record: CachedResponse, replacingVariants: Bool = false) -> Bool {
         var record = record
         record.size = Self.size(of: temporary)
         guard record.size <= maxBytes else {
@@ -86,10 +105,16 @@ final class CacheStore: Sendable {
             guard rename(temporary.path, destination.path) == 0 else { return nil }
             index.clock &+= 1
             record.lastUse = index.clock
-            index.records[record.key] = record
             var evicted: [String] = []
+            if replacingVariants {
+                for other in index.records.values where other.key == record.key && other.id != record.id {
+                    index.records[other.id] = nil
+                    if other.file != record.file { evicted.append(other.file) }
+                }
+            }
+            index.records[record.id] = record
             while index.totalSize > maxBytes,
-                let oldest = index.records.filter({ $0.key != record.key }).min(by: {
+                let oldest = index.records.filter({ $0.key != record.id }).min(by: {
                     $0.value.lastUse < $1.value.lastUse
                 })
             {
@@ -116,24 +141,28 @@ final class CacheStore: Sendable {
     @discardableResult
     func update(_ record: CachedResponse, replacing original: CachedResponse) -> Bool {
         index.withLock { index in
-            guard let current = index.records[record.key], current.file == original.file,
+            guard let current = index.records[record.id], current.file == original.file,
                 current.size == original.size, current.requestTime == original.requestTime,
                 current.responseTime == original.responseTime, current.headers == original.headers
             else { return false }
             index.clock &+= 1
             var record = record
             record.lastUse = index.clock
-            index.records[record.key] = record
+            index.records[record.id] = record
             save(index)
             return true
         }
     }
 
-    /// Removes the entry for `key`, and its body.
+    /// Removes every entry for the URL `key`, and their bodies.
     func remove(_ key: String) {
         index.withLock { index in
-            guard let record = index.records.removeValue(forKey: key) else { return }
-            try? FileManager.default.removeItem(at: file(of: record))
+            let removed = index.records.values.filter { $0.key == key }
+            guard !removed.isEmpty else { return }
+            for record in removed {
+                index.records[record.id] = nil
+                try? FileManager.default.removeItem(at: file(of: record))
+            }
             save(index)
         }
     }
@@ -149,9 +178,16 @@ final class CacheStore: Sendable {
 
     var totalSize: Int64 { index.withLock { $0.totalSize } }
 
-    /// The keys stored, least recently used first.
+    /// The URLs stored, least recently used first (a URL counts as used when any of its
+    /// entries was).
     var keys: [String] {
-        index.withLock { $0.records.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key) }
+        index.withLock { index in
+            var lastUse: [String: UInt64] = [:]
+            for record in index.records.values {
+                lastUse[record.key] = max(lastUse[record.key] ?? 0, record.lastUse)
+            }
+            return lastUse.sorted { $0.value < $1.value }.map(\.key)
+        }
     }
 
     /// A failed save costs only the cache's memory across restarts, not the response.

@@ -5,7 +5,7 @@ import Foundation
 extension HTTPCache {
     /// The stored body file for `key` (a URL string), if any; marks it recently used.
     package func cachedFile(forKey key: String) -> URL? {
-        store.use(key).map { store.file(of: $0) }
+        store.record(forKey: key).flatMap { store.use($0.id) }.map { store.file(of: $0) }
     }
 
     /// The stored body's size for `key`, if any.
@@ -19,6 +19,7 @@ extension HTTPCache {
 
     /// Stores the body in `file` (which is moved, so it should come from `temporaryFile()`)
     /// for `key` as a `status` response with `headers`, keeping `fileExtension` on the stored file.
+    /// It replaces every variant stored for `key`.
     /// - Returns: the stored file, or nil when it could not be stored.
     @discardableResult
     package func adopt(
@@ -29,6 +30,6 @@ extension HTTPCache {
             key: key, file: CacheStore.fileName(forKey: key, fileExtension: fileExtension), size: 0,
             status: status, headers: headers.map { [$0.name, $0.value] }, vary: [:], requestTime: time,
             responseTime: time, lastUse: 0)
-        return store.commit(file, as: record) ? store.file(of: record) : nil
+        return store.commit(file, as: record, replacingVariants: true) ? store.file(of: record) : nil
     }
 }

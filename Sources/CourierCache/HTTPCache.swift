@@ -16,19 +16,30 @@ import Foundation
 /// ```
 ///
 /// - Only `GET` responses are stored; a `HEAD` is answered from a fresh stored `GET`.
-///   Responses to requests that carry their own conditional or `Range` headers pass through.
+///   Responses to requests that carry their own conditional headers pass through.
+/// - A single `Range` (`bytes=a-b`, `a-`, `-n`) is answered from a fresh stored `200` with a
+///   `206` and its `Content-Range`, or a `416` with `Content-Range: bytes */length` when no byte
+///   of it exists; a stored `206` answers the ranges it covers. An `If-Range` that is not the
+///   stored strong `ETag` (or its `Last-Modified`, when that is a strong validator) gets the
+///   whole stored `200` instead. Several ranges, another unit or a stale response go to the
+///   server; a single-range `206` it sends back is stored for later ranges, never for a
+///   request of the whole.
 /// - A stored response is used while fresh: `max-age`, else `Expires`, else 10% of the
 ///   time since `Last-Modified` (at most a day). Otherwise it is revalidated with
 ///   `If-None-Match` / `If-Modified-Since`; a `304` refreshes its header fields and its body
 ///   is served, with `Response.source` `.revalidated`.
+/// - A stale response with `stale-while-revalidate` (RFC 5861), inside its window, is served
+///   at once (`Response.source` `.cache`) and revalidated in a background task, one at a time
+///   per stored response; `waitForRevalidations()` waits for them.
 /// - `no-store` is never stored; `no-cache` (response or request) always revalidates;
 ///   `private` is stored (this cache is private); a request's `max-age`, `min-fresh`,
 ///   `max-stale` and `only-if-cached` are honoured, `must-revalidate` forbidding `max-stale`.
-/// - `Vary` keeps one variant per URL: a request whose varying fields differ is sent, and its
-///   answer replaces the stored one. `Vary: *` is not stored. Every response varies on
+/// - `Vary` keeps several variants per URL, each served to the requests whose varying fields
+///   match the stored request's (lines combined, whitespace around values trimmed); of
+///   several that match, the most recent. `Vary: *` is not stored. Every response varies on
 ///   `Authorization` too (kept only as a hash), so one user's answer never goes to another.
-/// - A non-error answer to an unsafe method (`POST`, `PUT`, `DELETE`, …) removes the stored
-///   response for its URL and for its same-origin `Location` and `Content-Location`.
+/// - A non-error answer to an unsafe method (`POST`, `PUT`, `DELETE`, …) removes every stored
+///   variant for its URL and for its same-origin `Location` and `Content-Location`.
 /// - Bodies live in `directory` (a folder of the cache's own: files it does not list are
 ///   deleted), bounded by `maxBytes` with least-recently-used eviction; the index is saved
 ///   there too, so a new cache on the folder finds what an earlier one stored, and an
@@ -53,8 +64,9 @@ public final class HTTPCache: Interceptor, Sendable {
     /// The most body bytes kept; least recently used entries go first beyond it.
     public let maxBytes: Int64
     let store: CacheStore
+    let revalidations = Revalidations()
     private let counters = Locked(Statistics())
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     /// Opens or creates a cache in `directory`.
     ///
@@ -79,7 +91,7 @@ public final class HTTPCache: Interceptor, Sendable {
     /// The total size of the stored bodies.
     public var totalSize: Int64 { store.totalSize }
 
-    /// Removes the stored response for `url`.
+    /// Removes the stored responses for `url`, every variant.
     public func removeResponse(for url: URL) { store.remove(Self.key(url)) }
 
     /// Removes every stored response.
@@ -90,7 +102,7 @@ public final class HTTPCache: Interceptor, Sendable {
     ///   cannot be copied to the request's destination file.
     public func intercept(
         _ request: TransportRequest, context: InterceptorContext,
-        next: @Sendable (TransportRequest) async throws -> TransportResponse
+        next: @escaping @Sendable (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
         let method = request.method.rawValue
         let url = request.url
@@ -100,15 +112,20 @@ public final class HTTPCache: Interceptor, Sendable {
             if (200..<400).contains(response.status) { invalidate(after: response, to: url) }
             return response
         }
-        let directives = CacheControl(headers)
+        let directives = CacheControl(headers, isRequest: true)
         let bypass =
             (method != "GET" && method != "HEAD") || directives.noStore || !Redirects.isEmpty(request.body)
-            || ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
-                .contains { headers[$0] != nil }
+            || ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since"].contains {
+                headers[$0] != nil
+            }
         if bypass { return try await next(request) }
+        if method == "GET", let range = headers["Range"] {
+            return try await answer(range: range, request, directives, next: next)
+        }
+        if headers["If-Range"] != nil { return try await next(request) }
 
         let key = Self.key(url)
-        let stored = store.record(forKey: key).flatMap { $0.varyMatches(headers) ? $0 : nil }
+        let stored = selected(key, for: headers)
         if let stored, usable(stored, directives), let response = try serve(stored, request, source: .cache) {
             count(\.hits)
             return response
@@ -117,29 +134,19 @@ public final class HTTPCache: Interceptor, Sendable {
             return TransportResponse(status: 504, headers: ["Content-Type": "text/plain"], url: url)
         }
         guard method == "GET" else { return try await next(request) }
-        var outgoing = request
-        let storedHeaders = stored?.httpHeaders
-        if let etag = storedHeaders?["ETag"] {
-            outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag)
+        if let stored, revalidatesInBackground(stored, directives),
+            let response = try serve(stored, request, source: .cache)
+        {
+            count(\.hits)
+            revalidateInBackground(stored, request, next: next)
+            return response
         }
-        if let modified = storedHeaders?["Last-Modified"] {
-            outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: modified)
-        }
+        let outgoing = Self.conditional(request, on: stored)
         let requestTime = now()
         let response = try await next(outgoing)
-        if response.status == 304, var stored,
-            storedHeaders?["ETag"] != nil || storedHeaders?["Last-Modified"] != nil
-        {
-            let received = now()
-            let original = stored
-            stored.merge(response.headers, receivedAt: received)
-            stored.requestTime = requestTime.timeIntervalSince1970
-            stored.responseTime = received.timeIntervalSince1970
-            if !store.update(stored, replacing: original) {
-                // A concurrent request stored a newer response meanwhile: that one is served.
-                stored = store.record(forKey: key) ?? stored
-            }
-            if let served = try serve(stored, request, source: .revalidated) {
+        if response.status == 304, let stored, stored.hasValidator {
+            let refreshed = refresh(stored, with: response, sentAt: requestTime)
+            if let served = try serve(refreshed, request, source: .revalidated) {
                 count(\.revalidations)
                 return served
             }
@@ -150,8 +157,44 @@ public final class HTTPCache: Interceptor, Sendable {
         return response
     }
 
+    /// `request` made conditional on the validators of `stored`, if any.
+    static func conditional(_ request: TransportRequest, on stored: CachedResponse?) -> TransportRequest {
+        var outgoing = request
+        let storedHeaders = stored?.httpHeaders
+        if let etag = storedHeaders?["ETag"] {
+            outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag)
+        }
+        if let modified = storedHeaders?["Last-Modified"] {
+            outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: modified)
+        }
+        return outgoing
+    }
+
+    /// `stored` with the header fields of a `304` to a request sent at `requestTime`, saved;
+    /// when another request stored a newer response meanwhile, that one.
+    func refresh(_ stored: CachedResponse, with notModified: TransportResponse, sentAt requestTime: Date)
+        -> CachedResponse
+    {
+        let received = now()
+        var refreshed = stored
+        refreshed.merge(notModified.headers, receivedAt: received)
+        refreshed.requestTime = requestTime.timeIntervalSince1970
+        refreshed.responseTime = received.timeIntervalSince1970
+        guard store.update(refreshed, replacing: stored) else {
+            return store.record(id: stored.id) ?? refreshed
+        }
+        return refreshed
+    }
+
+    /// The stored complete response for `key` that a request with `headers` selects: of those
+    /// whose varying fields match, the most recent (RFC 9111 §4.1).
+    func selected(_ key: String, for headers: HTTPHeaders) -> CachedResponse? {
+        store.variants(forKey: key).filter { $0.status != 206 && $0.varyMatches(headers) }
+            .max { ($0.responseTime, $0.lastUse) < ($1.responseTime, $1.lastUse) }
+    }
+
     /// Whether `stored` may answer a request with `directives` without asking the server.
-    private func usable(_ stored: CachedResponse, _ directives: CacheControl) -> Bool {
+    func usable(_ stored: CachedResponse, _ directives: CacheControl) -> Bool {
         let responseDirectives = CacheControl(stored.httpHeaders)
         if responseDirectives.noCache || directives.noCache { return false }
         let age = stored.age(at: now())
@@ -163,64 +206,95 @@ public final class HTTPCache: Interceptor, Sendable {
         return maxStale.map { age - lifetime <= TimeInterval($0) } ?? true
     }
 
-    /// `stored` as a response to `request`, or nil when its body cannot be read.
-    private func serve(_ stored: CachedResponse, _ request: TransportRequest, source: ResponseSource) throws
-        -> TransportResponse?
-    {
-        guard let record = store.use(stored.key) else { return nil }
+    /// `stored` as a response to `request`, or nil when its body cannot be read. With `part`,
+    /// a `206` of those bytes of the stored body, labelled with `part.contentRange`.
+    func serve(
+        _ stored: CachedResponse, _ request: TransportRequest, source: ResponseSource,
+        part: (bytes: ClosedRange<Int64>, contentRange: String)? = nil
+    ) throws -> TransportResponse? {
+        guard let record = store.use(stored.id) else { return nil }
         let file = store.file(of: record)
         var headers = record.httpHeaders
         let age = min(max(0, record.age(at: now())), CachedResponse.maxDeltaSeconds)
         headers.replaceOrAdd(name: "Age", value: String(Int(age)))
         let isHead = request.method == .head
+        var status = record.status
+        // The stored bytes to send: none for a HEAD or an empty body.
+        var bytes: ClosedRange<Int64>? = record.size > 0 ? 0...(record.size - 1) : nil
+        if let part {
+            status = 206
+            bytes = part.bytes
+            headers.replaceOrAdd(name: "Content-Range", value: part.contentRange)
+            headers.replaceOrAdd(name: "Content-Length", value: String(part.bytes.count))
+        }
+        if isHead { bytes = nil }
+        let count = bytes.map { Int64($0.count) } ?? 0
         let body: ResponseBody
         switch request.destination {
         case .memory:
-            if isHead {
+            guard count <= request.options.maxResponseBytes else { return nil }
+            guard let bytes else {
                 body = .data(Data())
-            } else {
-                guard record.size <= request.options.maxResponseBytes,
-                    let data = try? Data(contentsOf: file), Int64(data.count) == record.size
-                else { return nil }
-                body = .data(data)
+                break
             }
+            guard let data = Self.read(bytes, of: file, whole: record.size) else { return nil }
+            body = .data(data)
         case .file(let destination), .resumableFile(let destination, _):
             do {
                 try? FileManager.default.removeItem(at: destination)
-                if isHead {
-                    try Data().write(to: destination)
-                } else {
+                if let bytes, part != nil {
+                    guard let data = Self.read(bytes, of: file, whole: record.size) else { return nil }
+                    try data.write(to: destination)
+                } else if bytes != nil {
                     guard FileManager.default.fileExists(atPath: file.path) else { return nil }
                     try FileManager.default.copyItem(at: file, to: destination)
+                } else {
+                    try Data().write(to: destination)
                 }
             } catch {
                 throw CourierError(
                     .fileWriteFailed, "cannot write the cached body to \(destination.path): \(error)",
                     request: request, underlying: error)
             }
-            body = .file(destination, byteCount: isHead ? 0 : record.size)
+            body = .file(destination, byteCount: count)
         }
         return TransportResponse(
-            status: record.status, headers: headers, body: body, url: request.url, source: source)
+            status: status, headers: headers, body: body, url: request.url, source: source)
+    }
+
+    /// `bytes` of `file`, which must be `whole` bytes long; nil when it cannot be read or its
+    /// size changed.
+    private static func read(_ bytes: ClosedRange<Int64>, of file: URL, whole: Int64) -> Data? {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
+        defer { try? handle.close() }
+        guard (try? handle.seekToEnd()) == UInt64(whole),
+            (try? handle.seek(toOffset: UInt64(bytes.lowerBound))) != nil,
+            let data = try? handle.read(upToCount: bytes.count), data.count == bytes.count
+        else { return nil }
+        return data
     }
 
     /// Stores `response` when RFC 9111 §3 allows it and it can ever be used again.
-    private func keep(
+    func keep(
         _ response: TransportResponse, for request: TransportRequest, headers: HTTPHeaders, key: String,
         sentAt requestTime: Date
     ) throws {
         let directives = CacheControl(response.headers)
-        let vary = response.headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        let vary = Array(
+            Set(
+                response.headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
+                    .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }))
         let redirected = response.url.map { Self.key($0) != key } ?? false
         let hasValidator = response.headers["ETag"] != nil || response.headers["Last-Modified"] != nil
-        let hasFreshness =
-            directives.maxAge != nil || response.headers["Expires"] != nil
-            || (CachedResponse.heuristicallyCacheable.contains(response.status)
-                && response.headers["Last-Modified"] != nil)
-        guard !directives.noStore, !vary.contains("*"), !redirected, response.status != 206,
-            CachedResponse.heuristicallyCacheable.contains(response.status) || directives.maxAge != nil
-                || response.headers["Expires"] != nil,
+        let explicit = directives.maxAge != nil || response.headers["Expires"] != nil
+        let heuristic = CachedResponse.heuristicallyCacheable.contains(response.status) || directives.isPublic
+        let hasFreshness = explicit || (heuristic && response.headers["Last-Modified"] != nil)
+        // must-understand: a status whose rules this cache knows overrides no-store; any other
+        // is never stored (RFC 9111 §5.2.2.3).
+        let understood = CachedResponse.heuristicallyCacheable.contains(response.status)
+        let noStore = directives.mustUnderstand ? !understood : directives.noStore
+        let storablePart = response.status != 206 || ContentRange(response.headers) != nil
+        guard !noStore, !vary.contains("*"), !redirected, storablePart, heuristic || explicit,
             hasValidator || hasFreshness
         else { return }
         let temporary = store.temporaryFile()
@@ -237,13 +311,9 @@ public final class HTTPCache: Interceptor, Sendable {
             try? FileManager.default.removeItem(at: temporary)
             return
         }
-        let stored = CachedResponse(
-            key: key,
-            file: CacheStore.fileName(
-                forKey: key, fileExtension: request.url.pathExtension),
-            size: 0, status: response.status,
-            headers: response.headers.filter { !CachedResponse.hopByHop.contains($0.name.lowercased()) }
-                .map { [$0.name, $0.value] },
+        var stored = CachedResponse(
+            key: key, file: "", size: 0, status: response.status,
+            headers: CachedResponse.storable(response.headers).map { [$0.name, $0.value] },
             vary: Dictionary(
                 (vary + CachedResponse.implicitVary).map { ($0, CachedResponse.normalized(headers, $0)) }
             ) {
@@ -251,6 +321,7 @@ public final class HTTPCache: Interceptor, Sendable {
             },
             requestTime: requestTime.timeIntervalSince1970, responseTime: now().timeIntervalSince1970,
             lastUse: 0)
+        stored.file = CacheStore.fileName(forKey: stored.id, fileExtension: request.url.pathExtension)
         if store.commit(temporary, as: stored) { count(\.stores) }
     }
 
@@ -266,7 +337,7 @@ public final class HTTPCache: Interceptor, Sendable {
         }
     }
 
-    private func count(_ counter: WritableKeyPath<Statistics, Int>) {
+    func count(_ counter: WritableKeyPath<Statistics, Int>) {
         counters.withLock { $0[keyPath: counter] += 1 }
     }
 

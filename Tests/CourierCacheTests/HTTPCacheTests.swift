@@ -52,13 +52,15 @@ struct HTTPCacheTests {
         return try HTTPCache(directory: folder, maxBytes: maxBytes, clock: { clock.now })
     }
 
+    /// Sends a request through `cache` to `origin`; `lines` are header fields added after
+    /// `headers`, in order, so a field can be given twice.
     func send(
         _ cache: HTTPCache, _ origin: Origin, _ method: String = "GET", url: URL = url,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:], lines: [(String, String)] = []
     ) async throws -> TransportResponse {
         let request = TransportRequest(
             method: HTTPMethod(rawValue: method), url: url,
-            headers: HTTPHeaders(headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+            headers: HTTPHeaders(headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } + lines))
         return try await cache.intercept(
             request, context: InterceptorContext(originalRequest: request),
             next: { try await origin.next($0) })

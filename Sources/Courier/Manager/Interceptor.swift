@@ -20,13 +20,15 @@ public protocol Interceptor: Sendable {
     /// - Parameters:
     ///   - request: the request so far.
     ///   - context: the manager's context: events and the request as first built.
-    ///   - next: the rest of the chain; call it to send.
+    ///   - next: the rest of the chain; call it to send. It may be kept and called after this
+    ///     call returned (a cache revalidating in the background does); an implementation that
+    ///     only calls it inline may declare it non-escaping.
     /// - Returns: the response to pass outwards.
     /// - Throws: `CourierError` (other errors are wrapped as `.interceptorFailed`).
     func intercept(
         _ request: TransportRequest,
         context: InterceptorContext,
-        next: @Sendable (TransportRequest) async throws -> TransportResponse
+        next: @escaping @Sendable (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse
 }
 
