@@ -51,7 +51,7 @@ extension NetworkManager {
                 for monitor in monitors { monitor.handle(.responseReceived(outgoing, response)) }
                 return response
             } catch {
-                throw CourierError.wrapping(error, request: outgoing)
+                throw CourierError.wrapping(error, request: outgoing, foreign: .transferFailed)
             }
         }
         let next = intercepted(innermost, original: request, innermost: step)
@@ -114,7 +114,7 @@ extension NetworkManager {
         do {
             response = try await transport.send(outgoing)
         } catch {
-            throw CourierError.wrapping(error, request: outgoing)
+            throw CourierError.wrapping(error, request: outgoing, foreign: .transferFailed)
         }
         for monitor in eventMonitors { monitor.handle(.responseReceived(outgoing, response)) }
         return try validated(response, sent: outgoing, validation, attempts: 1)
@@ -170,8 +170,11 @@ final class ExchangeRecord: Sendable {
 
 extension CourierError {
     /// `error` as a `CourierError`: itself with `request` filled in if missing,
-    /// cancellation as `.cancelled`, anything else as `.interceptorFailed`.
-    package static func wrapping(_ error: any Error, request: TransportRequest?) -> CourierError {
+    /// cancellation as `.cancelled`, anything else as `foreign`: `.interceptorFailed` by default,
+    /// `.transferFailed` where a transport threw it.
+    package static func wrapping(
+        _ error: any Error, request: TransportRequest?, foreign: Code = .interceptorFailed
+    ) -> CourierError {
         if var courierError = error as? CourierError {
             if courierError.request == nil { courierError.request = request }
             return courierError
@@ -179,7 +182,7 @@ extension CourierError {
         if error is CancellationError {
             return CourierError(.cancelled, "the task was cancelled", request: request, underlying: error)
         }
-        return CourierError(.interceptorFailed, "\(error)", request: request, underlying: error)
+        return CourierError(foreign, "\(error)", request: request, underlying: error)
     }
 
     /// A wrapped foreign error (`.interceptorFailed`) relabelled with `code`; others as they are.

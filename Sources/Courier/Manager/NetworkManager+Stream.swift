@@ -71,7 +71,7 @@ extension NetworkManager {
                 }
                 return streamed.head
             } catch {
-                throw CourierError.wrapping(error, request: outgoing)
+                throw CourierError.wrapping(error, request: outgoing, foreign: .transferFailed)
             }
         }
         let next = intercepted(innermost, original: request)

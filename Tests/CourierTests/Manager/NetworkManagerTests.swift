@@ -251,6 +251,31 @@ struct NetworkManagerTests {
         #expect(stub.requests.isEmpty)
     }
 
+    /// A transport that fails with an error of its own, which is no `CourierError`.
+    struct FailingTransport: Transport {
+        struct Broken: Error {}
+        func send(_ request: TransportRequest) async throws -> TransportResponse { throw Broken() }
+        func stream(_ request: TransportRequest) async throws -> TransportStream { throw Broken() }
+    }
+
+    @Test(arguments: [false, true])
+    func aTransportsForeignErrorIsATransportError(throughAnInterceptor: Bool) async throws {
+        let interceptors: [any Interceptor] = throughAnInterceptor ? [RequestAdapter { _ in }] : []
+        let manager = NetworkManager(
+            transport: FailingTransport(), baseURL: URL(string: "http://127.0.0.1:9")!,
+            interceptors: interceptors)
+        let sent = await #expect(throws: CourierError.self) { try await manager.sendRaw(TestEndpoint.feed) }
+        #expect(sent?.code == .transferFailed)
+        #expect(sent?.code.category == .transport)
+        #expect(sent?.underlying is FailingTransport.Broken)
+        #expect(sent?.request?.url.path == "/feed")
+        let streamed = await #expect(throws: CourierError.self) {
+            _ = try await manager.stream(TestEndpoint.feed)
+        }
+        #expect(streamed?.code == .transferFailed)
+        #expect(streamed?.underlying is FailingTransport.Broken)
+    }
+
     @Test func eventsAreReported() async throws {
         let events = Locked<[String]>([])
         let monitor = ClosureEventMonitor { event in
