@@ -77,18 +77,20 @@ public final class MockServer: Sendable {
     /// Adds a stub from WireMock mapping JSON (one mapping, or `{"mappings": [...]}`).
     /// - Parameter json: the mapping document.
     /// - Returns: the ids of the added stubs.
-    /// - Throws: ``MockServerError`` naming the problem when the JSON is not a valid mapping.
+    /// - Throws: ``MockServerError`` naming the problem when the text is not strict JSON (with the line and
+    ///   column) or not a valid mapping.
     @discardableResult
     public func addStubs(json: Data) throws -> [String] {
         do {
             let stubs = try MappingLoader.mappings(
-                in: try JSONValue.parse(json), location: "mapping", globalTemplating: store.globalTemplating)
+                in: try JSONValue.parseStrictly(json), location: "mapping",
+                globalTemplating: store.globalTemplating)
             for stub in stubs { store.add(stub) }
             return stubs.map(\.id)
         } catch let error as ValuePattern.InvalidMapping {
             throw MockServerError(message: error.description)
         } catch {
-            throw MockServerError(message: "mapping is not valid JSON: \(error)")
+            throw MockServerError(message: "mapping: \(error)")
         }
     }
 

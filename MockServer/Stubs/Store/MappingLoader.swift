@@ -35,23 +35,38 @@ enum MappingLoader {
         }
         var stubs: [StubMapping] = []
         for file in files.sorted(by: { $0.path < $1.path }) {
+            let name = relativePath(of: file, in: directory)
+            let data: Data
+            do {
+                data = try Data(contentsOf: file)
+            } catch {
+                throw ValuePattern.InvalidMapping(description: "\(name): cannot be read (\(error))")
+            }
             let json: JSONValue
             do {
-                json = try JSONValue.parse(try Data(contentsOf: file))
+                json = try JSONValue.parseStrictly(data)
+            } catch let error as JSONSyntaxError {
+                throw ValuePattern.InvalidMapping(description: "\(name): \(error)")
             } catch {
-                throw ValuePattern.InvalidMapping(
-                    description: "\(file.lastPathComponent): not valid JSON (\(error))")
+                throw ValuePattern.InvalidMapping(description: "\(name): not valid JSON (\(error))")
             }
             stubs.append(
-                contentsOf: try persisted(
-                    in: json, location: file.lastPathComponent, globalTemplating: globalTemplating
-                ).map { stub in
+                contentsOf: try persisted(in: json, location: name, globalTemplating: globalTemplating).map {
+                    stub in
                     var stub = stub
                     stub.sourceFile = file
                     return stub
                 })
         }
         return stubs
+    }
+
+    /// `file`'s path under `directory` (`mappings/users.json`), or its name when it is not under it.
+    static func relativePath(of file: URL, in directory: URL) -> String {
+        let base = directory.standardizedFileURL.path
+        let path = file.standardizedFileURL.path
+        guard path.hasPrefix(base + "/") else { return file.lastPathComponent }
+        return String(path.dropFirst(base.count + 1))
     }
 
     private static func persisted(in json: JSONValue, location: String, globalTemplating: Bool) throws
