@@ -50,13 +50,15 @@ enum MappingLoader {
             } catch {
                 throw ValuePattern.InvalidMapping(description: "\(name): not valid JSON (\(error))")
             }
+            let isList: Bool = if case .array? = json["mappings"] { true } else { false }
             stubs.append(
-                contentsOf: try persisted(in: json, location: name, globalTemplating: globalTemplating).map {
-                    stub in
-                    var stub = stub
-                    stub.sourceFile = file
-                    return stub
-                })
+                contentsOf: try persisted(in: json, location: name, globalTemplating: globalTemplating)
+                    .enumerated().map { index, stub in
+                        var stub = stub
+                        stub.sourceFile = file
+                        stub.origin = isList ? "\(name) mappings[\(index)]" : name
+                        return stub
+                    })
         }
         return stubs
     }

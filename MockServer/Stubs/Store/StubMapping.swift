@@ -23,6 +23,10 @@ struct StubMapping: Sendable {
     /// The mapping file it was loaded from or saved to, if any: `/__admin/mappings/save` writes an
     /// edited stub back there, so that the file never keeps an older version.
     var sourceFile: URL?
+    /// Where the stub was loaded from, for messages: its file under the mappings root
+    /// (`mappings/users.json`, or `mappings/all.json mappings[2]` for one of several); nil for a stub
+    /// added through the admin API or in code.
+    var origin: String?
 
     /// Reads a mapping; assigns an id when it has none.
     /// - Parameters:
@@ -64,7 +68,8 @@ struct StubMapping: Sendable {
         source = .object(members)
     }
 
-    /// A short description for messages, e.g. `"get-user" (GET /users/1)`.
+    /// A short description for messages: `"Get user" in mappings/users.json (GET /users/1)` for a stub
+    /// loaded from a file, `"get-user" (GET /users/1)` for one added with a name, its id otherwise.
     var label: String {
         var urlText = "any URL"
         switch request.url {
@@ -73,7 +78,13 @@ struct StubMapping: Sendable {
         case .urlPathTemplate(let parts)?: urlText = parts.joined(separator: "/")
         case nil: break
         }
-        let head = name.map { "\"\($0)\"" } ?? id
+        let head =
+            switch (name, origin) {
+            case (let name?, let origin?): "\"\(name)\" in \(origin)"
+            case (let name?, nil): "\"\(name)\""
+            case (nil, let origin?): origin
+            case (nil, nil): id
+            }
         return "\(head) (\(request.method ?? "ANY") \(urlText))"
     }
 }
