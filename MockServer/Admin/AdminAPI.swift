@@ -116,7 +116,10 @@ struct AdminAPI: Sendable {
                 json = .object(members)
             }
             do {
-                return .success(try StubMapping(json: json, globalTemplating: store.globalTemplating))
+                return .success(
+                    try StubMapping(
+                        json: json, globalTemplating: store.globalTemplating,
+                        filesDirectory: store.bodyFilesDirectory))
             } catch {
                 return .failure(AdminJSON.error("\(error)", status: 422))
             }
@@ -161,7 +164,8 @@ struct AdminAPI: Sendable {
             case .success(let json):
                 do {
                     let stubs = try MappingLoader.mappings(
-                        in: json, location: "import", globalTemplating: store.globalTemplating)
+                        in: json, location: "import", globalTemplating: store.globalTemplating,
+                        filesDirectory: store.bodyFilesDirectory)
                     let options = json["importOptions"]
                     store.importStubs(
                         stubs, ignoreExisting: options?["duplicatePolicy"]?.stringValue == "IGNORE",

@@ -46,8 +46,8 @@ public final class MockServer: Sendable {
     }
 
     /// Loads the mapping files, binds the socket and starts serving; afterwards ``port`` is the real port.
-    /// - Throws: ``MockServerError`` when a mapping file is invalid, the address cannot be bound, or the server
-    ///   was already started.
+    /// - Throws: ``MockServerError`` when a mapping file is invalid (a `bodyFileName` that names no file in
+    ///   `__files` included), the address cannot be bound, or the server was already started.
     public func start() throws {
         if let directory = configuration.mappingsDirectory {
             do {
@@ -78,13 +78,13 @@ public final class MockServer: Sendable {
     /// - Parameter json: the mapping document.
     /// - Returns: the ids of the added stubs.
     /// - Throws: ``MockServerError`` naming the problem when the text is not strict JSON (with the line and
-    ///   column) or not a valid mapping.
+    ///   column) or not a valid mapping (a `bodyFileName` that names no file in the files folder included).
     @discardableResult
     public func addStubs(json: Data) throws -> [String] {
         do {
             let stubs = try MappingLoader.mappings(
                 in: try JSONValue.parseStrictly(json), location: "mapping",
-                globalTemplating: store.globalTemplating)
+                globalTemplating: store.globalTemplating, filesDirectory: store.bodyFilesDirectory)
             for stub in stubs { store.add(stub) }
             return stubs.map(\.id)
         } catch let error as ValuePattern.InvalidMapping {

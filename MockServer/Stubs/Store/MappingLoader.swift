@@ -21,9 +21,10 @@ enum MappingLoader {
     }
 
     /// Every mapping in the `.json` files under `directory` (a file holds one mapping or `{"mappings": [...]}`).
-    /// - Throws: ``ValuePattern/InvalidMapping`` naming the file and the problem.
+    /// - Throws: ``ValuePattern/InvalidMapping`` naming the file and the problem (a `bodyFileName`
+    ///   that names no file in the files folder included).
     static func load(from directory: URL, globalTemplating: Bool = false) throws -> [StubMapping] {
-        let root = layout(of: directory).mappings
+        let (root, filesDirectory) = layout(of: directory)
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         else {
             throw ValuePattern.InvalidMapping(description: "cannot read the mappings folder \(root.path)")
@@ -52,13 +53,16 @@ enum MappingLoader {
             }
             let isList: Bool = if case .array? = json["mappings"] { true } else { false }
             stubs.append(
-                contentsOf: try persisted(in: json, location: name, globalTemplating: globalTemplating)
-                    .enumerated().map { index, stub in
-                        var stub = stub
-                        stub.sourceFile = file
-                        stub.origin = isList ? "\(name) mappings[\(index)]" : name
-                        return stub
-                    })
+                contentsOf: try persisted(
+                    in: json, location: name, globalTemplating: globalTemplating,
+                    filesDirectory: filesDirectory
+                )
+                .enumerated().map { index, stub in
+                    var stub = stub
+                    stub.sourceFile = file
+                    stub.origin = isList ? "\(name) mappings[\(index)]" : name
+                    return stub
+                })
         }
         return stubs
     }
@@ -71,10 +75,12 @@ enum MappingLoader {
         return String(path.dropFirst(base.count + 1))
     }
 
-    private static func persisted(in json: JSONValue, location: String, globalTemplating: Bool) throws
-        -> [StubMapping]
-    {
-        try mappings(in: json, location: location, globalTemplating: globalTemplating).map {
+    private static func persisted(
+        in json: JSONValue, location: String, globalTemplating: Bool, filesDirectory: URL
+    ) throws -> [StubMapping] {
+        try mappings(
+            in: json, location: location, globalTemplating: globalTemplating, filesDirectory: filesDirectory
+        ).map {
             var stub = $0
             stub.isPersisted = true
             return stub
@@ -110,16 +116,22 @@ enum MappingLoader {
     }
 
     /// The mappings in a document: a single mapping or `{"mappings": [...]}`.
-    static func mappings(in json: JSONValue, location: String, globalTemplating: Bool = false) throws
-        -> [StubMapping]
-    {
+    /// - Parameter filesDirectory: the files folder each literal `bodyFileName` must name a file in;
+    ///   nil checks the names' form only.
+    static func mappings(
+        in json: JSONValue, location: String, globalTemplating: Bool = false, filesDirectory: URL? = nil
+    ) throws -> [StubMapping] {
         if case .array(let list)? = json["mappings"] {
             return try list.enumerated().map {
                 try StubMapping(
                     json: $0.element, location: "\(location) mappings[\($0.offset)]",
-                    globalTemplating: globalTemplating)
+                    globalTemplating: globalTemplating, filesDirectory: filesDirectory)
             }
         }
-        return [try StubMapping(json: json, location: location, globalTemplating: globalTemplating)]
+        return [
+            try StubMapping(
+                json: json, location: location, globalTemplating: globalTemplating,
+                filesDirectory: filesDirectory)
+        ]
     }
 }

@@ -33,8 +33,13 @@ struct StubMapping: Sendable {
     ///   - json: the mapping.
     ///   - location: where it came from, for messages.
     ///   - globalTemplating: whether every response is a template (the server's global templating).
+    ///   - filesDirectory: the files folder a literal `bodyFileName` must name a file in; nil checks
+    ///     the name's form only.
     /// - Throws: ``ValuePattern/InvalidMapping`` naming the first problem.
-    init(json: JSONValue, location: String = "mapping", globalTemplating: Bool = false) throws {
+    init(
+        json: JSONValue, location: String = "mapping", globalTemplating: Bool = false,
+        filesDirectory: URL? = nil
+    ) throws {
         guard case .object(var members) = json else {
             throw ValuePattern.InvalidMapping(description: "\(location) must be a JSON object")
         }
@@ -64,7 +69,7 @@ struct StubMapping: Sendable {
         request = try RequestPattern.parse(requestJSON, at: "\(location).request")
         response = try ResponseDefinition.parse(
             members["response"] ?? .object([:]), at: "\(location).response",
-            globalTemplating: globalTemplating)
+            globalTemplating: globalTemplating, filesDirectory: filesDirectory)
         source = .object(members)
     }
 
