@@ -37,7 +37,9 @@ let package = Package(
         // Settings from courier.json (`Configuration`), and a manager made from them.
         .target(
             name: "CourierConfiguration",
-            dependencies: ["Courier", "CourierCookies", "CourierInterceptors", "CourierJSON"],
+            dependencies: [
+                "Courier", "CourierCookies", "CourierInterceptors", "CourierJSON", "CourierPrimitives",
+            ],
             path: "Sources/CourierConfiguration"),
         // Server-sent events (`NetworkManager.events`), read by the EventSource rules, with reconnection.
         .target(name: "CourierEvents", dependencies: ["Courier"], path: "Sources/CourierEvents"),

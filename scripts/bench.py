@@ -116,7 +116,11 @@ http {{
 }}
 """)
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-        proc = subprocess.Popen([nginx, "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Its own prefix, error log, configuration and pid file: nothing of a system nginx is read or
+        # signalled, and one already running (on port 80, say) is left alone. Stopped by its pid.
+        proc = subprocess.Popen(
+            [nginx, "-p", self.workdir, "-e", os.path.join(self.workdir, "nginx-error.log"), "-c", conf],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.procs.append(proc)
         for _ in range(100):
             try:

@@ -36,7 +36,6 @@ if [ "${1:-build}" = test ]; then
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${tools[@]}"
   fi
 fi
-# nginx from Debian starts a system service on install; the tests start their own on loopback.
-if [ "${1:-build}" = test ] && command -v service >/dev/null 2>&1; then
-  service nginx stop >/dev/null 2>&1 || true
-fi
+# nginx is installed for its binary only. The tests and scripts start their own (their own configuration,
+# pid file and error log in a temporary folder, on a free loopback port) and stop only that one; a system
+# nginx, if one runs, is no concern of theirs and is left alone.

@@ -36,10 +36,11 @@ COURIER="$(cd "$ROOT" && swift build -c release --show-bin-path)/courier"
 WORK="$(mktemp -d /tmp/courier-wrk.XXXXXX)"
 chmod 755 "$WORK"  # nginx workers may run as another user
 MOCK_PID=""
-NGINX_STARTED=0
+NGINX_PID=""
 cleanup() {
     [ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null && wait "$MOCK_PID" 2>/dev/null || true
-    [ "$NGINX_STARTED" = 1 ] && "$NGINX" -c "$WORK/nginx.conf" -s stop 2>/dev/null || true
+    # Only the nginx this script started, by its pid; a system nginx is left alone.
+    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -87,9 +88,16 @@ http {
     }
 }
 CONF
-"$NGINX" -c "$WORK/nginx.conf"
-NGINX_STARTED=1
+# Its own prefix, error log, configuration and pid file, in the foreground of a background job: nothing
+# of a system nginx is read or signalled, and one already running (on port 80, say) is left alone.
+"$NGINX" -p "$WORK" -e "$WORK/nginx-error.log" -c "$WORK/nginx.conf" -g 'daemon off;' &
+NGINX_PID=$!
 NGINX_URL="http://127.0.0.1:$NGINX_PORT"
+for _ in $(seq 1 100); do
+    curl -s -o /dev/null "$NGINX_URL/" && break
+    kill -0 "$NGINX_PID" 2>/dev/null || break
+    sleep 0.05
+done
 
 # Both must serve the same bytes before anything is measured.
 curl -sf "$MOCK_URL/hello.json" -o "$WORK/mock.body" || { echo "courier mock does not serve the stub" >&2; exit 1; }

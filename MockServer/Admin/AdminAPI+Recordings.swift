@@ -81,7 +81,9 @@ extension AdminAPI {
             }
         }
         let stubs = try recorded.map {
-            try StubMapping(json: $0.mapping, location: "recorded", globalTemplating: store.globalTemplating)
+            try StubMapping(
+                json: $0.mapping, location: "recorded", globalTemplating: store.globalTemplating,
+                filesDirectory: store.bodyFilesDirectory)
         }
         var saved: [String: URL] = [:]
         if persist, let mappingsRoot {

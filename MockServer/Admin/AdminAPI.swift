@@ -92,11 +92,17 @@ struct AdminAPI: Sendable {
         return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
+    /// The request body as JSON, read as strictly as WireMock reads it: a 400 naming the line and
+    /// column of the first fault otherwise.
     func parseBody(_ request: ServerRequest) -> AdminResult<JSONValue> {
-        guard let data = try? request.bodyData(), let json = try? JSONValue.parse(data) else {
-            return .failure(AdminJSON.error("the request body is not valid JSON", status: 400))
+        guard let data = try? request.bodyData() else {
+            return .failure(AdminJSON.error("the request body cannot be read", status: 400))
         }
-        return .success(json)
+        do {
+            return .success(try JSONValue.parseStrictly(data))
+        } catch {
+            return .failure(AdminJSON.error("the request body is not valid JSON: \(error)", status: 400))
+        }
     }
 
     private func mapping(from request: ServerRequest, id: String? = nil) -> AdminResult<StubMapping> {
@@ -110,7 +116,10 @@ struct AdminAPI: Sendable {
                 json = .object(members)
             }
             do {
-                return .success(try StubMapping(json: json, globalTemplating: store.globalTemplating))
+                return .success(
+                    try StubMapping(
+                        json: json, globalTemplating: store.globalTemplating,
+                        filesDirectory: store.bodyFilesDirectory))
             } catch {
                 return .failure(AdminJSON.error("\(error)", status: 422))
             }
@@ -155,7 +164,8 @@ struct AdminAPI: Sendable {
             case .success(let json):
                 do {
                     let stubs = try MappingLoader.mappings(
-                        in: json, location: "import", globalTemplating: store.globalTemplating)
+                        in: json, location: "import", globalTemplating: store.globalTemplating,
+                        filesDirectory: store.bodyFilesDirectory)
                     let options = json["importOptions"]
                     store.importStubs(
                         stubs, ignoreExisting: options?["duplicatePolicy"]?.stringValue == "IGNORE",

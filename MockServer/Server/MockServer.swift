@@ -46,8 +46,8 @@ public final class MockServer: Sendable {
     }
 
     /// Loads the mapping files, binds the socket and starts serving; afterwards ``port`` is the real port.
-    /// - Throws: ``MockServerError`` when a mapping file is invalid, the address cannot be bound, or the server
-    ///   was already started.
+    /// - Throws: ``MockServerError`` when a mapping file is invalid (a `bodyFileName` that names no file in
+    ///   `__files` included), the address cannot be bound, or the server was already started.
     public func start() throws {
         if let directory = configuration.mappingsDirectory {
             do {
@@ -77,18 +77,20 @@ public final class MockServer: Sendable {
     /// Adds a stub from WireMock mapping JSON (one mapping, or `{"mappings": [...]}`).
     /// - Parameter json: the mapping document.
     /// - Returns: the ids of the added stubs.
-    /// - Throws: ``MockServerError`` naming the problem when the JSON is not a valid mapping.
+    /// - Throws: ``MockServerError`` naming the problem when the text is not strict JSON (with the line and
+    ///   column) or not a valid mapping (a `bodyFileName` that names no file in the files folder included).
     @discardableResult
     public func addStubs(json: Data) throws -> [String] {
         do {
             let stubs = try MappingLoader.mappings(
-                in: try JSONValue.parse(json), location: "mapping", globalTemplating: store.globalTemplating)
+                in: try JSONValue.parseStrictly(json), location: "mapping",
+                globalTemplating: store.globalTemplating, filesDirectory: store.bodyFilesDirectory)
             for stub in stubs { store.add(stub) }
             return stubs.map(\.id)
         } catch let error as ValuePattern.InvalidMapping {
             throw MockServerError(message: error.description)
         } catch {
-            throw MockServerError(message: "mapping is not valid JSON: \(error)")
+            throw MockServerError(message: "mapping: \(error)")
         }
     }
 

@@ -98,7 +98,8 @@ extension SocialBackend {
     }
 
     /// `GET /storage/videos/{name}` and `GET /storage/avatars/{userId}`: files with Range
-    /// support (from the server) and `ETag`/`If-None-Match` revalidation.
+    /// support (from the server), `ETag` revalidation with `If-None-Match` (the weak comparison, as
+    /// for a static file in nginx) and `If-Match` (the strong one: a 412 when it fails).
     func serveStorage(_ request: SocialRequest) -> SocialResponse? {
         let segments = request.path.split(separator: "/").map(String.init)
         guard segments.count == 3, let key = segments[2].removingPercentEncoding else { return nil }
@@ -122,11 +123,18 @@ extension SocialBackend {
         }
         guard let found else { return .error(404, "not_found", "no stored file at \(request.path)") }
         let headers = [("ETag", found.etag), ("Content-Type", found.type), ("Cache-Control", "no-cache")]
-        if let match = request.header("If-None-Match"),
-            match == "*"
-                || match.split(separator: ",").contains(where: {
-                    $0.trimmingCharacters(in: .whitespaces) == found.etag
-                })
+        // RFC 9110 §13.2.2: If-Match first, compared strongly; then If-None-Match, compared weakly.
+        // A field that is not `*` or a list of entity tags is ignored.
+        if let match = request.header("If-Match").flatMap(EntityTags.init(field:)),
+            !match.matchesStrongly(found.etag)
+        {
+            var response = SocialResponse.error(
+                412, "precondition_failed", "If-Match names no current tag of \(request.path)")
+            response.headers.append(("ETag", found.etag))
+            return response
+        }
+        if let noneMatch = request.header("If-None-Match").flatMap(EntityTags.init(field:)),
+            noneMatch.matchesWeakly(found.etag)
         {
             return SocialResponse(status: 304, headers: headers)
         }

@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Foundation
 
 extension Configuration {
@@ -9,7 +10,7 @@ extension Configuration {
     ///
     /// - Parameter url: the file, usually `courier.json`.
     /// - Throws: `CourierError` with code `.invalidConfiguration` saying what is wrong: the
-    ///   file is missing or unreadable, the JSON is malformed (with the parser's position),
+    ///   file is missing or unreadable, the text is not strict JSON (with the line and column),
     ///   a key is unknown (with its path and the closest known key), a field has the wrong
     ///   type (with its path, such as `retry.maxAttempts`), or a value is out of range.
     public static func load(from url: URL) throws(CourierError) -> Configuration {
@@ -32,14 +33,22 @@ extension Configuration {
     /// - Parameters:
     ///   - data: the JSON.
     ///   - source: where it came from, for messages.
-    /// - Throws: `CourierError` with code `.invalidConfiguration`.
+    /// - Throws: `CourierError` with code `.invalidConfiguration`; for text that is not JSON to the
+    ///   letter (RFC 8259: no trailing commas, comments, single quotes, `NaN`, leading zeros, unquoted
+    ///   keys), with the line and column of the first fault.
     public static func decode(_ data: Data, source: String = fileName) throws(CourierError) -> Configuration {
+        // Foundation's parser accepts some JSON5 on some platforms; another tool reading the file would not.
+        do {
+            try JSONSyntax.check(data)
+        } catch {
+            throw CourierError(
+                .invalidConfiguration, "\(source): invalid configuration: \(error)", underlying: error)
+        }
         let configuration: Configuration
         do {
             configuration = try JSONDecoder().decode(Configuration.self, from: data)
         } catch let error as DecodingError {
-            var (path, message) = ResponseDecoding.describe(error)
-            if path.isEmpty, let syntax = ResponseDecoding.syntaxError(in: data) { message = syntax }
+            let (path, message) = ResponseDecoding.describe(error)
             let location = path.isEmpty ? "" : " at \(path)"
             throw CourierError(
                 .invalidConfiguration, "\(source): invalid configuration\(location): \(message)",

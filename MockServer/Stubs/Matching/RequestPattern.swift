@@ -47,8 +47,11 @@ struct RequestPattern: Sendable {
         try MappingKeys.check(members, allowed: MappingKeys.request, at: location)
         var pattern = RequestPattern()
         if let method = members["method"] {
-            guard let text = method.stringValue else {
-                throw ValuePattern.InvalidMapping(description: "\(location).method must be a string")
+            guard let text = method.stringValue, isToken(text) else {
+                throw ValuePattern.InvalidMapping(
+                    description:
+                        "\(location).method must be an HTTP method (a token such as GET), ANY or \(getOrHead)"
+                )
             }
             pattern.method = text.uppercased() == "ANY" ? nil : text.uppercased()
         }
@@ -126,6 +129,24 @@ struct RequestPattern: Sendable {
         return pattern
     }
 
+    /// WireMock 3's method that matches a GET and a HEAD.
+    static let getOrHead = "GET_OR_HEAD"
+
+    /// Whether a request's method fits the pattern's: the same, or GET or HEAD for `GET_OR_HEAD`.
+    static func method(_ expected: String, matches actual: String) -> Bool {
+        expected == actual || (expected == getOrHead && (actual == "GET" || actual == "HEAD"))
+    }
+
+    /// Whether `text` is a method name a request line can carry (RFC 9110 §9.1: a token).
+    private static func isToken(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (CharacterSet.alphanumerics.contains(scalar)
+                        || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+            }
+    }
+
     private static func compile(_ text: String, _ location: String) throws -> RegexBox {
         do {
             return try RegexBox(text)
@@ -172,7 +193,7 @@ struct RequestPattern: Sendable {
     func mismatches(_ view: RequestView, stopAtFirst: Bool = false) -> [Mismatch] {
         var found: [Mismatch] = []
         let request = view.request
-        if let method, method != request.method {
+        if let method, !Self.method(method, matches: request.method) {
             found.append(
                 Mismatch(
                     field: "method", detail: "expected \(method) but was \(request.method)",

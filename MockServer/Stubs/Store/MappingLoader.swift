@@ -21,9 +21,10 @@ enum MappingLoader {
     }
 
     /// Every mapping in the `.json` files under `directory` (a file holds one mapping or `{"mappings": [...]}`).
-    /// - Throws: ``ValuePattern/InvalidMapping`` naming the file and the problem.
+    /// - Throws: ``ValuePattern/InvalidMapping`` naming the file and the problem (a `bodyFileName`
+    ///   that names no file in the files folder included).
     static func load(from directory: URL, globalTemplating: Bool = false) throws -> [StubMapping] {
-        let root = layout(of: directory).mappings
+        let (root, filesDirectory) = layout(of: directory)
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         else {
             throw ValuePattern.InvalidMapping(description: "cannot read the mappings folder \(root.path)")
@@ -35,29 +36,51 @@ enum MappingLoader {
         }
         var stubs: [StubMapping] = []
         for file in files.sorted(by: { $0.path < $1.path }) {
+            let name = relativePath(of: file, in: directory)
+            let data: Data
+            do {
+                data = try Data(contentsOf: file)
+            } catch {
+                throw ValuePattern.InvalidMapping(description: "\(name): cannot be read (\(error))")
+            }
             let json: JSONValue
             do {
-                json = try JSONValue.parse(try Data(contentsOf: file))
+                json = try JSONValue.parseStrictly(data)
+            } catch let error as JSONSyntaxError {
+                throw ValuePattern.InvalidMapping(description: "\(name): \(error)")
             } catch {
-                throw ValuePattern.InvalidMapping(
-                    description: "\(file.lastPathComponent): not valid JSON (\(error))")
+                throw ValuePattern.InvalidMapping(description: "\(name): not valid JSON (\(error))")
             }
+            let isList: Bool = if case .array? = json["mappings"] { true } else { false }
             stubs.append(
                 contentsOf: try persisted(
-                    in: json, location: file.lastPathComponent, globalTemplating: globalTemplating
-                ).map { stub in
+                    in: json, location: name, globalTemplating: globalTemplating,
+                    filesDirectory: filesDirectory
+                )
+                .enumerated().map { index, stub in
                     var stub = stub
                     stub.sourceFile = file
+                    stub.origin = isList ? "\(name) mappings[\(index)]" : name
                     return stub
                 })
         }
         return stubs
     }
 
-    private static func persisted(in json: JSONValue, location: String, globalTemplating: Bool) throws
-        -> [StubMapping]
-    {
-        try mappings(in: json, location: location, globalTemplating: globalTemplating).map {
+    /// `file`'s path under `directory` (`mappings/users.json`), or its name when it is not under it.
+    static func relativePath(of file: URL, in directory: URL) -> String {
+        let base = directory.standardizedFileURL.path
+        let path = file.standardizedFileURL.path
+        guard path.hasPrefix(base + "/") else { return file.lastPathComponent }
+        return String(path.dropFirst(base.count + 1))
+    }
+
+    private static func persisted(
+        in json: JSONValue, location: String, globalTemplating: Bool, filesDirectory: URL
+    ) throws -> [StubMapping] {
+        try mappings(
+            in: json, location: location, globalTemplating: globalTemplating, filesDirectory: filesDirectory
+        ).map {
             var stub = $0
             stub.isPersisted = true
             return stub
@@ -93,16 +116,22 @@ enum MappingLoader {
     }
 
     /// The mappings in a document: a single mapping or `{"mappings": [...]}`.
-    static func mappings(in json: JSONValue, location: String, globalTemplating: Bool = false) throws
-        -> [StubMapping]
-    {
+    /// - Parameter filesDirectory: the files folder each literal `bodyFileName` must name a file in;
+    ///   nil checks the names' form only.
+    static func mappings(
+        in json: JSONValue, location: String, globalTemplating: Bool = false, filesDirectory: URL? = nil
+    ) throws -> [StubMapping] {
         if case .array(let list)? = json["mappings"] {
             return try list.enumerated().map {
                 try StubMapping(
                     json: $0.element, location: "\(location) mappings[\($0.offset)]",
-                    globalTemplating: globalTemplating)
+                    globalTemplating: globalTemplating, filesDirectory: filesDirectory)
             }
         }
-        return [try StubMapping(json: json, location: location, globalTemplating: globalTemplating)]
+        return [
+            try StubMapping(
+                json: json, location: location, globalTemplating: globalTemplating,
+                filesDirectory: filesDirectory)
+        ]
     }
 }

@@ -39,10 +39,13 @@ struct ResponseDefinition: Sendable {
     ///   - json: the object.
     ///   - location: its path, for messages.
     ///   - globalTemplating: whether every response is a template, without `transformers`.
-    /// - Throws: ``ValuePattern/InvalidMapping`` naming the first problem (an invalid template included).
-    static func parse(_ json: JSONValue, at location: String, globalTemplating: Bool = false) throws
-        -> ResponseDefinition
-    {
+    ///   - filesDirectory: the files folder a `bodyFileName` without template tags must name a file
+    ///     in; nil checks the name's form only.
+    /// - Throws: ``ValuePattern/InvalidMapping`` naming the first problem (an invalid template, a
+    ///   missing body file or one outside the files folder included).
+    static func parse(
+        _ json: JSONValue, at location: String, globalTemplating: Bool = false, filesDirectory: URL? = nil
+    ) throws -> ResponseDefinition {
         guard case .object(let members) = json else {
             throw ValuePattern.InvalidMapping(description: "\(location) must be an object")
         }
@@ -94,10 +97,18 @@ struct ResponseDefinition: Sendable {
             }
             definition.body = .data(data)
         } else if let file = members["bodyFileName"] {
-            guard let name = file.stringValue, !name.isEmpty, !name.split(separator: "/").contains("..")
-            else {
-                throw ValuePattern.InvalidMapping(
-                    description: "\(location).bodyFileName must be a relative file name")
+            guard let name = file.stringValue else {
+                throw ValuePattern.InvalidMapping(description: "\(location).bodyFileName must be a string")
+            }
+            do {
+                try BodyFile.checkSyntax(name)
+                // A templated name is known per request only, and checked then.
+                if let filesDirectory, !(isTemplated && Template.mayContainTags(name)) {
+                    definition.resolvedFile = try BodyFile.resolve(name, in: filesDirectory)
+                }
+            } catch {
+                let folder = filesDirectory.map { " (\($0.path))" } ?? ""
+                throw ValuePattern.InvalidMapping(description: "\(location).bodyFileName: \(error)\(folder)")
             }
             definition.body = .file(name)
         }

@@ -23,14 +23,23 @@ struct StubMapping: Sendable {
     /// The mapping file it was loaded from or saved to, if any: `/__admin/mappings/save` writes an
     /// edited stub back there, so that the file never keeps an older version.
     var sourceFile: URL?
+    /// Where the stub was loaded from, for messages: its file under the mappings root
+    /// (`mappings/users.json`, or `mappings/all.json mappings[2]` for one of several); nil for a stub
+    /// added through the admin API or in code.
+    var origin: String?
 
     /// Reads a mapping; assigns an id when it has none.
     /// - Parameters:
     ///   - json: the mapping.
     ///   - location: where it came from, for messages.
     ///   - globalTemplating: whether every response is a template (the server's global templating).
+    ///   - filesDirectory: the files folder a literal `bodyFileName` must name a file in; nil checks
+    ///     the name's form only.
     /// - Throws: ``ValuePattern/InvalidMapping`` naming the first problem.
-    init(json: JSONValue, location: String = "mapping", globalTemplating: Bool = false) throws {
+    init(
+        json: JSONValue, location: String = "mapping", globalTemplating: Bool = false,
+        filesDirectory: URL? = nil
+    ) throws {
         guard case .object(var members) = json else {
             throw ValuePattern.InvalidMapping(description: "\(location) must be a JSON object")
         }
@@ -60,11 +69,12 @@ struct StubMapping: Sendable {
         request = try RequestPattern.parse(requestJSON, at: "\(location).request")
         response = try ResponseDefinition.parse(
             members["response"] ?? .object([:]), at: "\(location).response",
-            globalTemplating: globalTemplating)
+            globalTemplating: globalTemplating, filesDirectory: filesDirectory)
         source = .object(members)
     }
 
-    /// A short description for messages, e.g. `"get-user" (GET /users/1)`.
+    /// A short description for messages: `"Get user" in mappings/users.json (GET /users/1)` for a stub
+    /// loaded from a file, `"get-user" (GET /users/1)` for one added with a name, its id otherwise.
     var label: String {
         var urlText = "any URL"
         switch request.url {
@@ -73,7 +83,13 @@ struct StubMapping: Sendable {
         case .urlPathTemplate(let parts)?: urlText = parts.joined(separator: "/")
         case nil: break
         }
-        let head = name.map { "\"\($0)\"" } ?? id
+        let head =
+            switch (name, origin) {
+            case (let name?, let origin?): "\"\(name)\" in \(origin)"
+            case (let name?, nil): "\"\(name)\""
+            case (nil, let origin?): origin
+            case (nil, nil): id
+            }
         return "\(head) (\(request.method ?? "ANY") \(urlText))"
     }
 }

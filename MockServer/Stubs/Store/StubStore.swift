@@ -47,11 +47,14 @@ final class StubStore: Sendable {
         installDefaults(defaults)
     }
 
+    /// Where `bodyFileName` is read from: the mappings root's `__files`, or `./__files` without one.
+    var bodyFilesDirectory: URL { filesDirectory ?? MappingLoader.defaultFilesDirectory }
+
     private func insert(_ stub: StubMapping, into state: inout State) {
         var stub = stub
-        if case .file(let name) = stub.response.body {
-            let directory = filesDirectory ?? MappingLoader.defaultFilesDirectory
-            stub.response.resolvedFile = directory.appendingPathComponent(name)
+        // Read with the files folder, a stub has its file already; this is for one read without it.
+        if case .file(let name) = stub.response.body, stub.response.resolvedFile == nil {
+            stub.response.resolvedFile = bodyFilesDirectory.appendingPathComponent(name)
         }
         state.nextSequence += 1
         stub.sequence = state.nextSequence

@@ -99,13 +99,15 @@ struct TemplatedResponse: Sendable {
             } else if let fileName = templated.bodyFileName {
                 location = "response.bodyFileName"
                 let name = try fileName.render(context, environment: environment)
-                guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
-                    throw Template.Failure(
-                        message: "rendered '\(name)', not a relative file name", position: nil)
+                // Checked as a literal name is when it loads: a file that is missing or outside the
+                // folder is a 500 naming the stub, whether or not the file's contents are templated.
+                let file: URL
+                do {
+                    file = try BodyFile.resolve(
+                        name, in: filesDirectory ?? MappingLoader.defaultFilesDirectory)
+                } catch {
+                    throw Template.Failure(message: error.description, position: nil)
                 }
-                let directory =
-                    filesDirectory ?? MappingLoader.defaultFilesDirectory
-                let file = directory.appendingPathComponent(name)
                 if templated.rendersBodyFile {
                     // A template is held several times over while it is parsed: a file bigger than what a
                     // render may produce is refused before it is read.

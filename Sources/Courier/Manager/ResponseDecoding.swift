@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -109,30 +110,10 @@ package enum ResponseDecoding {
         return "expected \(type): \(oneLine(detail))"
     }
 
-    /// Where JSON is malformed, as "malformed JSON at line L, column C: detail", when the
-    /// parser gives a position; `nil` when `data` is well-formed JSON.
+    /// Where JSON is malformed, as "malformed JSON at line L, column C: reason", by the strict
+    /// reading of RFC 8259 that configuration and mapping files get too; `nil` when `data` is JSON.
     package static func syntaxError(in data: Data) -> String? {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            let detail = oneLine(
-                ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)")
-            guard let range = detail.range(of: "character "),
-                let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
-            else { return "malformed JSON: \(detail)" }
-            var line = 1
-            var column = 1
-            for byte in data.prefix(offset) {
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else {
-                    column += 1
-                }
-            }
-            return "malformed JSON at line \(line), column \(column): \(detail)"
-        }
+        JSONSyntax.firstError(in: data)?.description
     }
 
     /// `text` on one line: line breaks become spaces.

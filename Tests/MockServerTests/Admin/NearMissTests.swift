@@ -77,4 +77,30 @@ struct NearMissTests {
             #expect((misses.first?["stubMapping"] as? [String: Any])?["name"] as? String == "orders")
         }
     }
+
+    /// The 404 names a stub loaded from a file by the file (and its name when it has one), not by the
+    /// random id it was given.
+    @Test(arguments: [
+        ("/users/2", #"Closest stub: "Get user" in mappings/users.json (GET /users/1)"#),
+        ("/orderz", "Closest stub: mappings/shop/orders.json (GET /orders)"),
+        ("/healthz", "Closest stub: mappings/shop/several.json mappings[1] (GET /health)"),
+    ])
+    func theClosestStubIsNamedByItsFile(target: String, expected: String) async throws {
+        let folder = try MappingFolder([
+            "mappings/users.json":
+                #"{"name": "Get user", "request": {"method": "GET", "urlPath": "/users/1"}, "response": {}}"#,
+            "mappings/shop/orders.json":
+                #"{"request": {"method": "GET", "urlPath": "/orders"}, "response": {}}"#,
+            "mappings/shop/several.json": #"""
+            {"mappings": [{"request": {"method": "POST", "urlPath": "/basket"}, "response": {}},
+                          {"request": {"method": "GET", "urlPath": "/health"}, "response": {}}]}
+            """#,
+        ])
+        defer { folder.remove() }
+        try await withMockServer(configuration: folder.configuration) { server in
+            let response = try perform(server, target)
+            #expect(response.status == 404)
+            #expect(response.text.contains(expected), "\(response.text)")
+        }
+    }
 }
