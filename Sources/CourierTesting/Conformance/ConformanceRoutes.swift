@@ -27,7 +27,8 @@ package struct Echo: Codable, Sendable {
 /// - `/echo…` any method: an `Echo` of the request.
 /// - `/status/N`: status N.
 /// - `/redirect/N`: a chain of N 302s ending at `/echo`.
-/// - `/redirect-to?url=U&status=S&cookie=C`: one redirect to U, with `Set-Cookie: C` when given.
+/// - `/redirect-to?url=U&status=S&cookie=C&body=B`: one redirect to U, with `Set-Cookie: C` and the
+///   body B when given.
 /// - `/delay/MS`: 200 after MS milliseconds.
 /// - `/gzip`: the gzip fixture with `Content-Encoding: gzip`.
 /// - `/bytes/N`: N pattern bytes with a `Content-Length`.
@@ -79,7 +80,11 @@ package enum ConformanceRoutes {
                 if let cookie = request.queryValue("cookie") {
                     headers.add(name: "Set-Cookie", value: cookie)
                 }
-                return ServerResponse(status: status, headers: headers)
+                guard let text = request.queryValue("body") else {
+                    return ServerResponse(status: status, headers: headers)
+                }
+                headers["Content-Type"] = "text/plain"
+                return ServerResponse(status: status, headers: headers, body: .data(Data(text.utf8)))
             case "set-cookie":
                 var response = ServerResponse.text("cookie set", status: 200)
                 for item in request.query where item.name == "cookie" {
