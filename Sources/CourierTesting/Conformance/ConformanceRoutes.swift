@@ -31,6 +31,7 @@ package struct Echo: Codable, Sendable {
 ///   body B when given.
 /// - `/delay/MS`: 200 after MS milliseconds.
 /// - `/gzip`: the gzip fixture with `Content-Encoding: gzip`.
+/// - `/encoded?coding=X[&gzip=1]`: "hello" (or the gzip fixture) with `Content-Encoding: X`.
 /// - `/bytes/N`: N pattern bytes with a `Content-Length`.
 /// - `/chunked/N`: N pattern bytes in chunked coding (no `Content-Length`).
 /// - `/dribble/N?ms=T`: N pattern bytes in 8 chunks spread over T milliseconds.
@@ -103,6 +104,17 @@ package enum ConformanceRoutes {
                 return ServerResponse(
                     status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
                     body: .data(greetingGzip))
+            case "encoded":
+                // A body with the `Content-Encoding` in `coding`: the gzip fixture with `gzip=1`, else
+                // "hello" as it is.
+                let gzip = request.queryValue("gzip") == "1"
+                return ServerResponse(
+                    status: 200,
+                    headers: [
+                        "Content-Type": "text/plain",
+                        "Content-Encoding": request.queryValue("coding") ?? "identity",
+                    ],
+                    body: .data(gzip ? greetingGzip : Data("hello".utf8)))
             case "bytes":
                 return ServerResponse(
                     status: 200, headers: ["Content-Type": "application/octet-stream"],
