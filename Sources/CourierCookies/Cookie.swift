@@ -1,4 +1,3 @@
-import CourierPrimitives
 import Foundation
 
 /// One cookie as a jar keeps it (RFC 6265 §5.3).
@@ -168,13 +167,7 @@ enum CookieRules {
         !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == ";" }
     }
 
-    /// `Expires` in the HTTP-date forms, or the dashed four-digit-year form servers also send.
-    static func parseDate(_ text: String) -> Date? {
-        if let date = HTTPDate.parse(text) { return date }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd-MMM-yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
-    }
+    /// `Expires` by RFC 6265's cookie-date algorithm (§5.1.1), which takes every HTTP-date form
+    /// and the others servers send (no comma, no weekday, dashes, two-digit years).
+    static func parseDate(_ text: String) -> Date? { CookieDate.parse(text) }
 }

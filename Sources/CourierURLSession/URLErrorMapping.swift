@@ -49,6 +49,9 @@ package enum URLErrorMapping {
         if text.contains("could not resolve") { return .cannotResolveHost }
         if text.contains("connection refused") || text.contains("failed to connect") { return .cannotConnect }
         if text.contains("timed out") || text.contains("timeout") { return .timedOut }
+        // FoundationNetworking has libcurl decode every body and cannot turn that off: a coding
+        // libcurl does not know fails the same way every time, so it is not retried.
+        if text.contains("unrecognized content encoding") { return .transferFailed }
         return nil
     }
 
@@ -77,7 +80,13 @@ package enum URLErrorMapping {
         {
             mapped = guessed
         }
-        return CourierError(mapped, message(for: mapped, nsError), request: request, underlying: error)
+        var text = message(for: mapped, nsError)
+        if describe(nsError).lowercased().contains("unrecognized content encoding") {
+            text =
+                "the body's Content-Encoding or Transfer-Encoding has a coding libcurl cannot decode, and "
+                + "URLSessionTransport cannot take the body as it came (use CurlTransport): \(text)"
+        }
+        return CourierError(mapped, text, request: request, underlying: error)
     }
 
     /// A short message for a mapped error: a fixed phrase for the codes that say it all, and

@@ -392,6 +392,14 @@ final class Transfer: Sendable {
 
     /// The task ended; resumes the continuation.
     func complete(_ error: (any Error)?) {
+        // FoundationNetworking reports no head for a 301–303 or 305–308 that it does not follow
+        // because it has no `Location`: the task's response is that head. Its body is lost: the
+        // session keeps a redirect's body to itself unless a delegate declines to follow it, and
+        // without a `Location` it never asks.
+        if error == nil, state.withLock({ $0.response == nil }), let head = task.response as? HTTPURLResponse
+        {
+            _ = receive(head)
+        }
         let snapshot = state.withLock {
             state -> (CheckedContinuation<TransportResponse, any Error>?, State) in
             state.timer?.cancel()

@@ -42,7 +42,8 @@ import Foundation
 ///
 /// A redirect that changes host drops `Authorization`, `Proxy-Authorization` and `Cookie`.
 /// More than `maxRedirects` redirects fail with `.tooManyRedirects`; with `maxRedirects`
-/// 0 the 3xx response is returned as it is.
+/// 0 the 3xx response is returned as it is. A 301–303 or 305–308 without a `Location` is
+/// returned without its body, which FoundationNetworking does not hand over.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let uploadSession: URLSession

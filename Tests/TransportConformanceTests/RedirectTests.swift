@@ -49,4 +49,23 @@ import Testing
             }
         }
     }
+
+    /// A 3xx without a `Location` is the final response. CurlTransport returns its body;
+    /// FoundationNetworking keeps the body of a 301–308 it does not follow to itself, so
+    /// URLSessionTransport returns the head alone (the README's transport table says so).
+    @Test(arguments: TransportUnderTest.all, [301, 302, 303, 307, 308])
+    func a3xxWithoutALocationIsReturned(transport: TransportUnderTest, code: Int) async throws {
+        try await withConformanceServer { server in
+            try await transport.with { sut in
+                let request = TransportRequest(
+                    urlRequest: try server.request("/status/\(code)"),
+                    options: TransferOptions(maxRedirects: 0))
+                let response = try await sut.send(request)
+                #expect(response.status == code)
+                #expect(response.headers["Content-Length"] == "10")
+                let body = String(decoding: response.body.data, as: UTF8.self)
+                #expect(body == (transport.kind == .urlsession ? "" : "status \(code)"))
+            }
+        }
+    }
 }

@@ -53,7 +53,7 @@ import Testing
         let control = TransportConformance.checks.filter {
             $0.name == "roundTrip.status.200IsReturnedNotThrown"
         }
-        #expect(cookies.count == 5)
+        #expect(cookies.count == 6)
         let jarless = await TransportConformance.run(cookies + control) {
             RequestRewritingTransport.ignoringTheCookieJar(wrapping: CurlTransport())
         }

@@ -147,6 +147,9 @@ extension CurlTransfer {
         // Redirects are followed by `Redirects`, one transfer per hop, as on every transport.
         try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_ACCEPT_ENCODING, plan.acceptEncoding)
+        // On again for each transfer on a reused handle: a head with a coding libcurl cannot decode
+        // turns it off (`ContentDecoding`).
+        try set(CURLOPT_HTTP_CONTENT_DECODING, 1)
         try set(CURLOPT_USERAGENT, plan.userAgent)
         try set(
             CURLOPT_HTTP_VERSION, plan.preferHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))

@@ -222,6 +222,10 @@ final class CurlTransfer: @unchecked Sendable {
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if shouldAbort { return false }
         guard head.consume(bytes) == .end, let status = head.status, status >= 200 else { return true }
+        // A coding libcurl cannot decode: the body comes as it is, rather than failing.
+        if !ContentDecoding.canDecode(head.headers) {
+            _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
+        }
         if stream != nil {
             deliverHead(status: status)
             return true

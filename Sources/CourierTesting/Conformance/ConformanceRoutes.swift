@@ -27,9 +27,11 @@ package struct Echo: Codable, Sendable {
 /// - `/echo…` any method: an `Echo` of the request.
 /// - `/status/N`: status N.
 /// - `/redirect/N`: a chain of N 302s ending at `/echo`.
-/// - `/redirect-to?url=U&status=S&cookie=C`: one redirect to U, with `Set-Cookie: C` when given.
+/// - `/redirect-to?url=U&status=S&cookie=C&body=B`: one redirect to U, with `Set-Cookie: C` and the
+///   body B when given.
 /// - `/delay/MS`: 200 after MS milliseconds.
 /// - `/gzip`: the gzip fixture with `Content-Encoding: gzip`.
+/// - `/encoded?coding=X[&gzip=1]`: "hello" (or the gzip fixture) with `Content-Encoding: X`.
 /// - `/bytes/N`: N pattern bytes with a `Content-Length`.
 /// - `/chunked/N`: N pattern bytes in chunked coding (no `Content-Length`).
 /// - `/dribble/N?ms=T`: N pattern bytes in 8 chunks spread over T milliseconds.
@@ -79,7 +81,11 @@ package enum ConformanceRoutes {
                 if let cookie = request.queryValue("cookie") {
                     headers.add(name: "Set-Cookie", value: cookie)
                 }
-                return ServerResponse(status: status, headers: headers)
+                guard let text = request.queryValue("body") else {
+                    return ServerResponse(status: status, headers: headers)
+                }
+                headers["Content-Type"] = "text/plain"
+                return ServerResponse(status: status, headers: headers, body: .data(Data(text.utf8)))
             case "set-cookie":
                 var response = ServerResponse.text("cookie set", status: 200)
                 for item in request.query where item.name == "cookie" {
@@ -98,6 +104,17 @@ package enum ConformanceRoutes {
                 return ServerResponse(
                     status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
                     body: .data(greetingGzip))
+            case "encoded":
+                // A body with the `Content-Encoding` in `coding`: the gzip fixture with `gzip=1`, else
+                // "hello" as it is.
+                let gzip = request.queryValue("gzip") == "1"
+                return ServerResponse(
+                    status: 200,
+                    headers: [
+                        "Content-Type": "text/plain",
+                        "Content-Encoding": request.queryValue("coding") ?? "identity",
+                    ],
+                    body: .data(gzip ? greetingGzip : Data("hello".utf8)))
             case "bytes":
                 return ServerResponse(
                     status: 200, headers: ["Content-Type": "application/octet-stream"],

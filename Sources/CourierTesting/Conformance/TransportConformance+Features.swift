@@ -198,6 +198,34 @@ extension TransportConformance {
                 "cookies kept after three Set-Cookie fields")
             c.expectEqual(jar.cookieHeader(for: c.server.baseURL), "sid=abc; theme=dark", "Cookie")
         },
+        Check("cookies.setCookieFieldsAreReadAsSent") { c in
+            // Fields a transport that joins repeated fields must keep apart, values with commas it
+            // must not split, and `Expires` dates in the forms servers send (RFC 6265 §5.1.1).
+            let cases: [(fields: [String], cookie: String?)] = [
+                (["a=b", "=", "c=d"], "a=b; c=d"),
+                (["foo", "="], nil),
+                (["six", "seven", "=eight", "test=six"], "test=six"),
+                (["foo=bar; b,az=qux"], "foo=bar"),
+                (["foo=\"bar, baz=qux\""], "foo=\"bar, baz=qux\""),
+                (["old=1; Path=/; Expires=Fri 07 Aug 2019 08:04:19 GMT", "new=1"], "new=1"),
+                (["old=1; Path=/; Expires=07 Aug 2019 08:04:19 GMT", "new=1"], "new=1"),
+            ]
+            for (fields, cookie) in cases {
+                // A past `Expires` must remove the cookie the jar holds.
+                let jar = CookieJar()
+                if fields.contains(where: { $0.hasPrefix("old=") }) {
+                    jar.store(from: ["Set-Cookie": "old=1; Path=/"], for: c.server.baseURL)
+                }
+                let path =
+                    "/set-cookie?"
+                    + fields.map { field in
+                        "cookie="
+                            + (field.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? field)
+                    }.joined(separator: "&")
+                _ = try await c.manager(cookieJar: jar).sendRaw(try c.request(path))
+                c.expectEqual(jar.cookieHeader(for: c.server.baseURL), cookie, "Cookie after \(fields)")
+            }
+        },
         Check("cookies.aCookieSetOnARedirectGoesToTheNextHop") { c in
             let manager = c.manager()
             let echo = try await c.echo(

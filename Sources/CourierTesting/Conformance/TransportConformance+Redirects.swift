@@ -25,6 +25,39 @@ extension TransportConformance {
             c.expectEqual(response.status, 302, "status")
             c.expectEqual(response.headers["Location"], "/echo/final", "Location")
         },
+        Check("redirects.every3xxIsReturnedWhenNotFollowed") { c in
+            let notFollowed = TransferOptions(maxRedirects: 0)
+            // With a `Location`: returned as it came, head and body, when redirects are off.
+            for code in [301, 302, 303, 307, 308] {
+                let request = try c.request(
+                    "/redirect-to?url=/echo/final&status=\(code)&body=moved%20\(code)")
+                let response = try await c.send(TransportRequest(urlRequest: request, options: notFollowed))
+                c.expectEqual(response.status, code, "status of a \(code) with a Location")
+                c.expectEqual(response.headers["Location"], "/echo/final", "Location of a \(code)")
+                c.expectEqual(
+                    String(decoding: response.body.data, as: UTF8.self), "moved \(code)", "body of a \(code)")
+            }
+            // 300 and 304, and the others without a `Location`, are final responses: returned whether
+            // redirects are followed or not.
+            for code in [300, 301, 302, 303, 304, 305, 307, 308] {
+                for options in [notFollowed, TransferOptions()] {
+                    let what = "a \(code) without a Location (maxRedirects \(options.maxRedirects))"
+                    let response = try await c.send(
+                        TransportRequest(urlRequest: try c.request("/status/\(code)"), options: options))
+                    c.expectEqual(response.status, code, "status of \(what)")
+                    guard code != 304 else { continue }
+                    c.expectEqual(
+                        response.headers["Content-Type"], "text/plain; charset=utf-8",
+                        "Content-Type of \(what)")
+                    // FoundationNetworking keeps the body of a 301–308 to itself unless it asks whether
+                    // to follow, which it never does without a `Location`: URLSessionTransport returns
+                    // such a response without its body.
+                    let body = String(decoding: response.body.data, as: UTF8.self)
+                    let dropped = code != 300 && body.isEmpty
+                    c.expect(body == "status \(code)" || dropped, "body of \(what): \(body)")
+                }
+            }
+        },
         Check("redirects.aPostAfter303BecomesAGet") { c in
             let request = try c.request("/redirect-to?url=/echo/after&status=303", method: "POST")
             let echo = try await c.echo(TransportRequest(urlRequest: request, body: .data(Data("x".utf8))))

@@ -101,6 +101,57 @@ extension TransportConformance {
                 let response = try await c.send(TransportRequest(urlRequest: try c.request("/gzip")))
                 c.expectEqual(response.body.data, ConformanceRoutes.greeting, "decompressed body")
             },
+            Check("roundTrip.aBodyInAnUnknownEncodingIsHandedOverAsItCame") { c in
+                // Decoded when every coding of the list can be, else handed over as it came, with
+                // its header (as browsers do). A transport that cannot hand it over fails with
+                // `.transferFailed`, which is not retried.
+                let hello = Data("hello".utf8)
+                let gzipped = ConformanceRoutes.greetingGzip
+                let cases: [(coding: String, gzip: Bool, body: Data, canFail: Bool)] = [
+                    ("identity", false, hello, false), ("none", false, hello, false),
+                    ("GZip", true, ConformanceRoutes.greeting, false),
+                    ("x-gzip", true, ConformanceRoutes.greeting, false),
+                    ("utf-8", false, hello, true), ("foo, identity", false, hello, true),
+                    ("gzip, foo", true, gzipped, true),
+                ]
+                for (coding, gzip, body, canFail) in cases {
+                    let path = c.path("/encoded", query: ["coding": coding, "gzip": gzip ? "1" : "0"])
+                    let request = TransportRequest(urlRequest: try c.request(path))
+                    do {
+                        let response = try await c.send(request)
+                        c.expectEqual(response.body.data, body, "body in Content-Encoding \(coding)")
+                        c.expectEqual(response.headers["Content-Encoding"], coding, "Content-Encoding")
+                    } catch let error as CourierError where canFail && error.code == .transferFailed {
+                        continue
+                    }
+                }
+            },
+            Check("roundTrip.aBodyInAnUnknownTransferCodingIsHandedOverAsItCame") { c in
+                // RFC 9112 §6.3: chunked last frames the body, else the body runs to the close. A
+                // coding that cannot be decoded is left on the body, as it came.
+                let cases: [(head: String, body: String)] = [
+                    ("Transfer-Encoding: foo\r\nConnection: close", "hello"),
+                    ("Transfer-Encoding: foo\r\nContent-Length: 2\r\nConnection: close", "hello"),
+                    ("Transfer-Encoding: foo, chunked", "5\r\nhello\r\n0\r\n\r\n"),
+                ]
+                for (head, body) in cases {
+                    let server = try RawReplyServer(
+                        reply: Data("HTTP/1.1 200 OK\r\n\(head)\r\n\r\n\(body)".utf8))
+                    defer { server.stop() }
+                    do {
+                        let response = try await c.send(
+                            TransportRequest(urlRequest: URLRequest(url: server.url)))
+                        c.expectEqual(
+                            String(decoding: response.body.data, as: UTF8.self), "hello", "body after \(head)"
+                        )
+                        c.expect(
+                            response.headers["Transfer-Encoding"] != nil,
+                            "Transfer-Encoding is gone after \(head)")
+                    } catch let error as CourierError where error.code == .transferFailed {
+                        continue
+                    }
+                }
+            },
             Check("roundTrip.downloadToAFileWithProgress") { c in
                 let directory = try TemporaryDirectory(prefix: "courier-conformance")
                 let destination = directory.url.appendingPathComponent("download.bin")
