@@ -3,7 +3,8 @@
 # compile from outside the package.
 #
 # Each Tests/CompileFail/wrong-*.swift snippet must fail to type-check against the built Courier and
-# Endpoints modules with the error its first line's expectation names; right-*.swift must type-check.
+# Endpoints modules with the error its `// error: REGEX` line names (by default, the wrong response
+# type's); right-*.swift must type-check.
 # The README's examples must type-check as a user's code would, with the public API alone: the test
 # targets that run them are inside the package and also see its `package` declarations.
 # Usage: scripts/compile-fail.sh   (after `swift build`; env: MODULES=.build/debug/Modules)
@@ -18,7 +19,11 @@ for snippet in Tests/CompileFail/*.swift; do
   if output="$(swiftc -typecheck -I "$modules" "$snippet" 2>&1)"; then compiled=yes; else compiled=no; fi
   case "$name" in
     wrong-*)
-      if [ "$compiled" = no ] && grep -qE "error: (cannot (assign|convert) value of type 'Response<PostsPage>'|instance method 'send\(_:as:progress:\)' requires that 'Endpoint<PostsPage>' conform to 'URLRequestConvertible')" <<<"$output"; then
+      # The error a snippet must fail with: its own `// error: REGEX` line, else the wrong response type's.
+      expected="$(sed -n 's|^// error: ||p' "$snippet" | head -1)"
+      [ -n "$expected" ] || expected="error: (cannot (assign|convert) value of type 'Response<PostsPage>'|instance method 'send\(_:as:progress:\)' requires that 'Endpoint<PostsPage>' conform to 'URLRequestConvertible')"
+      case "$expected" in error:*) ;; *) expected="error: $expected" ;; esac
+      if [ "$compiled" = no ] && grep -qE "$expected" <<<"$output"; then
         echo "compile-fail: $name refused as expected"; passed=$((passed + 1))
       else
         echo "compile-fail: $name was not refused for its type (compiled: $compiled)"; echo "$output"; failed=$((failed + 1))

@@ -25,6 +25,16 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let options: HTTPMethod = "OPTIONS"
     public static let trace: HTTPMethod = "TRACE"
 
+    // The classic spellings, as enums of request types name them (`var type: RequestType { .POST }`).
+    public static let GET = get
+    public static let HEAD = head
+    public static let POST = post
+    public static let PUT = put
+    public static let PATCH = patch
+    public static let DELETE = delete
+    public static let OPTIONS = options
+    public static let TRACE = trace
+
     /// Whether repeating the request has the same effect as sending it once (RFC 9110 §9.2.2).
     public var isIdempotent: Bool {
         switch rawValue {

@@ -8,13 +8,15 @@ extension APIConfigurable {
     /// - Parameter base: the base URL to resolve `path` against; `nil` leaves it relative.
     /// - Throws: `CourierError.Code.invalidURL`, `.invalidHeader` or `.invalidParameters`.
     public func makeRequest(baseURL base: URL?) throws -> TransportRequest {
+        let path = self.path.endpointPath
         if let problem = path.problem { throw CourierError(.invalidURL, problem) }
+        let method = self.method
         if method != .get { try RequestBuilding.validateMethod(method.rawValue) }
         var request = TransportRequest(
             method: method, url: try RequestBuilding.url(path: path.text, base: baseURL ?? base))
         if let timeout { request.options.idleTimeout = timeout }
-        try parameters.encode(into: &request)
-        for field in headers {
+        try encodeParameters(into: &request)
+        for field in headerFields {
             try RequestBuilding.validateHeader(name: field.name, value: field.value)
             request.headers.replaceOrAdd(name: field.name, value: field.value)
         }

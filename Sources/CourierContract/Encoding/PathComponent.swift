@@ -105,9 +105,16 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
         /// A checked segment, already encoded.
         public mutating func appendInterpolation(_ component: PathComponent) { text += component.encoded }
 
-        /// Any other value, inserted as its description.
+        /// Any other value, as one checked, percent-encoded segment made of its description:
+        /// with `id = "b1?admin=true"`, `"/bookmarks/\(id)"` is `/bookmarks/b1%3Fadmin=true`, and a
+        /// value that would walk or add to the path (`..`, `a/b`) fails the request with
+        /// `.invalidURL`. Write `\(raw: text)` to insert text as it is.
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
-            text += value.description
+            appendInterpolation(segment: value.description)
         }
+
+        /// Text inserted as it is, unchecked and unencoded: for a part of the path that is yours,
+        /// never for user input.
+        public mutating func appendInterpolation(raw text: String) { self.text += text }
     }
 }

@@ -16,6 +16,19 @@ struct PathComponentTests {
     func encodesSegments(raw: String, encoded: String) throws {
         #expect(try PathComponent(raw).encoded == encoded)
         #expect(("/posts/\(segment: raw)" as EndpointPath).text == "/posts/" + encoded)
+        // Plain interpolation is the same safe segment; only `raw:` inserts text as it is.
+        #expect(("/posts/\(raw)" as EndpointPath).text == "/posts/" + encoded)
+    }
+
+    @Test func plainInterpolationCannotAddAQueryOrASegment() {
+        let query = "b1?admin=true"
+        let deeper = "a/b"
+        #expect(("/bookmarks/\(query)" as EndpointPath).text == "/bookmarks/b1%3Fadmin=true")
+        #expect(("/bookmarks/\(query)" as EndpointPath).problem == nil)
+        #expect(("/bookmarks/\(deeper)" as EndpointPath).problem != nil)
+        #expect(("/bookmarks/\("..")" as EndpointPath).problem != nil)
+        #expect(("/posts/\(42)/likes" as EndpointPath).text == "/posts/42/likes")
+        #expect(("/v1/\(raw: "a/b")?x=1" as EndpointPath).text == "/v1/a/b?x=1")
     }
 
     @Test(arguments: ["", ".", "..", "a/b", "/", "a\r\nX-Injected: 1", "a\u{0}b", "tab\there"])
