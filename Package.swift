@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
+        .library(name: "MockServerContract", targets: ["MockServerContract"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -60,36 +61,53 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         .target(
             name: "CourierCurl",
-            dependencies: ["Courier", "CourierConfiguration", "CourierURLSession", "CCurlShim"],
+            dependencies: ["Courier", "CCurlShim"],
             path: "Sources/CourierCurl"),
         .target(
             name: "Endpoints",
             dependencies: ["Courier", "CourierCache", "CourierContract", "CourierInterceptors"],
             path: "Endpoints"),
+        // The mock server: HTTP/1.1 on plain sockets, WireMock-format stubs, the admin API and chaos.
         .target(
-            name: "MockServer",
-            dependencies: ["CourierPrimitives", "Courier", "CourierContract", "Endpoints"],
-            path: "MockServer"),
+            name: "MockServer", dependencies: ["CourierPrimitives"], path: "MockServer",
+            exclude: ["Contract", "Social"]),
+        // A declared API served and checked by the mock server: routing, request validation, examples.
+        .target(
+            name: "MockServerContract",
+            dependencies: ["MockServer", "Courier", "CourierContract", "CourierPrimitives"],
+            path: "MockServer/Contract"),
+        // The demo's stateful social backend, a handler for the mock server.
+        .target(
+            name: "SocialBackend",
+            dependencies: [
+                "MockServer", "MockServerContract", "Courier", "CourierContract", "CourierPrimitives",
+                "Endpoints",
+            ],
+            path: "MockServer/Social"),
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
                 "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
                 "CourierJSON", "CourierPrimitives", "CourierURLSession", "Endpoints", "MockServer",
+                "MockServerContract", "SocialBackend",
             ],
             path: "Sources/CourierCLI"
         ),
-        // The scoped mock server, the transport conformance suite and test helpers, for users' tests and ours.
+        // The scoped mock server, StubTransport and the transport conformance suite for any transport, for
+        // users' tests and ours: no libcurl, no demo.
         .target(
             name: "CourierTesting",
             dependencies: [
-                "Courier", "CourierCache", "CourierContract", "CourierCookies", "CourierCurl",
-                "CourierEvents",
-                "CourierInterceptors", "CourierPrimitives", "CourierURLSession", "MockServer",
+                "Courier", "CourierCache", "CourierContract", "CourierCookies", "CourierEvents",
+                "CourierPrimitives",
+                "MockServer", "MockServerContract",
             ],
             path: "Sources/CourierTesting"),
         .executableTarget(name: "courier-curl-bench", dependencies: ["CCurl"], path: "Sources/CCurlBench"),
         // Helpers shared by the test targets (starting other programs); not part of any product.
-        .target(name: "TestSupport", path: "Tests/Support"),
+        .target(
+            name: "TestSupport", dependencies: ["CourierTesting", "CourierCurl", "CourierURLSession"],
+            path: "Tests/Support"),
         .testTarget(
             name: "CourierTests",
             dependencies: [
@@ -102,7 +120,8 @@ let package = Package(
         .testTarget(
             name: "CourierConfigurationTests",
             dependencies: [
-                "CourierConfiguration", "Courier", "CourierInterceptors", "CourierTesting", "TestSupport",
+                "CourierConfiguration", "Courier", "CourierCurl", "CourierInterceptors", "CourierTesting",
+                "CourierURLSession", "TestSupport",
             ],
             path: "Tests/CourierConfigurationTests", exclude: ["Fixtures"]),
         .testTarget(
@@ -139,6 +158,7 @@ let package = Package(
             dependencies: [
                 "MockServer", "Courier", "CourierContract", "CourierCurl", "CourierTesting",
                 "CourierURLSession", "TestSupport",
+                "MockServerContract",
             ],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(
@@ -146,6 +166,7 @@ let package = Package(
             dependencies: [
                 "Endpoints", "Courier", "CourierContract", "CourierCurl", "CourierInterceptors",
                 "CourierTesting", "CourierURLSession", "MockServer", "TestSupport",
+                "SocialBackend",
             ],
             path: "Tests/EndpointsTests"),
         .testTarget(
@@ -153,6 +174,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierContract", "CourierCurl", "CourierInterceptors", "CourierTesting",
                 "Endpoints", "MockServer", "TestSupport",
+                "SocialBackend",
             ],
             path: "Tests/ReliabilityTests"),
         .testTarget(

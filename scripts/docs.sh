@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of Courier, CourierJSON, CourierCookies, CourierURLSession,
 # CourierInterceptors, CourierCache, CourierEvents, CourierContract, CourierConfiguration, CourierCurl
-# and MockServer with the toolchain's docc, from symbol graphs,
+# MockServer and MockServerContract with the toolchain's docc, from symbol graphs,
 # warnings as errors.
 # Output: .build/docs/<Module>.doccarchive
 # Usage: scripts/docs.sh   (builds the modules first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for target in MockServer CourierCurl CourierEvents; do swift build --target "$target" >/dev/null; done
+for target in MockServer MockServerContract CourierCurl CourierEvents; do swift build --target "$target" >/dev/null; done
 triple="$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')"
 modules=".build/debug/Modules"
 out=".build/docs"
@@ -19,7 +19,8 @@ for pair in Courier:Sources/Courier/Courier.docc CourierJSON:Sources/CourierJSON
   CourierCache:Sources/CourierCache/CourierCache.docc CourierEvents:Sources/CourierEvents/CourierEvents.docc \
   CourierContract:Sources/CourierContract/CourierContract.docc \
   CourierConfiguration:Sources/CourierConfiguration/CourierConfiguration.docc \
-  CourierCurl:Sources/CourierCurl/CourierCurl.docc MockServer:MockServer/MockServer.docc; do
+  CourierCurl:Sources/CourierCurl/CourierCurl.docc MockServer:MockServer/MockServer.docc \
+  MockServerContract:MockServer/Contract/MockServerContract.docc; do
   module="${pair%%:*}"
   catalog="${pair#*:}"
   graphs="$out/graphs-$module"

@@ -2,6 +2,7 @@ import Courier
 import CourierContract
 import CourierPrimitives
 import Foundation
+import MockServer
 
 /// A contract test for any declared API: sends one sample of every operation through a
 /// transport and checks each answer against the declaration (status and response schema).

@@ -2,6 +2,7 @@ import Courier
 import CourierContract
 import CourierPrimitives
 import Foundation
+import MockServer
 
 /// Serves any declared API: routes its operations, refuses a request that breaks its
 /// declaration with a 400 that says why, and answers from a responder or, failing that, an
@@ -134,7 +135,7 @@ public struct ContractHandler: HTTPHandler {
 
 extension APIOperation {
     /// Whether the operation's body is a JSON document, which validation must read whole.
-    var takesJSON: Bool {
+    package var takesJSON: Bool {
         if case .json = body { return true }
         return false
     }

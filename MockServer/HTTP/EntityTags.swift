@@ -1,20 +1,20 @@
 /// The entity tags of an `If-Match` or `If-None-Match` field, and the two comparisons of
 /// RFC 9110 §8.8.3.2: `If-Match` compares strongly (a weak tag never matches), `If-None-Match`
 /// weakly (`W/"x"` matches `"x"`).
-struct EntityTags: Equatable {
+package struct EntityTags: Equatable {
     /// One tag: its opaque part with the quotes, and whether it was marked weak.
-    struct Tag: Equatable {
+    package struct Tag: Equatable {
         var isWeak: Bool
         var opaque: Substring
     }
 
     /// `*`: any current representation.
-    var isWildcard = false
-    var tags: [Tag] = []
+    package var isWildcard = false
+    package var tags: [Tag] = []
 
     /// Reads a field value: `*`, or a comma-separated list of `"x"` and `W/"x"`.
     /// - Returns: nil when the value is neither, which a server ignores as it would an absent field.
-    init?(field: String) {
+    package init?(field: String) {
         let value = field.trimmed(of: " \t")
         if value == "*" {
             isWildcard = true
@@ -42,14 +42,14 @@ struct EntityTags: Equatable {
     }
 
     /// Whether the field names `etag` by the strong comparison: neither is weak, and they are the same.
-    func matchesStrongly(_ etag: String) -> Bool {
+    package func matchesStrongly(_ etag: String) -> Bool {
         guard !isWildcard else { return true }
         guard let current = EntityTags(field: etag)?.tags.first, !current.isWeak else { return false }
         return tags.contains { !$0.isWeak && $0.opaque == current.opaque }
     }
 
     /// Whether the field names `etag` by the weak comparison: the same once `W/` is set aside.
-    func matchesWeakly(_ etag: String) -> Bool {
+    package func matchesWeakly(_ etag: String) -> Bool {
         guard !isWildcard else { return true }
         guard let current = EntityTags(field: etag)?.tags.first else { return false }
         return tags.contains { $0.opaque == current.opaque }

@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import MockServer
 
 /// Finds file parts in a `multipart/form-data` body (RFC 7578). Small bodies only.
 enum MultipartParser {

@@ -2,6 +2,7 @@ import Courier
 import CourierContract
 import Endpoints
 import Foundation
+import MockServer
 
 extension SocialBackend {
     /// The user id behind the request's bearer token.

@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import MockServer
 
 extension SocialBackend: HTTPHandler {
     /// Answers requests for the contract's paths and `/storage/`; returns `nil` for others.

@@ -2,6 +2,7 @@ import Courier
 import CourierContract
 import Endpoints
 import Foundation
+import MockServer
 
 extension SocialBackend {
     /// Posts whose page number is in `pageNumber ..< pageNumber + size`, ascending.

@@ -1,6 +1,7 @@
 import Courier
 import Endpoints
 import Foundation
+import MockServer
 
 extension SocialBackend {
     /// The seeded users' password: user N signs in as `userN@example.com` with it.

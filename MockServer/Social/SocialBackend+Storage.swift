@@ -2,6 +2,7 @@ import Courier
 import CourierContract
 import Endpoints
 import Foundation
+import MockServer
 
 extension SocialBackend {
     /// The largest profile image accepted, in bytes.

@@ -1,6 +1,7 @@
 import Courier
 import Endpoints
 import Foundation
+import MockServer
 
 extension SocialBackend {
     func uploadTweet(_ form: NewTweet, userId: String) throws -> SocialResponse {

@@ -3,6 +3,8 @@ import CourierContract
 import CourierPrimitives
 import Endpoints
 import Foundation
+import MockServer
+import MockServerContract
 
 /// The stateful social backend: the `Contract` implemented in memory, with video files on disk.
 ///

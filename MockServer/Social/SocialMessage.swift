@@ -2,6 +2,7 @@ import Courier
 import CourierContract
 import Endpoints
 import Foundation
+import MockServer
 
 /// A request as the social backend sees it, independent of the HTTP layer's types.
 struct SocialRequest: Sendable {

@@ -1,6 +1,7 @@
 import Courier
 import Endpoints
 import Foundation
+import MockServer
 
 /// Everything the social backend knows, behind one lock in `SocialBackend`.
 struct SocialState: Sendable {

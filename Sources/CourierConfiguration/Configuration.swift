@@ -133,9 +133,9 @@ public struct Configuration: Codable, Sendable, Hashable {
     public var defaultHeaders: [String: String]
     /// The most response-body bytes kept in memory. Default 16 MiB.
     public var maxResponseBytes: Int64
-    /// An explicit proxy for the transport `makeTransport()` builds. Default none: the
+    /// An explicit proxy for the transport `makeTransport(choosingFrom:)` builds. Default none: the
     /// transport follows the `http_proxy`/`no_proxy` environment variables. URLSession on
-    /// Linux cannot take one, so there `makeTransport()` refuses it.
+    /// Linux cannot take one, so there `makeTransport(choosingFrom:)` refuses it.
     public var proxy: ProxySettings?
 
     /// How response bodies are decoded: key and date strategies.

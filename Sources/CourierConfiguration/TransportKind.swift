@@ -1,7 +1,8 @@
 import Courier
 
-/// Which transport to use, by name. A struct with static constants so that more can be
-/// added; decodes from `"urlsession"` or `"curl"` (any case).
+/// Which transport to use, by name: `"urlsession"`, `"curl"`, or the name of any other
+/// `NamedTransport` a program links (compared case-insensitively). A struct with static constants, so
+/// that transports from outside Courier are named the same way.
 public struct TransportKind: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The lowercase name, as written in `courier.json` and `COURIER_TRANSPORT`.
     public let name: String
@@ -10,22 +11,24 @@ public struct TransportKind: Hashable, Sendable, Codable, CustomStringConvertibl
     public static let urlsession = TransportKind(checkedName: "urlsession")
     /// libcurl (`CurlTransport` in `CourierCurl`).
     public static let curl = TransportKind(checkedName: "curl")
-    /// Every known kind.
-    public static let all: [TransportKind] = [.urlsession, .curl]
 
     private init(checkedName: String) { name = checkedName }
 
-    /// The kind with this name, compared case-insensitively.
-    /// - Throws: `CourierError` with code `.invalidConfiguration` for an unknown name.
+    /// The kind with this name, lowercased. Whether a transport has the name is known only where the
+    /// program's transports are listed (`Configuration.makeTransport(choosingFrom:)`).
+    /// - Throws: `CourierError` with code `.invalidConfiguration` for a name that is empty or has
+    ///   characters other than letters, digits, `-`, `_` and `.`.
     public init(name: String) throws(CourierError) {
         let lower = name.trimmingWhitespace().lowercased()
-        guard let kind = Self.all.first(where: { $0.name == lower }) else {
+        let allowed = lower.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
+        }
+        guard !lower.isEmpty, allowed else {
             throw CourierError(
                 .invalidConfiguration,
-                "unknown transport \(name.debugDescription); expected one of "
-                    + Self.all.map(\.name).joined(separator: ", "))
+                "transport \(name.debugDescription) is not a transport name (letters, digits, -, _ and .)")
         }
-        self = kind
+        self.init(checkedName: lower)
     }
 
     /// Reads a transport name.

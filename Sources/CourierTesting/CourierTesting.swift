@@ -5,3 +5,4 @@
 // `TemporaryDirectory`). Nothing here depends on a test framework; use it from Swift
 // Testing or XCTest alike.
 @_exported import MockServer
+@_exported import MockServerContract

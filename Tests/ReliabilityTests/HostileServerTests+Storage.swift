@@ -3,6 +3,7 @@ import CourierCurl
 import Endpoints
 import Foundation
 import MockServer
+import SocialBackend
 import Testing
 
 /// Hostile storage names and oversized uploads against the social backend's video storage.

@@ -136,7 +136,9 @@ import Testing
                 #"{ "transport": "curl", "proxy": { "url": "\#(proxy.url)", "noProxy": ["example.com"] } }"#
             let configuration = try Configuration.decode(Data(json.utf8))
             #expect(configuration.proxy?.noProxy == ["example.com"])
-            let transport = try configuration.makeTransport()
+            let transport = try configuration.makeTransport(choosingFrom: [
+                CurlTransport.self, URLSessionTransport.self,
+            ])
             let response = try await transport.send(
                 TransportRequest(urlRequest: try server.request("/echo/cfg")))
             await transport.shutdown()
@@ -145,7 +147,9 @@ import Testing
             var urlSession = configuration
             urlSession.transport = .urlsession
             #if canImport(FoundationNetworking)
-                let error = #expect(throws: CourierError.self) { try urlSession.makeTransport() }
+                let error = #expect(throws: CourierError.self) {
+                    try urlSession.makeTransport(choosingFrom: [URLSessionTransport.self])
+                }
                 #expect(error?.code == .invalidConfiguration)
             #endif
         }

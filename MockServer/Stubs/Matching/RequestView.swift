@@ -44,10 +44,10 @@ final class RequestView {
 }
 
 /// One part of a multipart body.
-struct MultipartPart {
+package struct MultipartPart {
     /// RFC 2046 §5.1.1 allows boundaries of 1 to 70 characters. A longer one is refused rather than searched
     /// for: finding an n-byte delimiter costs up to n steps per body byte.
-    static let maxBoundaryLength = 70
+    package static let maxBoundaryLength = 70
 
     var headers: ServerHeaders
     var body: Data

@@ -56,7 +56,10 @@ struct BenchRunner {
         if let connections = try parsed.int(BenchCommand.RunOptions.connections) {
             curl.maxConnectionsPerHost = connections
         }
-        let transport = try TransportFactory.make(for: configuration, curl: curl)
+        let transport: any Transport =
+            kind == .curl
+            ? CurlTransport(configuration: curl)
+            : try configuration.makeTransport(choosingFrom: ClientSettings.transports)
         let manager = NetworkManager(configuration: configuration, transport: transport)
 
         let workload = parsed.value(BenchCommand.RunOptions.workload) ?? "small"

@@ -2,6 +2,7 @@ import Courier
 import CourierConfiguration
 import CourierCookies
 import CourierCurl
+import CourierURLSession
 import Foundation
 
 /// The options every command that calls an API takes (`send`, `call`), declared once.
@@ -23,6 +24,9 @@ enum ClientOptions {
 /// `$COURIER_TRANSPORT`, then `--transport`, `--retry` and `--no-retry`, each overriding the
 /// one before.
 struct ClientSettings {
+    /// The transports `courier` links, which `courier.json`, `COURIER_TRANSPORT` and `--transport` choose from.
+    static let transports: [any NamedTransport.Type] = [CurlTransport.self, URLSessionTransport.self]
+
     var configuration: Configuration
 
     /// - Throws: `CourierError` for a bad configuration file; `UsageError` for a bad option.
@@ -36,7 +40,9 @@ struct ClientSettings {
         }
         configuration = try configuration.applyingEnvironment(environment)
         if let name = parsed.value(ClientOptions.transport) {
-            guard let kind = try? TransportKind(name: name) else {
+            guard let kind = try? TransportKind(name: name),
+                Self.transports.contains(where: { $0.transportName == kind.name })
+            else {
                 throw UsageError("--transport takes curl or urlsession, not '\(name)'")
             }
             configuration.transport = kind
@@ -66,7 +72,7 @@ struct ClientSettings {
         validation: Validation = .default, eventMonitors: [any EventMonitor] = [],
         cookieJar: CookieJar = CookieJar()
     ) throws -> (manager: NetworkManager, transport: any Transport) {
-        let transport = try TransportFactory.make(for: configuration)
+        let transport = try configuration.makeTransport(choosingFrom: Self.transports)
         let manager = NetworkManager(
             configuration: configuration, transport: transport, validation: validation,
             eventMonitors: eventMonitors, cookieJar: cookieJar)

@@ -4,6 +4,8 @@ import CourierURLSession
 import Endpoints
 import Foundation
 import MockServer
+import MockServerContract
+import SocialBackend
 
 /// `courier demo`: the whole social flow over one or both transports, with a report.
 enum DemoCommand: Command {

@@ -2,6 +2,8 @@ import Courier
 import CourierCurl
 import Foundation
 import MockServer
+import MockServerContract
+import SocialBackend
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

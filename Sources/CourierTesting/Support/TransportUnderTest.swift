@@ -1,15 +1,11 @@
 import Courier
-import CourierCurl
-import CourierURLSession
 import Foundation
 
 /// A transport a test runs against, made fresh for each use and shut down after it.
 ///
 /// ```swift
-/// @Test(arguments: TransportUnderTest.all)
-/// func roundTrip(transport: TransportUnderTest) async throws {
-///     try await transport.with { sut in _ = try await sut.send(request) }
-/// }
+/// let mine = TransportUnderTest(name: "MyTransport") { _ in MyTransport() }
+/// try await mine.with { transport in _ = try await transport.send(TransportRequest(url: url)) }
 /// ```
 public struct TransportUnderTest: Sendable, CustomStringConvertible {
     /// Which implementation it is, for the few checks where transports differ by design.
@@ -42,19 +38,6 @@ public struct TransportUnderTest: Sendable, CustomStringConvertible {
         self.kind = kind
         factory = make
     }
-
-    /// `CurlTransport`.
-    public static let curl = TransportUnderTest(name: "CurlTransport", kind: .curl) { caBundle in
-        CurlTransport(configuration: .init(caBundle: caBundle))
-    }
-
-    /// `URLSessionTransport`. It has no custom-CA option on Linux; the bundle is ignored.
-    public static let urlSession = TransportUnderTest(name: "URLSessionTransport", kind: .urlsession) { _ in
-        URLSessionTransport()
-    }
-
-    /// Every Courier transport that talks to a real socket.
-    public static let all: [TransportUnderTest] = [.curl, .urlSession]
 
     /// Whether the transport reports the HTTP version. FoundationNetworking delivers no task
     /// metrics on Linux, so URLSessionTransport leaves `httpVersion` nil.
@@ -96,7 +79,4 @@ extension TransportUnderTest {
     package static let stub = TransportUnderTest(name: "StubTransport", kind: .stub) { _ in
         StubTransport { try StubRoutes.respond($0) }
     }
-
-    /// The socket transports plus `StubTransport`.
-    package static let allWithStub: [TransportUnderTest] = all + [.stub]
 }

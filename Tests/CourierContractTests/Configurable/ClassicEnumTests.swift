@@ -3,6 +3,7 @@ import CourierContract
 import CourierTesting
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import MockServer
+@testable import SocialBackend
 
 @Suite("Multipart parsing in the backend")
 struct MultipartParserTests {

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import MockServer
+@testable import SocialBackend
 
 /// The backend's rules, called directly (no sockets): auth, ownership, validation, paging.
 @Suite("Social backend rules")

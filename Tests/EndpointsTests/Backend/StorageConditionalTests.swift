@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import SocialBackend
 import Testing
 
 /// `/storage/` answers conditional requests as RFC 9110 §13.1 has it, and as nginx does for a static

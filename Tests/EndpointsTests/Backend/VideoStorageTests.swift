@@ -2,6 +2,7 @@ import Courier
 import Endpoints
 import Foundation
 import MockServer
+import SocialBackend
 import Testing
 
 #if canImport(FoundationNetworking)

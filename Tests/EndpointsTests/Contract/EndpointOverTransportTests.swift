@@ -4,6 +4,7 @@ import CourierPrimitives
 import Endpoints
 import Foundation
 import MockServer
+import SocialBackend
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -3,6 +3,7 @@ import CourierPrimitives
 import Endpoints
 import Foundation
 import MockServer
+import SocialBackend
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import CourierTesting
 import Endpoints
 import Foundation
 import MockServer
+import SocialBackend
 import Testing
 
 #if canImport(FoundationNetworking)

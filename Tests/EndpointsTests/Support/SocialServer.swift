@@ -4,6 +4,7 @@ import CourierURLSession
 import Endpoints
 import Foundation
 import MockServer
+import SocialBackend
 import Testing
 
 /// The transports every endpoint is checked over.

@@ -5,6 +5,7 @@ import CourierPrimitives
 import CourierURLSession
 import Foundation
 import MockServer
+import MockServerContract
 import TestSupport
 import Testing
 

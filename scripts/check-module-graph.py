@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Checks the package's module graph against the arrows Courier's design allows.
+
+Reads `swift package dump-package` and fails, naming the arrow, when a target depends (directly for the
+allow-lists, transitively for the deny-lists) on what it must not. Run by .ci/run and `make test`.
+Usage: scripts/check-module-graph.py [--self-test]
+"""
+import json, subprocess, sys
+
+# Direct dependencies each library may have (anything else is a wrong arrow).
+ALLOWED = {
+    "CourierPrimitives": set(),
+    "CourierJSON": set(),
+    "CourierCookies": {"CourierPrimitives"},
+    "Courier": {"CourierPrimitives", "CourierCookies", "CourierJSON"},
+    "CourierContract": {"Courier", "CourierPrimitives"},
+    "CourierInterceptors": {"Courier", "CourierPrimitives"},
+    "CourierCache": {"Courier", "CourierPrimitives"},
+    "CourierEvents": {"Courier", "CourierPrimitives"},
+    "CourierURLSession": {"Courier", "CourierPrimitives"},
+    "CourierCurl": {"Courier", "CourierPrimitives", "CCurlShim"},
+    "CourierConfiguration": {"Courier", "CourierPrimitives", "CourierCookies", "CourierInterceptors",
+                             "CourierJSON"},
+    # The mock server's HTTP layer, stubs, admin API and chaos need nothing of Courier's.
+    "MockServer": {"CourierPrimitives"},
+    "MockServerContract": {"MockServer", "Courier", "CourierContract", "CourierPrimitives"},
+}
+
+# What a library must never reach, even through another module.
+DENIED = {
+    "CourierTesting": {"CourierCurl", "CCurl", "CCurlShim", "CourierURLSession", "Endpoints", "SocialBackend",
+                       "CourierCLI"},
+    "CourierConfiguration": {"CourierCurl", "CCurl", "CourierURLSession"},
+    "MockServer": {"Courier", "CourierContract", "Endpoints", "SocialBackend", "CourierCurl"},
+    "MockServerContract": {"Endpoints", "SocialBackend", "CourierCurl", "CCurl"},
+    "CourierCurl": {"CourierURLSession", "CourierConfiguration"},
+    "CourierURLSession": {"CourierCurl", "CCurl", "CourierConfiguration"},
+    "Courier": {"CourierCurl", "CourierURLSession", "CourierContract", "MockServer", "Endpoints"},
+}
+
+
+def graph_of(package):
+    """{target: set of targets it depends on directly} from dump-package's JSON."""
+    graph = {}
+    for target in package["targets"]:
+        deps = set()
+        for dependency in target.get("dependencies", []):
+            for kind in ("byName", "target", "product"):
+                if kind in dependency:
+                    deps.add(dependency[kind][0])
+        graph[target["name"]] = deps
+    return graph
+
+
+def reach(graph, start):
+    seen, stack = set(), list(graph.get(start, ()))
+    while stack:
+        name = stack.pop()
+        if name not in seen:
+            seen.add(name)
+            stack.extend(graph.get(name, ()))
+    return seen
+
+
+def problems(graph):
+    found = []
+    for target, allowed in ALLOWED.items():
+        if target not in graph:
+            found.append(f"{target}: no such target")
+            continue
+        for extra in sorted(graph[target] - allowed):
+            found.append(f"{target} -> {extra}: not an allowed arrow (allowed: {', '.join(sorted(allowed)) or 'none'})")
+    for target, denied in DENIED.items():
+        for bad in sorted(reach(graph, target) & denied):
+            found.append(f"{target} reaches {bad}, which it must not")
+    return found
+
+
+def self_test():
+    good = {name: set(deps) for name, deps in ALLOWED.items()}
+    good["CourierTesting"] = {"Courier", "MockServer", "MockServerContract"}
+    assert problems(good) == [], problems(good)
+    bad = dict(good, MockServer={"CourierPrimitives", "Courier"})
+    assert any("MockServer -> Courier" in p for p in problems(bad)), problems(bad)
+    bad = dict(good, MockServerContract=good["MockServerContract"] | {"CourierCurl"})
+    assert any("MockServerContract reaches CourierCurl" in p for p in problems(bad)), problems(bad)
+    print("module graph: self-test passed")
+
+
+def main():
+    if "--self-test" in sys.argv:
+        self_test()
+        return 0
+    out = subprocess.run(["swift", "package", "dump-package"], check=True, capture_output=True, text=True).stdout
+    found = problems(graph_of(json.loads(out)))
+    for problem in found:
+        print(f"module graph: {problem}")
+    if found:
+        return 1
+    print(f"module graph: {len(ALLOWED)} libraries' arrows and {len(DENIED)} exclusions hold")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
