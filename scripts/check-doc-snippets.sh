@@ -7,7 +7,8 @@
 # allowed), which imports Foundation, the block's module, the library modules that module imports,
 # and Tests/DocSnippets/Prelude.swift, compiled once as a module of its own: the few names a block may
 # use without declaring them (`manager`, `NotesAPI`, `Note`, `baseURL`, `transport`…). A block that
-# needs another module imports it itself, as its reader must. Diagnostics name the documented file and
+# needs another module imports it itself, as its reader must; a test (`@Test`, `#expect`) gets
+# `import Testing`. Diagnostics name the documented file and
 # line. A block whose first line is `// not compiled: <reason>` is skipped and counted.
 # Usage: scripts/check-doc-snippets.sh [FILE…]   (after `swift build`; env: MODULES=.build/debug/Modules)
 set -euo pipefail
@@ -72,6 +73,8 @@ for file in "${files[@]}"; do
     echo "$file:$start" >"$dir/where"
     {
       echo "$header"
+      # A test (`@Test`, `#expect`) imports the framework it is written in.
+      sed -n "$((start + 1)),$((end - 1))p" "$file" | grep -qE '@Test|#expect' && echo "import Testing"
       echo "#sourceLocation(file: \"$file\", line: $((start + 1)))"
       sed -n "$((start + 1)),$((end - 1))p" "$file" | sed -E 's|^ *///( \|$)||'
       echo "#sourceLocation()"

@@ -71,6 +71,8 @@ public let url = URL(string: "https://api.example.com/notes")!
 public let transport: any Transport = URLSessionTransport()
 /// A manager over `transport`, against `baseURL`.
 public let manager = NetworkManager(transport: transport, baseURL: baseURL)
+/// A request a transport sends.
+public let request = TransportRequest(url: url)
 /// Tokens for `AuthInterceptor`.
 public let tokens = ExampleTokens()
 /// A response body.
