@@ -9,6 +9,7 @@ import Foundation
 /// download of the video revalidated. The report ends with the cache's hit and revalidation counts.
 ///
 /// ```swift
+/// // not compiled: DemoRunner is package API, which code outside the package cannot reach
 /// let runner = DemoRunner(transportName: "curl", transport: CurlTransport(), baseURL: server.baseURL)
 /// let report = await runner.run()
 /// ```

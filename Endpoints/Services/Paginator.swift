@@ -12,8 +12,9 @@ import Foundation
 /// `CancellationError`.
 ///
 /// ```swift
+/// let client = SocialClient(transport: transport, baseURL: baseURL)
 /// let feed = Paginator.latest(client: client, limit: 5)
-/// for try await page in feed { show(page) }
+/// for try await page in feed { print(page.map(\.id)) }
 /// ```
 public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.ID: Sendable {
     /// One page and the token for the next, `nil` at the end.

@@ -9,7 +9,7 @@ import Foundation
 /// `UserRequest`, `TweetService`, `Paginator`) are built on it.
 ///
 /// ```swift
-/// let client = SocialClient(transport: URLSessionTransport(), baseURL: server.baseURL)
+/// let client = SocialClient(transport: transport, baseURL: baseURL)
 /// try await UserRequest(client: client).login(email: "user1@example.com", password: "password1")
 /// let posts = try await PostsRequest(client: client).getPostsByPages(pageNumber: 1, size: 5)
 /// ```

@@ -4,7 +4,7 @@ import Foundation
 public struct ServerRequest: Sendable {
     /// The method, uppercased, e.g. `GET`.
     public var method: String
-    /// The raw request-target, e.g. `/posts?limit=5`.
+    /// The raw request-target, e.g. `/notes?limit=5`.
     public var target: String
     /// The target without its query, still percent-encoded.
     public var path: String

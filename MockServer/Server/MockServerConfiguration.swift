@@ -53,7 +53,7 @@ public struct MockServerConfiguration: Sendable {
     /// The readiness API the event loops wait with: epoll on Linux, `poll(2)` elsewhere. Tests set `.poll`
     /// on Linux so the portable loop runs there too.
     var pollerBackend = PollerBackend.platformDefault
-    /// How many sample records a data-backed handler (the social backend) should create; unused by the server.
+    /// How many sample records a data-backed handler should create; unused by the server.
     public var seedDataCount: Int
 
     /// Creates a configuration; every parameter has a sensible default for tests.

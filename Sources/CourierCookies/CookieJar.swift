@@ -9,7 +9,10 @@ import Foundation
 /// in a file it reads when created and rewrites after every change.
 ///
 /// ```swift
-/// let jar = try CookieJar(file: URL(fileURLWithPath: "cookies.json"))  // from `Courier`
+/// import Courier
+/// import CourierURLSession
+///
+/// let jar = try CookieJar(file: URL(fileURLWithPath: "cookies.json"))
 /// let manager = NetworkManager(transport: URLSessionTransport(), cookieJar: jar)
 /// ```
 ///

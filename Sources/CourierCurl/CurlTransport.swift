@@ -11,8 +11,8 @@ import Foundation
 /// request and response bodies, and libcurl's timing breakdown.
 ///
 /// ```swift
-/// let transport = CurlTransport(configuration: .init(caBundle: caURL))
-/// let response = try await transport.send(TransportRequest(urlRequest: URLRequest(url: url)))
+/// let transport = CurlTransport(configuration: .init(caBundle: URL(fileURLWithPath: "ca.pem")))
+/// let response = try await transport.send(TransportRequest(url: url))
 /// await transport.shutdown()
 /// ```
 ///
@@ -179,8 +179,13 @@ public final class CurlTransport: Transport {
     /// send many small requests, one after another or many at once.
     ///
     /// ```swift
+    /// import CourierContract
+    ///
+    /// let transport = CurlTransport()
+    /// let manager = NetworkManager(transport: transport, baseURL: baseURL)
+    /// let ids = ["n1", "n2", "n3"]
     /// try await withTaskExecutorPreference(transport.executor) {
-    ///     for id in ids { _ = try await manager.send(PostsEndPoint.post(id: id)) }
+    ///     for id in ids { _ = try await manager.send(NotesAPI.note(id: id)) }
     /// }
     /// ```
     ///

@@ -13,7 +13,7 @@ extension NetworkManager {
     /// set an ID. Nothing is sent until the iteration starts.
     ///
     /// ```swift
-    /// for try await event in try manager.events(FeedEndPoint.live) {
+    /// for try await event in try manager.events(URLRequest(url: URL(string: "/notes/live")!)) {
     ///     print(event.event, event.data)
     /// }
     /// ```

@@ -15,7 +15,7 @@ import Foundation
 /// `Authorization` header are left alone.
 ///
 /// The token goes only where `scope` allows: by default the origin (scheme, host and port)
-/// of the manager's `baseURL`, so an absolute URL that a server handed out (a video on a
+/// of the manager's `baseURL`, so an absolute URL that a server handed out (a file on a
 /// CDN, a link in a page) is fetched without it.
 ///
 /// Put it inside a `RetryPolicy` (after it in the interceptor list) so that a retried

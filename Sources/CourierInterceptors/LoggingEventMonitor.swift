@@ -8,9 +8,9 @@ import Foundation
 /// An event monitor that writes one line per event, with secrets redacted.
 ///
 /// ```swift
-/// NetworkManager(transport: transport, eventMonitors: [LoggingEventMonitor()])
-/// // → GET https://api.example.com/feed?token=<redacted> (attempt 1)
-/// // ← 200 GET https://api.example.com/feed?token=<redacted> 12 ms, 512 bytes
+/// let manager = NetworkManager(transport: transport, eventMonitors: [LoggingEventMonitor()])
+/// // → GET https://api.example.com/notes?token=<redacted> (attempt 1)
+/// // ← 200 GET https://api.example.com/notes?token=<redacted> 12 ms, 512 bytes
 /// ```
 public struct LoggingEventMonitor: EventMonitor {
     private let write: @Sendable (String) -> Void

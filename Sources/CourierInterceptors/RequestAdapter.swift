@@ -3,7 +3,7 @@ import Courier
 /// An interceptor that only adapts the request before it is sent, such as adding a header.
 ///
 /// ```swift
-/// RequestAdapter { request in request.headers.replaceOrAdd(name: "X-Client", value: "ios") }
+/// let adapter = RequestAdapter { request in request.headers["X-Client"] = "ios" }
 /// ```
 public struct RequestAdapter: Interceptor {
     private let adapt: @Sendable (inout TransportRequest) async throws -> Void

@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// var decoder = CourierJSONDecoder()
 /// decoder.keyDecodingStrategy = .convertFromSnakeCase
-/// let posts = try decoder.decode([Post].self, from: data)
+/// let notes = try decoder.decode([Note].self, from: data)
 /// ```
 public struct CourierJSONDecoder: Sendable {
     /// How JSON keys map to coding keys.

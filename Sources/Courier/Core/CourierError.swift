@@ -10,10 +10,22 @@ import Foundation
 /// built, the transport failed, the status was unacceptable, or the body did not decode.
 /// It carries the request, the response head and body if one arrived, and the cause.
 ///
+/// Courier's calls say so in their type (`throws(CourierError)`), so a `catch` after them gets
+/// a `CourierError` without a cast. Inside a closure (a `Task { }`, say) Swift types the
+/// caught error as `any Error` unless the `do` says what it throws: `do throws(CourierError)`.
+///
 /// ```swift
-/// do { try await manager.send(PostsEndPoint.post(id: "42"), as: Post.self) }
-/// catch let error as CourierError where error.code == .unacceptableStatus {
-///     showAlert(status: error.status, body: error.bodySnippet)
+/// import CourierContract
+///
+/// Task {
+///     do throws(CourierError) {
+///         let note = try await manager.send(NotesAPI.note(id: "42")).value
+///         print(note.text)
+///     } catch where error.category == .unacceptableStatus {
+///         print("status \(error.status ?? 0): \(error.bodySnippet ?? "")")
+///     } catch {
+///         print(error.code, error.message)
+///     }
 /// }
 /// ```
 public struct CourierError: Error, Sendable, CustomStringConvertible {
@@ -119,7 +131,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     public var headers: HTTPHeaders?
     /// The response body, if one arrived in memory.
     public var body: Data?
-    /// For decoding failures, the path to the value that failed, such as `posts[3].likes`.
+    /// For decoding failures, the path to the value that failed, such as `notes[3].text`.
     public var codingPath: String?
     /// The error that caused this one, if any.
     public var underlying: (any Error & Sendable)?
@@ -161,7 +173,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     /// One line: what failed, the code (and the status or coding path when the message does
     /// not already give them), the method and redacted URL, then a redacted body snippet:
     ///
-    /// `unacceptable status 404 (unacceptableStatus) — GET https://api.example.com/posts/9; body: {"error":"not found"}`
+    /// `unacceptable status 404 (unacceptableStatus) — GET https://api.example.com/notes/9; body: {"error":"not found"}`
     ///
     /// The underlying error is left out (it is in `underlying`); secrets are hidden.
     public var description: String {

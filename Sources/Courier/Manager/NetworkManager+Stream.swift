@@ -17,7 +17,7 @@ extension NetworkManager {
     /// Interceptors see the head with an empty body.
     ///
     /// ```swift
-    /// let response = try await manager.stream(FilesEndPoint.export)
+    /// let response = try await manager.stream(URLRequest(url: URL(string: "/notes/export")!))
     /// for try await chunk in response.value { try handle.write(contentsOf: chunk) }
     /// ```
     ///

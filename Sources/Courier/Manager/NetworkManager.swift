@@ -17,10 +17,14 @@ import Foundation
 /// arrived, and the cause.
 ///
 /// ```swift
+/// import CourierContract  // `API` and `Endpoint`: declare `NotesAPI` once, send its endpoints
+/// import CourierInterceptors
+/// import CourierURLSession
+///
 /// let manager = NetworkManager(
 ///     transport: URLSessionTransport(), baseURL: URL(string: "https://api.example.com"),
 ///     interceptors: [RetryPolicy(), AuthInterceptor(provider: tokens)])
-/// let feed = try await manager.send(PostsEndPoint.feed(page: 1), as: [Post].self).value
+/// let note = try await manager.send(NotesAPI.note(id: "n1")).value  // a Note
 /// ```
 public final class NetworkManager: Sendable {
     /// The transport requests go through.

@@ -31,7 +31,7 @@ package enum ResponseDecoding {
     ///   - data: the body.
     ///   - decoder: the JSON decoder (`CourierJSONDecoder` or Foundation's `JSONDecoder`).
     /// - Throws: `CourierError` with code `.decodingFailed`, a coding path such as
-    ///   `posts[3].likes` and the message; the caller adds request, status and body.
+    ///   `notes[3].text` and the message; the caller adds request, status and body.
     package static func decode<T: Decodable>(
         _ type: T.Type, from data: Data, decoder: any ResponseBodyDecoder
     )
@@ -64,7 +64,7 @@ package enum ResponseDecoding {
         }
     }
 
-    /// A coding path as text: `posts[3].likes`.
+    /// A coding path as text: `notes[3].text`.
     package static func pathString(_ path: [any CodingKey]) -> String {
         var result = ""
         for key in path {

@@ -8,6 +8,8 @@ import Foundation
 /// matches `noProxy`, which connect directly.
 ///
 /// ```swift
+/// import CourierCurl
+///
 /// let proxy = try ProxySettings(url: "http://proxy.internal:3128", noProxy: ["localhost", ".corp.example"])
 /// let transport = CurlTransport(configuration: .init(proxy: proxy))
 /// ```

@@ -7,7 +7,7 @@ import Foundation
 /// Iterate it once, from one task:
 ///
 /// ```swift
-/// let response = try await manager.stream(FilesEndPoint.export)
+/// let response = try await manager.stream(URLRequest(url: URL(string: "/notes/export")!))
 /// for try await chunk in response.value {
 ///     try handle.write(contentsOf: chunk)
 /// }
@@ -43,17 +43,29 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// `stream(_:)` returns, with the same backpressure as Courier's own transports.
     ///
     /// ```swift
-    /// let (body, producer) = ResponseStream.makeStream(
-    ///     bufferingUpTo: request.options.streamBufferBytes,
-    ///     onResume: { connection.resumeReading() },
-    ///     onCancel: { connection.close() })
-    /// // For each chunk read from the network:
-    /// switch producer.yield(chunk) {
-    /// case .keepGoing: break
-    /// case .pause: connection.pauseReading()  // until onResume
-    /// case .stop: connection.close()  // the consumer has gone
+    /// protocol Connection: Sendable {  // the transport's own network connection
+    ///     func pauseReading()
+    ///     func resumeReading()
+    ///     func close()
     /// }
-    /// // At the end: producer.finish(), or producer.finish(throwing: error).
+    ///
+    /// func openBody(of request: TransportRequest, on connection: some Connection)
+    ///     -> (stream: ResponseStream, producer: ResponseStream.Producer)
+    /// {
+    ///     ResponseStream.makeStream(
+    ///         bufferingUpTo: request.options.streamBufferBytes,
+    ///         onResume: { connection.resumeReading() },
+    ///         onCancel: { connection.close() })
+    /// }
+    ///
+    /// // For each chunk read from the network; at the end, producer.finish() or finish(throwing:).
+    /// func received(_ chunk: Data, by producer: ResponseStream.Producer, on connection: some Connection) {
+    ///     switch producer.yield(chunk) {
+    ///     case .keepGoing: break
+    ///     case .pause: connection.pauseReading()  // until onResume
+    ///     case .stop: connection.close()  // the consumer has gone
+    ///     }
+    /// }
     /// ```
     ///
     /// - Parameters:

@@ -76,7 +76,7 @@ public protocol APIConfigurable: TransportRequestConvertible {
     var method: HTTPMethod { get }
     /// The HTTP method under its other common name. Default `.get`; write `method` or `type`.
     var type: MethodRepresentation { get }
-    /// The path, relative to the base URL such as `/posts/42`, or an absolute URL. In an
+    /// The path, relative to the base URL such as `/notes/42`, or an absolute URL. In an
     /// `EndpointPath`, an interpolated value is one checked, percent-encoded segment.
     var path: PathRepresentation { get }
     /// The parameters. Default: none.

@@ -26,7 +26,7 @@ import Foundation
 /// (`Schema.of(_:)`).
 public protocol API: SendableMetatype {
     /// The first part of every operation id. Default: the type's name without a trailing
-    /// `EndPoint`, `Endpoint` or `API`, its first letter lowercased (`PostsEndPoint` → `posts`).
+    /// `EndPoint`, `Endpoint` or `API`, its first letter lowercased (`NotesEndPoint` → `notes`).
     static var group: String { get }
     /// One call of every operation, with values that work: the operations are read from
     /// these, and they serve as examples.
@@ -210,8 +210,7 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
     /// answer JSON.
     ///
     /// ```swift
-    /// endpoint(.get, "/notes/{id}", "One note", errors: [404]) { Path("id", id) }
-    ///     .validated(by: Validation(acceptableStatusCodes: [200, 404]))
+    /// let call = NotesAPI.note(id: "n1").validated(by: Validation(acceptableStatusCodes: [200, 404]))
     /// ```
     /// - Parameter validation: the statuses and content types to accept.
     /// - Returns: the endpoint with `validation` set.

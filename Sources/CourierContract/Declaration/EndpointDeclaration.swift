@@ -7,7 +7,7 @@ import Foundation
 struct EndpointDeclaration: Sendable, Hashable {
     /// The declaring API, which gives the id's group and the error model.
     let api: any API.Type
-    /// The declaring function's name as the compiler gives it, such as `post(id:)`.
+    /// The declaring function's name as the compiler gives it, such as `note(id:)`.
     let function: String
     let method: HTTPMethod
     let path: String

@@ -9,7 +9,7 @@ extension NetworkManager {
     /// Sends a declared endpoint and decodes its body as the endpoint's response type.
     ///
     /// ```swift
-    /// let page = try await manager.send(PostsEndPoint.page(pageNumber: 1, size: 5))  // Response<PostsPage>
+    /// let notes = try await manager.send(NotesAPI.list(tag: "work"))  // Response<[Note]>
     /// ```
     /// - Throws: `CourierError`.
     public func send<Value>(

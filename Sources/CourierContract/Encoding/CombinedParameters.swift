@@ -3,7 +3,7 @@ import Courier
 /// Several parameter sets applied in order, such as a query plus a JSON body.
 ///
 /// ```swift
-/// CombinedParameters(URLQuery(["draft": true]), JSONBody(post))
+/// CombinedParameters(URLQuery(["draft": true]), JSONBody(NewNote(text: "Buy milk")))
 /// ```
 /// At most one of them may set the body; a second one fails with `.invalidParameters`.
 public struct CombinedParameters: ParameterConvertible {

@@ -14,7 +14,7 @@ import Foundation
 /// ```swift
 /// var form = MultipartForm()
 /// form.append("My video", name: "title")
-/// form.appendFile(at: videoURL, name: "video", contentType: "video/mp4")
+/// form.appendFile(at: URL(fileURLWithPath: "clip.mp4"), name: "video", contentType: "video/mp4")
 /// ```
 public struct MultipartForm: ParameterConvertible {
     /// One part of the form.

@@ -7,8 +7,9 @@ import Courier
 /// (`../admin`), add segments or smuggle line breaks.
 ///
 /// ```swift
-/// var path: EndpointPath { "/posts/\(segment: id)/comments" }  // a refused segment fails the request
-/// let path = try PathComponent.path("posts", id, "comments") // "/posts/…/comments"
+/// let id = "n1"  // from user input
+/// var path: EndpointPath { "/notes/\(id)/tags" }  // a refused segment fails the request
+/// let checked = try PathComponent.path("notes", id, "tags")  // "/notes/n1/tags"
 /// ```
 public struct PathComponent: Sendable, Hashable, CustomStringConvertible {
     /// The percent-encoded segment, ready to put in a path.
@@ -29,7 +30,7 @@ public struct PathComponent: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { encoded }
 
-    /// Joins checked segments into an absolute path such as `/posts/42`.
+    /// Joins checked segments into an absolute path such as `/notes/42`.
     /// - Throws: `CourierError` with code `.invalidURL` for an unsafe segment.
     public static func path(_ segments: String...) throws(CourierError) -> String {
         var encoded: [String] = []
@@ -53,11 +54,11 @@ public struct PathComponent: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// An endpoint's path, written as a string with interpolations: `"/posts/\(segment: id)"`
-/// percent-encodes `id`, and a segment that would walk the path (empty, `.`, `..`, or holding
+/// An endpoint's path, written as a string with interpolations: `"/notes/\(id)"` percent-encodes
+/// `id` as one segment, and a segment that would walk the path (empty, `.`, `..`, or holding
 /// `/` or a control character) is recorded so that building the request fails with
-/// `.invalidURL` and a clear message. Plain interpolations (`"\(version)"`) are inserted as
-/// they are.
+/// `.invalidURL` and a clear message. `\(raw: text)` inserts text as it is, unchecked: for a
+/// part of the path that is yours (`"/\(raw: version)/notes"`), never for user input.
 public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The path as built, with segments percent-encoded.
     package let text: String

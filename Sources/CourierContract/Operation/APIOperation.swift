@@ -9,11 +9,11 @@ import Foundation
 /// it come the request the client sends, the OpenAPI document, the `courier call` catalog,
 /// and the mock server's routing and request validation.
 public struct APIOperation: Sendable, Hashable, Identifiable {
-    /// The operation id, `group.name`, such as `posts.page`.
+    /// The operation id, `group.name`, such as `notes.list`.
     public var id: String
     /// The HTTP method.
     public var method: HTTPMethod
-    /// The path template, with `{name}` for each path parameter, such as `/posts/{postId}`.
+    /// The path template, with `{name}` for each path parameter, such as `/notes/{id}`.
     public var path: String
     /// One line on what the operation does.
     public var summary: String
@@ -50,7 +50,7 @@ public struct APIOperation: Sendable, Hashable, Identifiable {
     /// The status a successful call answers with.
     public var successStatus: Int { success.status }
 
-    /// The part of the id before the dot, such as `posts`.
+    /// The part of the id before the dot, such as `notes`.
     public var group: String { String(id.prefix { $0 != "." }) }
 
     /// The path template split at `/`.

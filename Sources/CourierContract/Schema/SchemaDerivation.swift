@@ -98,7 +98,7 @@ final class SchemaRecorder {
         }
     }
 
-    /// A component name OpenAPI accepts: `CursorPage<Post>` becomes `CursorPage_Post`.
+    /// A component name OpenAPI accepts: `Page<Note>` becomes `Page_Note`.
     static func name<T>(of type: T.Type) -> String {
         let raw = String(describing: type)
         var result = ""

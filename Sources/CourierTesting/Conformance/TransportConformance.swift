@@ -33,8 +33,10 @@ import Synchronization
 /// `stream(_:)` refuses, which fails the `streaming.` and `events.` checks.
 ///
 /// ```swift
+/// import CourierURLSession
+///
 /// @Test func myTransportConforms() async {
-///     let report = await TransportConformance.run { MyTransport() }
+///     let report = await TransportConformance.run { URLSessionTransport() }  // yours, made afresh
 ///     #expect(report.failures.isEmpty, "\(report)")
 /// }
 /// ```

@@ -11,9 +11,9 @@ import Foundation
 /// delays and errors, and records every request. No sockets.
 ///
 /// ```swift
-/// let stub = StubTransport(fixturesDirectory: fixtures)
-/// stub.on(.get, "/posts/*", .fixture("post.json"))
-/// stub.on(.post, "/posts", .json(#"{"id":"1"}"#, status: 201))
+/// let stub = StubTransport(fixturesDirectory: directory)
+/// stub.on(.get, "/notes/*", .fixture("note.json"))
+/// stub.on(.post, "/notes", .json(#"{"id":"n1","text":"Buy milk"}"#, status: 201))
 /// let manager = NetworkManager(transport: stub, baseURL: URL(string: "https://api.test"))
 /// ```
 ///
@@ -110,7 +110,8 @@ public final class StubTransport: Transport {
     /// Answers a declared operation (its method and path template) with a closure.
     ///
     /// ```swift
-    /// stub.on(PostsEndPoint.post(id: "").operation) { request in .json(#"{"id":"p1"}"#) }
+    /// let stub = StubTransport()
+    /// stub.on(NotesAPI.note(id: "n1").operation) { request in .json(#"{"id":"n1","text":"Buy milk"}"#) }
     /// ```
     public func on(_ operation: APIOperation, handler: @escaping Handler) {
         let template = operation.pathSegments
