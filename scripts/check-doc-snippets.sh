@@ -29,6 +29,8 @@ products=" $(sed -n 's/^ *\.library(name: "\([A-Za-z]*\)".*/\1/p' Package.swift 
 module_of() {
   case "$1" in
     Sources/*) cut -d/ -f2 <<<"$1" ;;
+    MockServer/Contract/*) echo MockServerContract ;;
+    MockServer/Social/*) echo SocialBackend ;;
     *) cut -d/ -f1 <<<"$1" ;;
   esac
 }
@@ -56,7 +58,12 @@ fi
 count=0
 for file in "${files[@]}"; do
   module="$(module_of "$file")"
-  case "$file" in Sources/*) folder="Sources/$module" ;; *) folder="$module" ;; esac
+  case "$file" in
+    Sources/*) folder="Sources/$module" ;;
+    MockServer/Contract/*) folder="MockServer/Contract" ;;
+    MockServer/Social/*) folder="MockServer/Social" ;;
+    *) folder="$module" ;;
+  esac
   header="$(
     echo "import Foundation"
     echo "#if canImport(FoundationNetworking)"

@@ -8,6 +8,8 @@ import MockServer
 /// transport and checks each answer against the declaration (status and response schema).
 ///
 /// ```swift
+/// import CourierCurl
+///
 /// try await withMockServer(handlers: [ContractHandler(NotesAPI.self)]) { server in
 ///     let failures = await ContractCheck.run(NotesAPI.self, transport: CurlTransport(), baseURL: server.baseURL)
 ///     #expect(failures.isEmpty, "\(failures)")
