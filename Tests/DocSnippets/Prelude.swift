@@ -16,7 +16,7 @@ import Foundation
 #endif
 
 /// A note, the model of the example API.
-public struct Note: Codable, Sendable, Equatable, SchemaDescribing {
+public struct Note: Codable, Sendable, Equatable, Identifiable, SchemaDescribing {
     public var id: String
     public var text: String
 
