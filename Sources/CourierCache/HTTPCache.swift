@@ -15,7 +15,9 @@ import Foundation
 /// let source = user.source  // .network, then .cache while fresh, then .revalidated after a 304
 /// ```
 ///
-/// - Only `GET` responses are stored; a `HEAD` is answered from a fresh stored `GET`.
+/// - Only `GET` responses are stored; a `HEAD` is answered from a fresh stored `GET`. A `200`
+///   to a `HEAD` that went to the server updates the stored `GET` responses it describes (same
+///   validators and length) with its header fields, and removes the others (RFC 9111 §4.3.5).
 ///   Responses to requests that carry their own conditional headers pass through.
 /// - A single `Range` (`bytes=a-b`, `a-`, `-n`) is answered from a fresh stored `200` with a
 ///   `206` and its `Content-Range`, or a `416` with `Content-Range: bytes */length` when no byte
@@ -133,7 +135,7 @@ public final class HTTPCache: Interceptor, Sendable {
         if directives.onlyIfCached {
             return TransportResponse(status: 504, headers: ["Content-Type": "text/plain"], url: url)
         }
-        guard method == "GET" else { return try await next(request) }
+        guard method == "GET" else { return try await send(head: request, key: key, next: next) }
         if let stored, revalidatesInBackground(stored, directives),
             let response = try serve(stored, request, source: .cache)
         {
@@ -170,8 +172,8 @@ public final class HTTPCache: Interceptor, Sendable {
         return outgoing
     }
 
-    /// `stored` with the header fields of a `304` to a request sent at `requestTime`, saved;
-    /// when another request stored a newer response meanwhile, that one.
+    /// `stored` with the header fields of a `304` (or of a `200` to a `HEAD`) to a request sent
+    /// at `requestTime`, saved; when another request stored a newer response meanwhile, that one.
     func refresh(_ stored: CachedResponse, with notModified: TransportResponse, sentAt requestTime: Date)
         -> CachedResponse
     {
