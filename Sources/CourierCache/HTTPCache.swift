@@ -38,7 +38,9 @@ import Foundation
 ///   `max-stale` and `only-if-cached` are honoured, `must-revalidate` forbidding `max-stale`.
 /// - `Vary` keeps several variants per URL, each served to the requests whose varying fields
 ///   match the stored request's (lines combined, whitespace around values trimmed); of
-///   several that match, the most recent. `Vary: *` is not stored. Every response varies on
+///   several that match, the most recent. A request no variant matches is sent with
+///   `If-None-Match` listing the others' strong `ETag`s, and a `304` naming one serves it
+///   (RFC 9111 §4.3.4). `Vary: *` is not stored. Every response varies on
 ///   `Authorization` too (kept only as a hash), so one user's answer never goes to another.
 /// - A non-error answer to an unsafe method (`POST`, `PUT`, `DELETE`, …) removes every stored
 ///   variant for its URL and for its same-origin `Location` and `Content-Location`.
@@ -143,19 +145,43 @@ public final class HTTPCache: Interceptor, Sendable {
             revalidateInBackground(stored, request, next: next)
             return response
         }
-        let outgoing = Self.conditional(request, on: stored)
+        // No variant selected: the server may still name one of the others by its ETag.
+        let offered = stored == nil ? otherVariants(key, for: headers) : []
+        let outgoing =
+            stored == nil
+            ? Self.conditional(request, offering: offered) : Self.conditional(request, on: stored)
         let requestTime = now()
         let response = try await next(outgoing)
-        if response.status == 304, let stored, stored.hasValidator {
-            let refreshed = refresh(stored, with: response, sentAt: requestTime)
+        if response.status == 304,
+            let validated = stored.flatMap({ $0.hasValidator ? $0 : nil })
+                ?? Self.named(by: response, in: offered)
+        {
+            let refreshed = refresh(validated, with: response, sentAt: requestTime)
             if let served = try serve(refreshed, request, source: .revalidated) {
                 count(\.revalidations)
                 return served
             }
-            return try await next(request)  // the body went missing: fetch it whole
+            // The body went missing: fetch it whole.
+            return try await sendAgain(request, key: key, next: next)
+        }
+        // A 304 to the cache's own condition that names no stored response answers nothing.
+        if response.status == 304, !offered.isEmpty {
+            return try await sendAgain(request, key: key, next: next)
         }
         count(\.misses)
         try keep(response, for: outgoing, headers: headers, key: key, sentAt: requestTime)
+        return response
+    }
+
+    /// Sends `request` as the caller made it and stores the answer.
+    private func sendAgain(
+        _ request: TransportRequest, key: String,
+        next: @Sendable (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        let requestTime = now()
+        let response = try await next(request)
+        count(\.misses)
+        try keep(response, for: request, headers: request.headers, key: key, sentAt: requestTime)
         return response
     }
 
