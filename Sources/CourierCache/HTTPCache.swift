@@ -33,6 +33,9 @@ import Foundation
 /// - A stale response with `stale-while-revalidate` (RFC 5861), inside its window, is served
 ///   at once (`Response.source` `.cache`) and revalidated in a background task, one at a time
 ///   per stored response; `waitForRevalidations()` waits for them.
+/// - A stale response with `stale-if-error` (RFC 5861), inside its window, answers a request
+///   the server answered with `500`, `502`, `503` or `504`, or could not be reached for
+///   (`Response.source` `.cache`), unless it must be revalidated.
 /// - `no-store` is never stored; `no-cache` (response or request) always revalidates;
 ///   `private` is stored (this cache is private); a request's `max-age`, `min-fresh`,
 ///   `max-stale` and `only-if-cached` are honoured, `must-revalidate` forbidding `max-stale`.
@@ -151,7 +154,20 @@ public final class HTTPCache: Interceptor, Sendable {
             stored == nil
             ? Self.conditional(request, offering: offered) : Self.conditional(request, on: stored)
         let requestTime = now()
-        let response = try await next(outgoing)
+        let response: TransportResponse
+        do {
+            response = try await next(outgoing)
+        } catch let error as CourierError where Self.outages.contains(error.code) {
+            if let stored, let stale = try serve(stored, request, standingInForErrorWith: directives) {
+                return stale
+            }
+            throw error
+        }
+        if Self.errorStatuses.contains(response.status), let stored,
+            let stale = try serve(stored, request, standingInForErrorWith: directives)
+        {
+            return stale
+        }
         if response.status == 304,
             let validated = stored.flatMap({ $0.hasValidator ? $0 : nil })
                 ?? Self.named(by: response, in: offered)
