@@ -27,6 +27,8 @@ struct CacheControl: Sendable, Hashable {
     var maxStale: Int??
     /// How long after it turns stale a response may still be served while it is revalidated.
     var staleWhileRevalidate: Int?
+    /// How long after it turns stale a response may still stand in for a server error.
+    var staleIfError: Int?
 
     /// The directives of `headers`; `isRequest` also reads `Pragma: no-cache` (§5.4), which
     /// means nothing in a response.
@@ -61,6 +63,7 @@ struct CacheControl: Sendable, Hashable {
                 if argument == nil { maxStale = .some(nil) } else if let seconds { maxStale = .some(seconds) }
             case "stale-while-revalidate":
                 if let seconds, staleWhileRevalidate == nil { staleWhileRevalidate = seconds }
+            case "stale-if-error": if let seconds, staleIfError == nil { staleIfError = seconds }
             default: continue
             }
         }

@@ -141,10 +141,7 @@ final class CacheStore: Sendable {
     @discardableResult
     func update(_ record: CachedResponse, replacing original: CachedResponse) -> Bool {
         index.withLock { index in
-            guard let current = index.records[record.id], current.file == original.file,
-                current.size == original.size, current.requestTime == original.requestTime,
-                current.responseTime == original.responseTime, current.headers == original.headers
-            else { return false }
+            guard let current = index.records[record.id], Self.same(current, original) else { return false }
             index.clock &+= 1
             var record = record
             record.lastUse = index.clock
@@ -152,6 +149,23 @@ final class CacheStore: Sendable {
             save(index)
             return true
         }
+    }
+
+    /// Removes the entry `record`, and its body, unless it changed since `record` was read.
+    func remove(_ record: CachedResponse) {
+        index.withLock { index in
+            guard let current = index.records[record.id], Self.same(current, record) else { return }
+            index.records[record.id] = nil
+            try? FileManager.default.removeItem(at: file(of: record))
+            save(index)
+        }
+    }
+
+    /// Whether `current` is still the entry `original` was read as.
+    private static func same(_ current: CachedResponse, _ original: CachedResponse) -> Bool {
+        current.file == original.file && current.size == original.size
+            && current.requestTime == original.requestTime && current.responseTime == original.responseTime
+            && current.headers == original.headers
     }
 
     /// Removes every entry for the URL `key`, and their bodies.

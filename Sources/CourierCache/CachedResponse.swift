@@ -147,8 +147,14 @@ struct CachedResponse: Codable, Sendable {
             headers.filter { !dropped.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
     }
 
-    /// Fields a `304` does not replace (RFC 9111 §3.2): they describe the stored body.
-    static let keptOn304: Set<String> = ["content-length", "content-encoding", "content-range"]
+    /// Fields an update (a `304`, a `200` to a `HEAD`) does not replace, because the stored
+    /// body depends on them (RFC 9111 §3.2): its length and coding, and the part a stored `206`
+    /// holds. A `200`'s `Content-Range` means nothing for its body and is updated like any field.
+    var keptOnUpdate: Set<String> {
+        status == 206
+            ? ["content-length", "content-encoding", "content-range"]
+            : ["content-length", "content-encoding"]
+    }
 
     /// The stored header fields updated with those of a `304` (RFC 9111 §4.3.4), received at
     /// `now`: a `304` without `Date` is dated when it arrived (RFC 9110 §6.6.1). The `304`'s
@@ -156,7 +162,7 @@ struct CachedResponse: Codable, Sendable {
     mutating func merge(_ notModified: HTTPHeaders, receivedAt now: Date) {
         var notModified = Self.storable(notModified)
         if notModified["Date"] == nil { notModified.add(name: "Date", value: Self.httpDate(now)) }
-        let replaced = Set(notModified.map { $0.name.lowercased() }).subtracting(Self.keptOn304)
+        let replaced = Set(notModified.map { $0.name.lowercased() }).subtracting(keptOnUpdate)
         var merged = headers.filter { ($0.first).map { !replaced.contains($0.lowercased()) } ?? false }
         for field in notModified where replaced.contains(field.name.lowercased()) {
             merged.append([field.name, field.value])

@@ -15,7 +15,9 @@ import Foundation
 /// let source = user.source  // .network, then .cache while fresh, then .revalidated after a 304
 /// ```
 ///
-/// - Only `GET` responses are stored; a `HEAD` is answered from a fresh stored `GET`.
+/// - Only `GET` responses are stored; a `HEAD` is answered from a fresh stored `GET`. A `200`
+///   to a `HEAD` that went to the server updates the stored `GET` responses it describes (same
+///   validators and length) with its header fields, and removes the others (RFC 9111 §4.3.5).
 ///   Responses to requests that carry their own conditional headers pass through.
 /// - A single `Range` (`bytes=a-b`, `a-`, `-n`) is answered from a fresh stored `200` with a
 ///   `206` and its `Content-Range`, or a `416` with `Content-Range: bytes */length` when no byte
@@ -31,12 +33,17 @@ import Foundation
 /// - A stale response with `stale-while-revalidate` (RFC 5861), inside its window, is served
 ///   at once (`Response.source` `.cache`) and revalidated in a background task, one at a time
 ///   per stored response; `waitForRevalidations()` waits for them.
+/// - A stale response with `stale-if-error` (RFC 5861), inside its window, answers a request
+///   the server answered with `500`, `502`, `503` or `504`, or could not be reached for
+///   (`Response.source` `.cache`), unless it must be revalidated.
 /// - `no-store` is never stored; `no-cache` (response or request) always revalidates;
 ///   `private` is stored (this cache is private); a request's `max-age`, `min-fresh`,
 ///   `max-stale` and `only-if-cached` are honoured, `must-revalidate` forbidding `max-stale`.
 /// - `Vary` keeps several variants per URL, each served to the requests whose varying fields
 ///   match the stored request's (lines combined, whitespace around values trimmed); of
-///   several that match, the most recent. `Vary: *` is not stored. Every response varies on
+///   several that match, the most recent. A request no variant matches is sent with
+///   `If-None-Match` listing the others' strong `ETag`s, and a `304` naming one serves it
+///   (RFC 9111 §4.3.4). `Vary: *` is not stored. Every response varies on
 ///   `Authorization` too (kept only as a hash), so one user's answer never goes to another.
 /// - A non-error answer to an unsafe method (`POST`, `PUT`, `DELETE`, …) removes every stored
 ///   variant for its URL and for its same-origin `Location` and `Content-Location`.
@@ -133,7 +140,7 @@ public final class HTTPCache: Interceptor, Sendable {
         if directives.onlyIfCached {
             return TransportResponse(status: 504, headers: ["Content-Type": "text/plain"], url: url)
         }
-        guard method == "GET" else { return try await next(request) }
+        guard method == "GET" else { return try await send(head: request, key: key, next: next) }
         if let stored, revalidatesInBackground(stored, directives),
             let response = try serve(stored, request, source: .cache)
         {
@@ -141,19 +148,56 @@ public final class HTTPCache: Interceptor, Sendable {
             revalidateInBackground(stored, request, next: next)
             return response
         }
-        let outgoing = Self.conditional(request, on: stored)
+        // No variant selected: the server may still name one of the others by its ETag.
+        let offered = stored == nil ? otherVariants(key, for: headers) : []
+        let outgoing =
+            stored == nil
+            ? Self.conditional(request, offering: offered) : Self.conditional(request, on: stored)
         let requestTime = now()
-        let response = try await next(outgoing)
-        if response.status == 304, let stored, stored.hasValidator {
-            let refreshed = refresh(stored, with: response, sentAt: requestTime)
+        let response: TransportResponse
+        do {
+            response = try await next(outgoing)
+        } catch let error as CourierError where Self.outages.contains(error.code) {
+            if let stored, let stale = try serve(stored, request, standingInForErrorWith: directives) {
+                return stale
+            }
+            throw error
+        }
+        if Self.errorStatuses.contains(response.status), let stored,
+            let stale = try serve(stored, request, standingInForErrorWith: directives)
+        {
+            return stale
+        }
+        if response.status == 304,
+            let validated = stored.flatMap({ $0.hasValidator ? $0 : nil })
+                ?? Self.named(by: response, in: offered)
+        {
+            let refreshed = refresh(validated, with: response, sentAt: requestTime)
             if let served = try serve(refreshed, request, source: .revalidated) {
                 count(\.revalidations)
                 return served
             }
-            return try await next(request)  // the body went missing: fetch it whole
+            // The body went missing: fetch it whole.
+            return try await sendAgain(request, key: key, next: next)
+        }
+        // A 304 to the cache's own condition that names no stored response answers nothing.
+        if response.status == 304, !offered.isEmpty {
+            return try await sendAgain(request, key: key, next: next)
         }
         count(\.misses)
         try keep(response, for: outgoing, headers: headers, key: key, sentAt: requestTime)
+        return response
+    }
+
+    /// Sends `request` as the caller made it and stores the answer.
+    private func sendAgain(
+        _ request: TransportRequest, key: String,
+        next: @Sendable (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        let requestTime = now()
+        let response = try await next(request)
+        count(\.misses)
+        try keep(response, for: request, headers: request.headers, key: key, sentAt: requestTime)
         return response
     }
 
@@ -170,8 +214,8 @@ public final class HTTPCache: Interceptor, Sendable {
         return outgoing
     }
 
-    /// `stored` with the header fields of a `304` to a request sent at `requestTime`, saved;
-    /// when another request stored a newer response meanwhile, that one.
+    /// `stored` with the header fields of a `304` (or of a `200` to a `HEAD`) to a request sent
+    /// at `requestTime`, saved; when another request stored a newer response meanwhile, that one.
     func refresh(_ stored: CachedResponse, with notModified: TransportResponse, sentAt requestTime: Date)
         -> CachedResponse
     {

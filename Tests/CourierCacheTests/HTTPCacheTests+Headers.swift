@@ -63,4 +63,38 @@ extension HTTPCacheTests {
         #expect(hit.headers.values(for: "e") == ["0"])
         #expect(hit.headers["f"] == "6")
     }
+
+    @Test(
+        "a 304 updates a stored 200's Content-Range, which says nothing of its body, but not the fields its body depends on",
+        arguments: [
+            ("Content-Range", "bytes 0-1/2", "bytes 0-1/9", "bytes 0-1/9"),
+            ("Content-Encoding", "x-first", "x-second", "x-first"),
+            ("Content-Length", "2", "3", "2"),
+            ("Content-Type", "text/plain", "text/html", "text/html"),
+        ])
+    func fieldsA304Updates(name: String, stored: String, sent: String, served: String) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try cache()
+        let clock = self.clock
+        let origin = Origin { request in
+            let date = Self.httpDate(clock.now)
+            let revalidating = request.value(forHTTPHeaderField: "If-None-Match") == "\"x\""
+            return TransportResponse(
+                status: revalidating ? 304 : 200,
+                headers: HTTPHeaders([
+                    ("Cache-Control", "max-age=10"), ("ETag", "\"x\""), ("Date", date),
+                    (name, revalidating ? sent : stored),
+                ]),
+                body: .data(revalidating ? Data() : Data("v1".utf8)))
+        }
+        _ = try await send(cache, origin)
+        clock.advance(20)
+        let revalidated = try await send(cache, origin)
+        #expect(revalidated.source == .revalidated)
+        #expect(revalidated.headers.values(for: name) == [served])
+        #expect(revalidated.body.data == Data("v1".utf8))
+        let hit = try await send(cache, origin)
+        #expect(hit.source == .cache)
+        #expect(hit.headers.values(for: name) == [served])
+    }
 }

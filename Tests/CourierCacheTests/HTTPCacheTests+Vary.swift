@@ -89,4 +89,80 @@ extension HTTPCacheTests {
     }
 
     static var key: String { HTTPCache.key(url) }
+
+    @Test(
+        "a request no variant matches asks with the other variants' strong ETags, and a 304 naming one serves it"
+    )
+    func otherVariantsValidate() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try cache()
+        let clock = self.clock
+        let origin = Origin { request in
+            let abc = request.value(forHTTPHeaderField: "Abc") ?? ""
+            let etag = abc == "789" ? "\"other\"" : abc == "weak" ? "W/\"weak\"" : "\"abcdef\""
+            if request.value(forHTTPHeaderField: "If-None-Match")?.contains(etag) == true {
+                return TransportResponse(status: 304, headers: HTTPHeaders([("ETag", etag)]))
+            }
+            return TransportResponse(
+                status: 200,
+                headers: HTTPHeaders([
+                    ("Cache-Control", "max-age=60"), ("ETag", etag), ("Vary", "Abc"),
+                    ("Date", Self.httpDate(clock.now)),
+                ]),
+                body: .data(Data("body \(abc)".utf8)), url: request.url)
+        }
+        _ = try await send(cache, origin, headers: ["Abc": "123"])
+        let validated = try await send(cache, origin, headers: ["Abc": "456"])
+        #expect(origin.last?.value(forHTTPHeaderField: "If-None-Match") == "\"abcdef\"")
+        #expect(validated.source == .revalidated)
+        #expect(validated.status == 200)
+        #expect(validated.body.data == Data("body 123".utf8), "the server named the stored representation")
+
+        let other = try await send(cache, origin, headers: ["Abc": "789"])
+        #expect(other.source == .network)
+        #expect(other.body.data == Data("body 789".utf8))
+        #expect(
+            try await send(cache, origin, headers: ["Abc": "789"]).source == .cache, "stored as a variant")
+
+        _ = try await send(cache, origin, headers: ["Abc": "weak"])
+        let list = try #require(origin.last?.value(forHTTPHeaderField: "If-None-Match"))
+        #expect(
+            Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) == [
+                "\"abcdef\"", "\"other\"",
+            ])
+        _ = try await send(cache, origin, headers: ["Abc": "none"])
+        #expect(
+            origin.last?.value(forHTTPHeaderField: "If-None-Match")?.contains("W/") == false,
+            "never a weak one")
+        #expect(
+            try await send(cache, origin, headers: ["Abc": "456"], lines: [("Authorization", "Bearer b")])
+                .source
+                == .network)
+        #expect(
+            origin.last?.value(forHTTPHeaderField: "If-None-Match") == nil,
+            "another user's variants are not offered")
+    }
+
+    @Test(
+        "a 304 that names none of the offered variants is not handed over: the request goes again, unconditional"
+    )
+    func unmatched304() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try cache()
+        let origin = Origin { request in
+            if request.value(forHTTPHeaderField: "If-None-Match") != nil {
+                return TransportResponse(status: 304, headers: HTTPHeaders([("ETag", "\"unknown\"")]))
+            }
+            return TransportResponse(
+                status: 200,
+                headers: HTTPHeaders([("Cache-Control", "max-age=60"), ("ETag", "\"a\""), ("Vary", "Abc")]),
+                body: .data(Data("v1".utf8)), url: request.url)
+        }
+        _ = try await send(cache, origin, headers: ["Abc": "1"])
+        let response = try await send(cache, origin, headers: ["Abc": "2"])
+        #expect(response.status == 200)
+        #expect(response.source == .network)
+        #expect(origin.count == 3)
+        #expect(origin.last?.value(forHTTPHeaderField: "If-None-Match") == nil)
+    }
 }

@@ -1,0 +1,35 @@
+import Courier
+import Foundation
+
+/// `stale-if-error` (RFC 5861 §4): a stale response standing in for a server error.
+extension HTTPCache {
+    /// The statuses RFC 5861 counts as an error.
+    static let errorStatuses: Set<Int> = [500, 502, 503, 504]
+
+    /// Transport failures that mean the server could not be reached or did not answer: what a
+    /// gateway would turn into a `502` or `504`. Never a cancellation.
+    static let outages: Set<CourierError.Code> = [
+        .cannotResolveHost, .cannotConnect, .connectionLost, .timedOut,
+    ]
+
+    /// `stored` as the answer to `request` in place of a server error, when its
+    /// `stale-if-error` window is not over, it may be served stale at all, and the request
+    /// asks for nothing fresher; nil otherwise.
+    func serve(
+        _ stored: CachedResponse, _ request: TransportRequest, standingInForErrorWith directives: CacheControl
+    )
+        throws -> TransportResponse?
+    {
+        let response = CacheControl(stored.httpHeaders)
+        guard let window = response.staleIfError, !response.noCache, !response.mustRevalidate,
+            !directives.noCache, directives.maxAge == nil, directives.minFresh == nil
+        else { return nil }
+        let staleness = stored.age(at: now()) - stored.freshnessLifetime
+        guard staleness <= TimeInterval(window), let served = try serve(stored, request, source: .cache)
+        else {
+            return nil
+        }
+        count(\.hits)
+        return served
+    }
+}
