@@ -9,10 +9,14 @@ import Foundation
 /// A private HTTP cache (RFC 9111) on disk, used as an interceptor.
 ///
 /// ```swift
+/// import CourierCurl
+/// import CourierInterceptors
+///
+/// let cachesFolder = FileManager.default.temporaryDirectory
 /// let cache = try HTTPCache(directory: cachesFolder.appendingPathComponent("http"))
-/// let manager = NetworkManager(transport: CurlTransport(), interceptors: [RetryPolicy(), cache])
-/// let user = try await manager.send(endpoint, as: User.self)
-/// let source = user.source  // .network, then .cache while fresh, then .revalidated after a 304
+/// let manager = NetworkManager(transport: CurlTransport(), baseURL: baseURL, interceptors: [RetryPolicy(), cache])
+/// let notes = try await manager.send(NotesAPI.list())
+/// let source = notes.source  // .network, then .cache while fresh, then .revalidated after a 304
 /// ```
 ///
 /// - Only `GET` responses are stored; a `HEAD` is answered from a fresh stored `GET`. A `200`

@@ -4,6 +4,10 @@ extension Configuration {
     /// The transport this configuration names, made with its proxy, from the ones the program links.
     ///
     /// ```swift
+    /// import CourierCurl
+    /// import CourierURLSession
+    ///
+    /// let configuration = try Configuration.load(from: URL(fileURLWithPath: "courier.json"))
     /// let transport = try configuration.makeTransport(choosingFrom: [CurlTransport.self, URLSessionTransport.self])
     /// ```
     /// - Parameter transports: the transports this program can use.

@@ -4,8 +4,10 @@ import Foundation
 /// A transport a test runs against, made fresh for each use and shut down after it.
 ///
 /// ```swift
-/// let mine = TransportUnderTest(name: "MyTransport") { _ in MyTransport() }
-/// try await mine.with { transport in _ = try await transport.send(TransportRequest(url: url)) }
+/// import CourierURLSession
+///
+/// let mine = TransportUnderTest(name: "URLSessionTransport") { _ in URLSessionTransport() }
+/// try await mine.with { transport in _ = try await transport.send(TransportRequest(url: baseURL)) }
 /// ```
 public struct TransportUnderTest: Sendable, CustomStringConvertible {
     /// Which implementation it is, for the few checks where transports differ by design.
