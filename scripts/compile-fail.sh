@@ -45,5 +45,15 @@ for example in Tests/CourierCLITests/Readme*Example.swift Tests/TransportConform
     echo "compile-fail: $(basename "$example") needs more than the public API"; echo "$output"; failed=$((failed + 1))
   fi
 done
+# The classic enum as users paste it (the test target's copy, public API alone), and its last line.
+seed_dir="$(mktemp -d)"
+echo 'let request = OnboardingEndPoint.login(email: "ayush", password: "123456").asURLRequest()' >"$seed_dir/main.swift"
+if output="$(swiftc -typecheck -I "$modules" Tests/CourierContractTests/Configurable/SeedOnboardingEndPoint.swift \
+  "$seed_dir/main.swift" 2>&1)"; then
+  echo "compile-fail: the pasted classic enum and its asURLRequest() line compile"; passed=$((passed + 1))
+else
+  echo "compile-fail: the pasted classic enum does not compile"; echo "$output"; failed=$((failed + 1))
+fi
+rm -rf "$seed_dir"
 echo "compile-fail: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -9,11 +9,8 @@ import Foundation
 /// and the classic path (an `APIConfigurable` enum with the same query), in alternating rounds inside
 /// one process, timed by the thread's CPU clock.
 enum RequestBuildBench {
-    enum Options {
-        static let rounds = Option.value("--rounds", placeholder: "N", help: "alternating rounds (default 7)")
-        static let seconds = Option.value(
-            "--seconds", placeholder: "S", help: "time per measurement, in seconds (default 0.3)")
-    }
+    /// The same options as `bench decode`: alternating rounds, and the time per measurement.
+    typealias Options = DecoderBench.Options
 
     static let spec = ArgumentSpec(
         command: "bench build",
