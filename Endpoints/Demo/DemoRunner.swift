@@ -215,11 +215,9 @@ struct DemoFlow {
         }
         _ = await step("http cache") {
             let manager = client.manager
-            let cached = NetworkManager(
-                transport: manager.transport, baseURL: manager.baseURL,
-                transferOptions: manager.transferOptions,
-                interceptors: manager.interceptors + [httpCache], eventMonitors: manager.eventMonitors,
-                cookieJar: manager.cookieJar)
+            var settings = manager.settings
+            settings.interceptors.append(httpCache)
+            let cached = NetworkManager(transport: manager.transport, settings: settings)
             var sources: [ResponseSource] = []
             for _ in 0..<3 { sources.append(try await cached.send(TweetsEndPoint.user(id: me.id)).source) }
             try Self.check(sources == [.network, .cache, .cache], "the profile came from \(sources)")

@@ -59,11 +59,9 @@ public final class VideoCache: Sendable {
         self.maxBytes = maxBytes
         let cache = try HTTPCache(directory: directory, maxBytes: maxBytes)
         self.cache = cache
-        self.manager = NetworkManager(
-            transport: manager.transport, baseURL: manager.baseURL, transferOptions: manager.transferOptions,
-            interceptors: manager.interceptors + [cache], validation: manager.validation,
-            defaultHeaders: manager.defaultHeaders, eventMonitors: manager.eventMonitors,
-            callbackQueue: manager.callbackQueue, decoder: manager.decoder, cookieJar: manager.cookieJar)
+        var settings = manager.settings
+        settings.interceptors.append(cache)
+        self.manager = NetworkManager(transport: manager.transport, settings: settings)
     }
 
     /// The cached file for `key` (a URL string), if any; marks it recently used.

@@ -38,7 +38,7 @@ public struct Response<Value: Sendable>: Sendable {
     public var source: ResponseSource
 
     /// Creates a response.
-    package init(
+    public init(
         value: Value, status: Int, headers: HTTPHeaders, body: ResponseBody,
         request: TransportRequest, url: URL? = nil, timings: Timings = Timings(),
         httpVersion: String? = nil, attempts: Int = 1, source: ResponseSource = .network

@@ -40,8 +40,13 @@ public struct InterceptorContext: Sendable {
     public let baseURL: URL?
     let monitors: [any EventMonitor]
 
-    /// Creates a context; `NetworkManager` makes one per call.
-    package init(originalRequest: TransportRequest, baseURL: URL? = nil, monitors: [any EventMonitor] = []) {
+    /// Creates a context. `NetworkManager` makes one per call; a test makes one to run an
+    /// interceptor alone.
+    /// - Parameters:
+    ///   - originalRequest: the request as its endpoint built it.
+    ///   - baseURL: the manager's base URL.
+    ///   - monitors: the monitors `emit(_:)` reports to.
+    public init(originalRequest: TransportRequest, baseURL: URL? = nil, monitors: [any EventMonitor] = []) {
         self.originalRequest = originalRequest
         self.baseURL = baseURL
         self.monitors = monitors

@@ -376,3 +376,23 @@ struct NetworkManagerDecoderTests {
             ])
     }
 }
+
+/// A manager made from another one's settings is the same manager but for what was changed.
+struct NetworkManagerSettingsTests {
+    @Test func aManagerFromAnothersSettingsKeepsThemAndSharesItsJar() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/feed", .json(#"{"posts":[]}"#, headers: ["Set-Cookie": "s=1; Path=/"]))
+        let first = makeManager(stub)
+        var settings = first.settings
+        settings.defaultHeaders.replaceOrAdd(name: "X-Trace", value: "on")
+        let second = NetworkManager(transport: stub, settings: settings)
+        #expect(second.baseURL == first.baseURL)
+        #expect(second.settings.transferOptions.maxRedirects == first.settings.transferOptions.maxRedirects)
+        #expect(second.cookieJar === first.cookieJar)
+        _ = try await first.sendRaw(TestEndpoint.feed)
+        let response = try await second.sendRaw(TestEndpoint.feed)
+        #expect(response.request.headers["X-Trace"] == "on")
+        #expect(response.request.headers["User-Agent"] == "courier-tests")
+        #expect(stub.requests.last?.headers["Cookie"] == "s=1", "the second manager sends the first one's cookie")
+    }
+}
