@@ -1,22 +1,22 @@
 import Foundation
 
 /// Where a JSON text breaks the grammar of RFC 8259, and why.
-public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The line of the offending character, from 1.
-    public var line: Int
+    package var line: Int
     /// Its column on that line, from 1, counted in Unicode scalars.
-    public var column: Int
+    package var column: Int
     /// Its byte offset from the start of the text.
-    public var offset: Int
+    package var offset: Int
     /// What is wrong there, such as "a trailing comma before }".
-    public var reason: String
+    package var reason: String
 
     /// Creates an error at a byte offset of `data`, computing its line and column.
     /// - Parameters:
     ///   - offset: the offending byte's offset.
     ///   - data: the whole text.
     ///   - reason: what is wrong there.
-    public init(offset: Int, in data: Data, reason: String) {
+    package init(offset: Int, in data: Data, reason: String) {
         var line = 1
         var column = 1
         for byte in data.prefix(offset) {
@@ -35,7 +35,7 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// "malformed JSON at line L, column C: reason".
-    public var description: String { "malformed JSON at line \(line), column \(column): \(reason)" }
+    package var description: String { "malformed JSON at line \(line), column \(column): \(reason)" }
 }
 
 /// A strict check of JSON text against RFC 8259, with the position of the first fault.
@@ -46,13 +46,13 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 /// comments, single-quoted strings, unquoted keys, `NaN` and `Infinity`, leading zeros and `+`
 /// signs, hexadecimal numbers, control characters in strings, invalid escapes, lone
 /// surrogates, invalid UTF-8 and a byte order mark. It builds no value.
-public enum JSONSyntax {
+package enum JSONSyntax {
     /// The deepest nesting of arrays and objects accepted.
-    public static let maxDepth = 512
+    package static let maxDepth = 512
 
     /// Checks that `data` is exactly one JSON value, with only whitespace around it.
     /// - Throws: `JSONSyntaxError` with the line, column and reason of the first fault.
-    public static func check(_ data: Data) throws(JSONSyntaxError) {
+    package static func check(_ data: Data) throws(JSONSyntaxError) {
         let fault = data.withUnsafeBytes { bytes -> (offset: Int, reason: String)? in
             var scanner = Scanner(bytes: bytes)
             return scanner.run()
@@ -61,7 +61,7 @@ public enum JSONSyntax {
     }
 
     /// The first fault of `data` as JSON, or nil when it is well-formed.
-    public static func firstError(in data: Data) -> JSONSyntaxError? {
+    package static func firstError(in data: Data) -> JSONSyntaxError? {
         do {
             try check(data)
             return nil
@@ -427,7 +427,7 @@ extension JSONValue {
     /// tools read too.
     /// - Throws: `JSONSyntaxError` with the line and column of the first fault; `DecodingError` for
     ///   a number no Swift type holds.
-    public static func parseStrictly(_ data: Data) throws -> JSONValue {
+    package static func parseStrictly(_ data: Data) throws -> JSONValue {
         try JSONSyntax.check(data)
         return try parse(data)
     }
