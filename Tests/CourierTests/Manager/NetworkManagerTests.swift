@@ -393,6 +393,7 @@ struct NetworkManagerSettingsTests {
         let response = try await second.sendRaw(TestEndpoint.feed)
         #expect(response.request.headers["X-Trace"] == "on")
         #expect(response.request.headers["User-Agent"] == "courier-tests")
-        #expect(stub.requests.last?.headers["Cookie"] == "s=1", "the second manager sends the first one's cookie")
+        #expect(
+            stub.requests.last?.headers["Cookie"] == "s=1", "the second manager sends the first one's cookie")
     }
 }
