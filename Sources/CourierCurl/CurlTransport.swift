@@ -21,9 +21,8 @@ import Foundation
 /// and the progress closure run on that loop thread, so they should be quick (reading a
 /// file is; waiting on the network is not).
 ///
-/// Redirects are followed up to `TransferOptions.maxRedirects` by the same rules as every
-/// transport (see `TransferOptions.crossOriginHeaderPolicy` for what a redirect to another
-/// origin drops): libcurl's own redirect following is off.
+/// Each call is one exchange: a 3xx is returned as it came (libcurl's own redirect following
+/// is off), and `NetworkManager` follows it, by the same rules over every transport.
 public final class CurlTransport: Transport {
     /// The settings this transport was created with.
     public let configuration: Configuration
@@ -47,7 +46,7 @@ public final class CurlTransport: Transport {
         loop.requestStop()
     }
 
-    /// Sends `request` through libcurl.
+    /// Sends `request` through libcurl, as one exchange: a redirect is returned, not followed.
     ///
     /// - Parameter request: what to send and where to put the response body.
     /// - Returns: the response, whatever its status code.
@@ -55,11 +54,6 @@ public final class CurlTransport: Transport {
     ///   body; a transport code for a failed transfer; `.cancelled` when the task is
     ///   cancelled or the transport is shut down.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        try await Redirects.send(request) { hop in try await sendOnce(hop) }
-    }
-
-    /// One hop: libcurl never follows a redirect itself.
-    private func sendOnce(_ request: TransportRequest) async throws -> TransportResponse {
         let plan = try CurlRequestPlan.make(for: request, configuration: configuration)
         if Task.isCancelled {
             throw CourierError(.cancelled, "the request was cancelled", request: request)
@@ -88,30 +82,9 @@ public final class CurlTransport: Transport {
     /// has read half of that. A pause is not idle time for the idle timeout.
     ///
     /// - Parameter request: what to send; its destination is ignored.
-    /// - Returns: the final head (after redirects) and the body stream.
+    /// - Returns: the head (a redirect is returned, not followed) and the body stream.
     /// - Throws: `CourierError` as `send` does.
     public func stream(_ request: TransportRequest) async throws -> TransportStream {
-        var current: TransportStream?
-        let head: TransportResponse
-        do {
-            head = try await Redirects.send(request) { hop in
-                current?.body.cancel()  // a redirect's body is not read
-                let streamed = try await streamOnce(hop)
-                current = streamed
-                return streamed.head
-            }
-        } catch {
-            current?.body.cancel()
-            throw error
-        }
-        guard var streamed = current else {
-            throw CourierError(.transferFailed, "no response was streamed", request: request)
-        }
-        streamed.head = head
-        return streamed
-    }
-
-    private func streamOnce(_ request: TransportRequest) async throws -> TransportStream {
         let plan = try CurlRequestPlan.make(for: request, configuration: configuration)
         if Task.isCancelled {
             throw CourierError(.cancelled, "the request was cancelled", request: request)

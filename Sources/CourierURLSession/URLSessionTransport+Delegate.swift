@@ -50,7 +50,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             completionHandler(nil)
             return
         }
-        // Redirects are followed by `Redirects`, one task per hop; a transfer being cancelled
+        // Redirects are followed above the transport, one task per hop; a transfer being cancelled
         // must not answer at all.
         guard transfer.redirect() else { return }
         completionHandler(nil)

@@ -382,8 +382,8 @@ final class Transfer: Sendable {
                 direction: .upload, completed: total, total: expected > 0 ? expected : request.body.length))
     }
 
-    /// A redirect arrived. URLSession never follows it: `Redirects` decides, the same way for
-    /// every transport, so the 3xx is returned as this hop's response. Returns false when the
+    /// A redirect arrived. URLSession never follows it: `NetworkManager` decides, the same way
+    /// over every transport, so the 3xx is returned as this exchange's response. Returns false when the
     /// transfer is being cancelled and must not answer at all (FoundationNetworking crashes
     /// on a redirect answer that arrives after the cancellation).
     func redirect() -> Bool {

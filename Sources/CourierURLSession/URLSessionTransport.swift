@@ -17,8 +17,8 @@ import Foundation
 /// Behaviour on Linux, where `URLSession` is swift-corelibs-foundation over libcurl:
 /// - **Stream bodies** are written to a temporary file first and uploaded from it
 ///   (Linux has no bound stream pairs for `uploadTask(withStreamedRequest:)`); the file is
-///   deleted when the transfer ends. The stream is read once, so disk space for the body
-///   is needed, memory is not.
+///   deleted when the transfer ends. The stream is read once per exchange, so disk space for
+///   the body is needed, memory is not.
 /// - **Connect timeout**: URLSession exposes no connect phase, so
 ///   `TransferOptions.connectTimeout` is not enforced separately; the total timeout
 ///   (`totalTimeout`, else the request's `timeoutInterval`) bounds the whole transfer,
@@ -40,10 +40,9 @@ import Foundation
 /// goes out on a reused connection that may have died (FoundationNetworking cannot
 /// rewind an upload to re-send it).
 ///
-/// A redirect that changes host drops `Authorization`, `Proxy-Authorization` and `Cookie`.
-/// More than `maxRedirects` redirects fail with `.tooManyRedirects`; with `maxRedirects`
-/// 0 the 3xx response is returned as it is. A 301–303 or 305–308 without a `Location` is
-/// returned without its body, which FoundationNetworking does not hand over.
+/// Each call is one exchange: a redirect is returned as it came, and `NetworkManager` follows
+/// it. A 301–303 or 305–308 without a `Location` is returned without its body, which
+/// FoundationNetworking does not hand over.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let uploadSession: URLSession
@@ -129,7 +128,8 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Refuses what this transport cannot send: a URL that is not absolute http(s), a
-    /// cancelled task, an invalid header, or a GET with a body.
+    /// cancelled task, an unwritable destination, or a GET with a body. The method and headers
+    /// were checked above the transport, by `NetworkManager`.
     private static func checkSendable(_ request: TransportRequest) throws {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw CourierError(
@@ -139,7 +139,6 @@ public final class URLSessionTransport: Transport {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the task was cancelled", request: request)
         }
-        try RequestBuilding.validateForSending(request)
         do {
             try request.destination.checkWritable()
         } catch var error {
@@ -154,28 +153,15 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// Sends the request.
+    /// Sends the request, as one exchange: a redirect is returned, not followed.
     /// - Throws: `CourierError`: `.invalidURL`/`.invalidBody` for a request that cannot go
     ///   out, a transport code for a failed transfer, `.cancelled` when the task is
     ///   cancelled.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Self.checkSendable(request)
-        // The body is prepared once (a stream is spooled to a file) and sent from there on
-        // every hop of a redirect chain, which `Redirects` follows for both transports alike.
         let prepared = try await PreparedUpload.make(for: request)
         defer { if let file = prepared.temporaryFile { try? FileManager.default.removeItem(at: file) } }
-        var replayable = request
-        if case .file(let file, _) = prepared { replayable.body = .file(file) }
-        return try await Redirects.send(replayable, bodyIsReplayable: request.body.isReplayable) { hop in
-            let upload: PreparedUpload
-            switch hop.body {
-            case .empty: upload = .none
-            case .data(let data): upload = data.isEmpty ? .none : .data(data)
-            case .file(let file): upload = .file(file, temporary: false)
-            case .stream: upload = prepared  // not reached: the stream was spooled above
-            }
-            return try await sendOnce(hop, upload: upload)
-        }
+        return try await sendOnce(request, upload: prepared)
     }
 
     /// Sends `request` and returns once the response head has arrived; the body follows
@@ -194,43 +180,18 @@ public final class URLSessionTransport: Transport {
     /// consumer of a large body.
     ///
     /// - Parameter request: what to send; its destination is ignored.
-    /// - Returns: the final head (after redirects) and the body stream.
+    /// - Returns: the head (a redirect is returned, not followed) and the body stream.
     /// - Throws: `CourierError` as `send` does.
     public func stream(_ request: TransportRequest) async throws -> TransportStream {
         try Self.checkSendable(request)
         let prepared = try await PreparedUpload.make(for: request)
         defer { if let file = prepared.temporaryFile { try? FileManager.default.removeItem(at: file) } }
-        var replayable = request
-        if case .file(let file, _) = prepared { replayable.body = .file(file) }
-        var current: TransportStream?
-        let head: TransportResponse
-        do {
-            head = try await Redirects.send(replayable, bodyIsReplayable: request.body.isReplayable) { hop in
-                current?.body.cancel()  // a redirect's body is not read
-                let upload: PreparedUpload
-                switch hop.body {
-                case .empty: upload = .none
-                case .data(let data): upload = data.isEmpty ? .none : .data(data)
-                case .file(let file): upload = .file(file, temporary: false)
-                case .stream: upload = prepared
-                }
-                let buffer = StreamBuffer(capacity: hop.options.streamBufferBytes, request: hop)
-                let head = try await sendOnce(hop, upload: upload, stream: buffer)
-                current = TransportStream(head: head, body: ResponseStream(buffer))
-                return head
-            }
-        } catch {
-            current?.body.cancel()
-            throw error
-        }
-        guard var streamed = current else {
-            throw CourierError(.transferFailed, "no response was streamed", request: request)
-        }
-        streamed.head = head
-        return streamed
+        let buffer = StreamBuffer(capacity: request.options.streamBufferBytes, request: request)
+        let head = try await sendOnce(request, upload: prepared, stream: buffer)
+        return TransportStream(head: head, body: ResponseStream(buffer))
     }
 
-    /// One task for one hop: redirects are returned, never followed by URLSession.
+    /// One task for one exchange: redirects are returned, never followed by URLSession.
     private func sendOnce(
         _ request: TransportRequest, upload prepared: PreparedUpload, stream: StreamBuffer? = nil
     ) async throws -> TransportResponse {

@@ -2,6 +2,7 @@ import Courier
 import CourierContract
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -15,8 +16,9 @@ struct MethodEndpoint: APIConfigurable {
 }
 
 /// A method holding CR, LF, a space or NUL would put a second request on the wire. Every entry
-/// point refuses it before anything is sent: an endpoint through `NetworkManager`, a hand-built
-/// `URLRequest` through `NetworkManager`, and a bare `Transport.send`.
+/// point refuses it before anything is sent: an endpoint, a hand-built `URLRequest` and a
+/// hand-built `TransportRequest`, each through `NetworkManager`, which checks the method above the
+/// transport.
 extension HostileClientTests {
     static let hostileMethods = [
         "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\nGET", "POST\r\nX-Injected: 1", "GET\n", "PU T", "GET\u{0}",
@@ -48,7 +50,9 @@ extension HostileClientTests {
                                     MethodEndpoint(method: HTTPMethod(rawValue: method)))
                             case 1: _ = try await manager.sendRaw(handBuilt)
                             default:
-                                _ = try await client.send(
+                                // A hand-built request reaches a transport only through the manager,
+                                // which checks it (after the interceptors) before the first hop.
+                                _ = try await client.sendThroughManager(
                                     TransportRequest(urlRequest: handBuilt, body: .data(Data("x".utf8))))
                             }
                             errors.append(nil)
@@ -60,7 +64,7 @@ extension HostileClientTests {
                 }
             }
         }
-        for (entry, error) in zip(["endpoint", "URLRequest", "Transport.send"], errors) {
+        for (entry, error) in zip(["endpoint", "URLRequest", "TransportRequest"], errors) {
             #expect(
                 error?.code == .invalidParameters,
                 "\(entry) \(method.debugDescription): \(String(describing: error))")

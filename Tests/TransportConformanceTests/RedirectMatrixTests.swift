@@ -2,6 +2,7 @@ import Courier
 import CourierTesting
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -64,7 +65,7 @@ import Testing
                             }
                             let response: TransportResponse
                             do {
-                                response = try await sut.send(
+                                response = try await sut.sendThroughManager(
                                     TransportRequest(urlRequest: request, body: body))
                             } catch {
                                 Issue.record("\(cell): \(error)")
@@ -123,7 +124,7 @@ import Testing
                         error?.message.contains("replayed") == true, "PUT \(status): \(error?.message ?? "")")
                 }
                 let request = try server.request("/redirect-to?url=/echo/after&status=303", method: "PUT")
-                let response = try await sut.send(
+                let response = try await sut.sendThroughManager(
                     TransportRequest(
                         urlRequest: request, body: .stream(Self.stream(bytes, replayable: false))))
                 #expect(response.headers["X-Echo-Method"] == "GET")
@@ -146,7 +147,7 @@ import Testing
                         urlRequest: try server.request(path, method: "POST"), body: .data(Data("abc".utf8)),
                         options: TransferOptions(maxRedirects: limit))
                     if succeeds {
-                        let response = try await sut.send(request)
+                        let response = try await sut.sendThroughManager(request)
                         #expect(response.url?.path == "/echo/end", "limit \(limit)")
                     } else {
                         let error = await expectCourierError(sut, request)
@@ -182,12 +183,16 @@ import Testing
                     headers: ["X-Api-Key": "k", "X-Tenant-Signature": "sig", "X-Trace": "kept"])
                 let custom = TransferOptions(
                     crossOriginHeaderPolicy: .sensitive.adding(["X-Tenant-Signature"]))
-                let echo = try await sut.send(TransportRequest(urlRequest: request, options: custom)).echo()
+                let echo = try await sut.sendThroughManager(
+                    TransportRequest(urlRequest: request, options: custom)
+                ).echo()
                 #expect(echo.header("X-Api-Key") == nil)
                 #expect(echo.header("X-Tenant-Signature") == nil)
                 #expect(echo.header("X-Trace") == "kept")
                 let only = TransferOptions(crossOriginHeaderPolicy: .only(["X-Trace"]))
-                let second = try await sut.send(TransportRequest(urlRequest: request, options: only)).echo()
+                let second = try await sut.sendThroughManager(
+                    TransportRequest(urlRequest: request, options: only)
+                ).echo()
                 #expect(second.header("X-Api-Key") == "k", "only the named headers are dropped")
                 #expect(second.header("X-Trace") == nil)
             }

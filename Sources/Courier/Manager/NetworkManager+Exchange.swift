@@ -9,6 +9,10 @@ import Foundation
 extension NetworkManager {
     /// Sends a built request through the interceptors and transport, then validates it.
     ///
+    /// Innermost, next to the transport, each attempt is validated and its redirects followed
+    /// (`Redirects`), with cookies from and to the jar on every hop: the transport makes one
+    /// exchange per hop.
+    ///
     /// - Parameters:
     ///   - request: the request, as `makeRequest` built it.
     ///   - progress: called as bytes move.
@@ -47,7 +51,7 @@ extension NetworkManager {
         let innermost: TransportCall = { outgoing in
             let outgoing = try record.beginAttempt(outgoing, jar: jar, monitors: monitors)
             do {
-                let response = try await transport.send(outgoing)
+                let response = try await Redirects.send(outgoing) { hop in try await transport.send(hop) }
                 for monitor in monitors { monitor.handle(.responseReceived(outgoing, response)) }
                 return response
             } catch {
@@ -112,7 +116,7 @@ extension NetworkManager {
         for monitor in eventMonitors { monitor.handle(.requestSent(outgoing, attempt: 1)) }
         let response: TransportResponse
         do {
-            response = try await transport.send(outgoing)
+            response = try await Redirects.send(outgoing) { hop in try await transport.send(hop) }
         } catch {
             throw CourierError.wrapping(error, request: outgoing, foreign: .transferFailed)
         }

@@ -64,7 +64,7 @@ extension NetworkManager {
                     return latest
                 }
                 previous?.cancel()
-                let streamed = try await transport.stream(outgoing)
+                let streamed = try await Self.streamFollowingRedirects(outgoing, on: transport)
                 latest.withLock { $0 = streamed.body }
                 for monitor in monitors {
                     monitor.handle(.responseReceived(outgoing, streamed.head))
@@ -102,6 +102,32 @@ extension NetworkManager {
         return Response(
             value: body, status: head.status, headers: head.headers, body: .data(Data()), request: sent,
             url: head.url, timings: head.timings, httpVersion: head.httpVersion, attempts: record.attempts)
+    }
+
+    /// `request` streamed over `transport`, one exchange per hop, with its redirects followed by
+    /// `Redirects`: a redirect's body is cancelled unread, and the final hop's body is returned
+    /// with the head.
+    private static func streamFollowingRedirects(
+        _ request: TransportRequest, on transport: any Transport
+    ) async throws -> TransportStream {
+        var current: TransportStream?
+        let head: TransportResponse
+        do {
+            head = try await Redirects.send(request) { hop in
+                current?.body.cancel()  // a redirect's body is not read
+                let streamed = try await transport.stream(hop)
+                current = streamed
+                return streamed.head
+            }
+        } catch {
+            current?.body.cancel()
+            throw error
+        }
+        guard var streamed = current else {
+            throw CourierError(.transferFailed, "no response was streamed", request: request)
+        }
+        streamed.head = head
+        return streamed
     }
 
     /// The first 64 KiB of a refused response's body, for its error; the transfer is then

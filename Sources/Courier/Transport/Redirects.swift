@@ -44,29 +44,36 @@ public struct CrossOriginHeaderPolicy: Sendable, Hashable {
     }
 }
 
-/// Follows redirects for a transport, so that every transport follows them the same way.
+/// Follows redirects above the transport, so that every transport, Courier's or another
+/// package's, gets them the same way.
 ///
-/// A transport's `send` validates the request here and hands it one hop at a time: the hop
-/// must not follow redirects itself. The rules are those of the Fetch standard and RFC 9110:
+/// `NetworkManager` hands it each attempt's request, after the interceptors, and the
+/// transport's one exchange as the hop: a transport never follows a redirect itself. The rules
+/// are those of the Fetch standard and RFC 9110:
 /// - 301, 302, 303, 307 and 308 with a `Location` are followed; other 3xx are returned.
 /// - 303 turns any method but HEAD into GET without a body; 301 and 302 turn POST into GET
 ///   without a body. Every other method keeps its method **and** its body on every code.
 ///   A dropped body takes its `Content-Type`, `Content-Length`, `Content-Encoding`,
 ///   `Content-Language` and `Content-Location` headers with it.
 /// - A body that must be re-sent is sent again from the start: data and files always can
-///   be; a stream that is not replayable fails with `.invalidBody` instead of sending
-///   nothing.
+///   be, a replayable stream is read again; a stream that is not replayable fails with
+///   `.invalidBody` instead of sending nothing (nothing is spooled to disk).
 /// - A redirect to another origin drops the headers of `TransferOptions.crossOriginHeaderPolicy`.
 /// - With a `cookieJar`, each hop sends the jar's cookies for its own URL (after any `Cookie`
 ///   header the caller set, while that header is kept) and each response's `Set-Cookie`
 ///   fields are stored before the next hop is made, so cookies follow a redirect only to a
-///   host and path they belong to.
+///   host and path they belong to. The hop's request has no `cookieJar`: the transport sends
+///   the `Cookie` header it is given.
 /// - A `Location` that is not a URL fails with `.invalidURL`, one that is not http or https
 ///   with `.unsupportedProtocol` (neither is retried), and more than
 ///   `maxRedirects` hops with `.tooManyRedirects`; `maxRedirects` 0 returns the 3xx itself.
+/// - `totalTimeout` is one budget for the whole chain, and the final response's timings
+///   count from the first hop.
 ///
 /// Before the first hop it refuses, with nothing sent, a method that is not a token (CR or LF
-/// would smuggle a second request), a malformed header, and a HEAD request with a body.
+/// would smuggle a second request), a malformed header, and a HEAD request with a body. Later
+/// hops change only the method, URL and headers it derives itself, so they are not checked
+/// again.
 package enum Redirects {
     /// The statuses that are followed.
     package static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
@@ -79,10 +86,8 @@ package enum Redirects {
     /// - Throws: `CourierError`: `.invalidParameters`, `.invalidHeader` or `.invalidURL` for a
     ///   request that cannot be sent; what `hop` throws; `.tooManyRedirects`, `.invalidURL`
     ///   or `.invalidBody` for a redirect that cannot be followed.
-    ///   - bodyIsReplayable: whether the caller's body may be sent again; by default the
-    ///     request body's own answer (a transport that spooled a stream passes the stream's).
     package static func send(
-        _ request: TransportRequest, bodyIsReplayable: Bool? = nil,
+        _ request: TransportRequest,
         hop: (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
         try RequestBuilding.validateForSending(request)
@@ -90,7 +95,7 @@ package enum Redirects {
             throw CourierError(
                 .invalidBody, "a HEAD request cannot carry a body", request: request)
         }
-        let replayable = bodyIsReplayable ?? request.body.isReplayable
+        let replayable = request.body.isReplayable
         let started = ContinuousClock.now
         var current = request
         var hops = 0
@@ -111,6 +116,7 @@ package enum Redirects {
                 if hops > 0 { current.options.totalTimeout = left }
             }
             var outgoing = current
+            if outgoing.cookieJar != nil { outgoing.cookieJar = nil }
             if let jar = request.cookieJar {
                 if let cookie = jar.header(for: current.url, adding: explicitCookie) {
                     outgoing.headers.replaceOrAdd(name: "Cookie", value: cookie)

@@ -11,7 +11,10 @@ import Foundation
 /// `CourierCurl`) and `StubTransport` (in `CourierTesting`). Every transport passes the same
 /// conformance suite, so they can be swapped by configuration alone.
 ///
-/// A transport does not validate status codes, retry or decode: `NetworkManager` does.
+/// A transport makes one exchange per call: it sends one request and returns one response
+/// or stream, a 3xx included. It does not follow redirects, keep cookies, check the method and
+/// headers, validate status codes, retry or decode: `NetworkManager` does all of that above it,
+/// the same way over every transport, so one written outside Courier gets it all too.
 /// It must throw only `CourierError`, with a transport or invalid-request category.
 ///
 /// The requirements say `throws`, not `throws(CourierError)`, on purpose. A typed requirement
@@ -30,7 +33,7 @@ public protocol Transport: Sendable {
     func send(_ request: TransportRequest) async throws -> TransportResponse
 
     /// Sends `request` and returns as soon as the response head has arrived, with the body
-    /// to read as it comes, under backpressure. Redirects are followed as by `send`.
+    /// to read as it comes, under backpressure. A redirect is returned, as by `send`.
     /// `request.destination` and `maxResponseBytes` do not apply: the body goes to the
     /// stream. The default refuses: a transport that cannot stream says so.
     ///
@@ -170,7 +173,8 @@ public struct TransportRequest: Sendable {
         set { mutableStorage.progress = newValue }
     }
     /// The cookies to send and to keep, on every hop of a redirect chain; `nil` sends only a
-    /// `Cookie` header the request sets itself. `NetworkManager` passes its `cookieJar`.
+    /// `Cookie` header the request sets itself. `NetworkManager` passes its `cookieJar` and
+    /// applies it on every hop, so a transport is handed requests without one.
     public var cookieJar: CookieJar? {
         get { storage.cookieJar }
         set { mutableStorage.cookieJar = newValue }

@@ -144,7 +144,7 @@ extension CurlTransfer {
                 }
                 return keepGoing ? 0 : 1
             }, "XFERINFOFUNCTION")
-        // Redirects are followed by `Redirects`, one transfer per hop, as on every transport.
+        // Redirects are followed above the transport, one transfer per hop, as on every transport.
         try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_ACCEPT_ENCODING, plan.acceptEncoding)
         // On again for each transfer on a reused handle: a head with a coding libcurl cannot decode

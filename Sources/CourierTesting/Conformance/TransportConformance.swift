@@ -10,6 +10,11 @@ import Synchronization
 
 /// The transport conformance suite, as a function any `Transport` can be run through.
 ///
+/// It checks what a transport must do for one exchange: send the request it is given and
+/// return the response, a 3xx included. Redirects, the cookies of each hop and the checks of
+/// the method and headers run above the transport, in `NetworkManager`, the same way over
+/// every transport.
+///
 /// Each check makes a fresh transport, talks to a mock server started on a free loopback
 /// port, and shuts the transport down. Nothing here depends on a test framework: the suite
 /// returns a `Report`, and a test asserts that it has no failures.
@@ -17,7 +22,6 @@ import Synchronization
 /// The checks, by the prefix of their names:
 /// - `roundTrip.`: methods, queries, headers, bodies (data, form, multipart, file, stream),
 ///   gzip, downloads to a file, progress, and status codes returned rather than thrown;
-/// - `redirects.`: the redirect rules, the limit, and credentials kept from other hosts;
 /// - `failures.` and `limits.`: timeouts, refused and lost connections, cancellation, the
 ///   response size limit, an unwritable destination;
 /// - `streaming.`: `stream(_:)` hands the body over whole and as it arrives, fails on a cut
@@ -26,7 +30,8 @@ import Synchronization
 ///   consumer is behind;
 /// - `events.`, `cookies.`, `httpCache.`, `resumableDownload.`: a `NetworkManager` on the
 ///   transport reads server-sent events and reconnects with `Last-Event-ID`, keeps cookies
-///   in its jar on every hop and for their own host only, answers from and revalidates its
+///   in its jar (each `Set-Cookie` field apart, the `Cookie` header sent as given) on every
+///   hop and for their own host only, answers from and revalidates its
 ///   `HTTPCache`, and resumes a cut download with `Range` and `If-Range`.
 ///
 /// A transport that wraps another passes `stream(_:)` on as well as `send(_:)`: the default
@@ -43,7 +48,7 @@ import Synchronization
 public enum TransportConformance {
     /// One named check of the suite.
     public struct Check: Sendable, CustomStringConvertible {
-        /// The check's name, such as "redirects.followedToTheFinalResponse".
+        /// The check's name, such as "roundTrip.queryAndHeaders".
         public let name: String
         /// Whether the check needs a transport that talks to a socket (framing, timeouts,
         /// refused connections); an in-memory transport runs only the others.
@@ -89,7 +94,7 @@ public enum TransportConformance {
     }
 
     /// Every check of the suite.
-    public static let checks: [Check] = roundTripChecks + redirectChecks + failureChecks + featureChecks
+    public static let checks: [Check] = roundTripChecks + failureChecks + featureChecks
 
     /// Runs checks against transports `makeTransport` makes, one fresh transport per check.
     ///

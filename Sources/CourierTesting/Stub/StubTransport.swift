@@ -20,7 +20,9 @@ import Foundation
 /// Routes are tried in the order they were added; a path pattern matches the URL path
 /// exactly, with `*` matching any one segment. A request no route matches gets a 404 whose
 /// body says so. The transport honours the request's destination (memory or file),
-/// `maxResponseBytes`, progress and task cancellation like a real one.
+/// `maxResponseBytes`, progress and task cancellation like a real one. Like every transport it
+/// makes one exchange per call: a stubbed 3xx is returned, and a `NetworkManager` on the stub
+/// follows it (and keeps cookies) as over the network.
 public final class StubTransport: Transport {
     /// A request as the stub saw it.
     public struct RecordedRequest: Sendable {
@@ -150,13 +152,7 @@ public final class StubTransport: Transport {
     ///   a delay; `.responseTooLarge` over `maxResponseBytes`; `.invalidConfiguration` for a
     ///   missing fixture; `.fileWriteFailed` when the destination file cannot be written.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        var request = request
         let url = request.url
-        if let jar = request.cookieJar,
-            let cookie = jar.header(for: url, adding: request.headers["Cookie"])
-        {
-            request.headers.replaceOrAdd(name: "Cookie", value: cookie)
-        }
         let recorded = try record(request, url: url)
         let handler = state.withLock { state in
             state.requests.append(recorded)
@@ -183,9 +179,7 @@ public final class StubTransport: Transport {
             if error.request == nil { error.request = request }
             throw error
         }
-        let response = try deliver(stub, for: request, url: url)
-        request.cookieJar?.store(from: response.headers, for: url)
-        return response
+        return try deliver(stub, for: request, url: url)
     }
 
     /// Answers as `send` does (the body in memory, up to `maxResponseBytes`), then hands the

@@ -4,6 +4,7 @@ import CourierInterceptors
 import CourierPrimitives
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 @testable import CourierCurl
@@ -105,7 +106,7 @@ import Testing
                     try await policy.intercept(
                         TransportRequest(urlRequest: urlRequest),
                         context: InterceptorContext(originalRequest: TransportRequest(urlRequest: urlRequest))
-                    ) { try await transport.send($0) }
+                    ) { try await transport.sendThroughManager($0) }
                 }
                 #expect(error?.code == .unsupportedProtocol, "\(String(describing: error))")
                 #expect(hits.withLock { $0 } == 1)

@@ -2,6 +2,7 @@ import Courier
 import CourierTesting
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 @testable import CourierCurl
@@ -57,7 +58,7 @@ import Testing
                 var noFollow = try request(server, "GET", "/hop")
                 noFollow.options.maxRedirects = 0
                 #expect(try await transport.send(noFollow).status == 302)
-                let followed = try await transport.send(try request(server, "GET", "/hop"))
+                let followed = try await transport.sendThroughManager(try request(server, "GET", "/hop"))
                 #expect(String(decoding: followed.body.data, as: UTF8.self) == "GET /landed body=0 once=-")
 
                 // One request at a time needs one handle, so the pool holds exactly one.

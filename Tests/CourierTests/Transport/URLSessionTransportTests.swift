@@ -146,16 +146,16 @@ struct URLSessionTransportTests {
         defer { server.stop() }
         let transport = URLSessionTransport()
         let redirect = URLRequest(url: server.baseURL.appendingPathComponent("redirect"))
-        let followed = try await transport.send(TransportRequest(urlRequest: redirect))
+        let followed = try await transport.sendThroughManager(TransportRequest(urlRequest: redirect))
         #expect(followed.status == 200)
         #expect(followed.url?.path == "/json")
 
-        let unfollowed = try await transport.send(
+        let unfollowed = try await transport.sendThroughManager(
             TransportRequest(urlRequest: redirect, options: TransferOptions(maxRedirects: 0)))
         #expect(unfollowed.status == 302)
 
         let error = await #expect(throws: CourierError.self) {
-            try await transport.send(
+            try await transport.sendThroughManager(
                 TransportRequest(
                     urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("loop")),
                     options: TransferOptions(maxRedirects: 3)))
@@ -173,7 +173,8 @@ struct URLSessionTransportTests {
         defer { origin.stop() }
         var request = URLRequest(url: origin.baseURL.appendingPathComponent("start"))
         request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
-        let response = try await URLSessionTransport().send(TransportRequest(urlRequest: request))
+        let response = try await URLSessionTransport().sendThroughManager(
+            TransportRequest(urlRequest: request))
         #expect(response.status == 200)
         #expect(String(decoding: response.body.data, as: UTF8.self) == "none")
     }
@@ -243,7 +244,7 @@ struct URLSessionTransportTests {
         // A redirect loop racing a short deadline ends in a clean error, never a crash.
         for _ in 0..<5 {
             let error = await #expect(throws: CourierError.self) {
-                try await transport.send(
+                try await transport.sendThroughManager(
                     TransportRequest(
                         urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("loop")),
                         options: TransferOptions(totalTimeout: .seconds(0.02), maxRedirects: 10_000)))

@@ -2,6 +2,7 @@ import Courier
 import CourierTesting
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -34,7 +35,7 @@ func expectCourierError(
     _ transport: any Transport, _ request: TransportRequest, sourceLocation: SourceLocation = #_sourceLocation
 ) async -> CourierError? {
     do {
-        let response = try await transport.send(request)
+        let response = try await transport.sendThroughManager(request)
         Issue.record("expected an error, got status \(response.status)", sourceLocation: sourceLocation)
         return nil
     } catch let error as CourierError {
