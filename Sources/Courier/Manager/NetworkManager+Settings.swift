@@ -26,9 +26,11 @@ extension NetworkManager {
         public var defaultHeaders: HTTPHeaders
         /// Receive events for logging and metrics.
         public var eventMonitors: [any EventMonitor]
-        /// Where completion handlers run.
+        /// Where completion handlers run. Default: a global queue, because `DispatchQueue.main` never
+        /// runs in a command-line program on Linux that has no run loop; apps pass `.main` to update UI
+        /// from the handler.
         public var callbackQueue: DispatchQueue
-        /// The response body decoder.
+        /// The decoder for response bodies: `CourierJSONDecoder` unless another is given.
         public var decoder: any ResponseBodyDecoder
         /// The cookies kept between requests; `nil` keeps none.
         public var cookieJar: CookieJar?
@@ -52,26 +54,5 @@ extension NetworkManager {
             self.decoder = decoder
             self.cookieJar = cookieJar
         }
-    }
-
-    /// This manager's settings (its cookie jar is shared, not copied).
-    public var settings: Settings {
-        Settings(
-            baseURL: baseURL, transferOptions: transferOptions, interceptors: interceptors,
-            validation: validation,
-            defaultHeaders: defaultHeaders, eventMonitors: eventMonitors, callbackQueue: callbackQueue,
-            decoder: decoder, cookieJar: cookieJar)
-    }
-
-    /// Creates a manager from `settings`.
-    /// - Parameters:
-    ///   - transport: what sends the bytes.
-    ///   - settings: everything else.
-    public convenience init(transport: any Transport, settings: Settings) {
-        self.init(
-            transport: transport, baseURL: settings.baseURL, transferOptions: settings.transferOptions,
-            interceptors: settings.interceptors, validation: settings.validation,
-            defaultHeaders: settings.defaultHeaders, eventMonitors: settings.eventMonitors,
-            callbackQueue: settings.callbackQueue, decoder: settings.decoder, cookieJar: settings.cookieJar)
     }
 }

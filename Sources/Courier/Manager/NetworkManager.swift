@@ -29,26 +29,31 @@ import Foundation
 public final class NetworkManager: Sendable {
     /// The transport requests go through.
     public let transport: any Transport
+    /// Everything but the transport, as one value (see `Settings`).
+    public let settings: Settings
+
     /// The base URL that relative endpoint paths resolve against.
-    public let baseURL: URL?
-    /// Limits applied to every transfer.
-    package let transferOptions: TransferOptions
-    /// The interceptors, outermost first.
-    package let interceptors: [any Interceptor]
-    /// Which responses count as success.
-    package let validation: Validation
-    /// Header fields added to every request that does not set them itself.
-    package let defaultHeaders: HTTPHeaders
-    /// Receivers of `NetworkEvent`s.
-    package let eventMonitors: [any EventMonitor]
-    /// The queue completion handlers run on. Default: a global queue, because
-    /// `DispatchQueue.main` never runs in a command-line program on Linux that has no
-    /// run loop. Apps pass `.main` to update UI from the handler.
-    package let callbackQueue: DispatchQueue
-    /// The decoder for response bodies: `CourierJSONDecoder` unless another was given.
-    package let decoder: any ResponseBodyDecoder
+    public var baseURL: URL? { settings.baseURL }
     /// The cookies kept between this manager's requests, redirects included; `nil` keeps none.
-    public let cookieJar: CookieJar?
+    public var cookieJar: CookieJar? { settings.cookieJar }
+    // The manager's own shorthands for its settings.
+    package var transferOptions: TransferOptions { settings.transferOptions }
+    package var interceptors: [any Interceptor] { settings.interceptors }
+    package var validation: Validation { settings.validation }
+    package var defaultHeaders: HTTPHeaders { settings.defaultHeaders }
+    package var eventMonitors: [any EventMonitor] { settings.eventMonitors }
+    package var callbackQueue: DispatchQueue { settings.callbackQueue }
+    package var decoder: any ResponseBodyDecoder { settings.decoder }
+
+    /// Creates a manager from `settings`; `manager.settings` gives another manager's, whose cookie
+    /// jar the new one then shares.
+    /// - Parameters:
+    ///   - transport: what sends the bytes.
+    ///   - settings: everything else.
+    public init(transport: any Transport, settings: Settings) {
+        self.transport = transport
+        self.settings = settings
+    }
 
     /// Creates a manager.
     ///
@@ -65,7 +70,7 @@ public final class NetworkManager: Sendable {
     ///     dates). Pass `JSONDecoder.courier` to decode with Foundation's decoder instead.
     ///   - cookieJar: the cookies kept between requests; default a new jar in memory, `nil`
     ///     for none.
-    public init(
+    public convenience init(
         transport: any Transport,
         baseURL: URL? = nil,
         transferOptions: TransferOptions = TransferOptions(),
@@ -77,16 +82,12 @@ public final class NetworkManager: Sendable {
         decoder: any ResponseBodyDecoder = CourierJSONDecoder.courier,
         cookieJar: CookieJar? = CookieJar()
     ) {
-        self.transport = transport
-        self.baseURL = baseURL
-        self.transferOptions = transferOptions
-        self.interceptors = interceptors
-        self.validation = validation
-        self.defaultHeaders = defaultHeaders
-        self.eventMonitors = eventMonitors
-        self.callbackQueue = callbackQueue
-        self.decoder = decoder
-        self.cookieJar = cookieJar
+        self.init(
+            transport: transport,
+            settings: Settings(
+                baseURL: baseURL, transferOptions: transferOptions, interceptors: interceptors,
+                validation: validation, defaultHeaders: defaultHeaders, eventMonitors: eventMonitors,
+                callbackQueue: callbackQueue, decoder: decoder, cookieJar: cookieJar))
     }
 
     /// Sends `endpoint` and decodes the body as `T` (JSON; see `ResponseDecoding` for
