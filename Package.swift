@@ -125,6 +125,16 @@ let package = Package(
             ],
             path: "Tests/CourierConfigurationTests", exclude: ["Fixtures"]),
         .testTarget(
+            name: "CourierCookiesTests", dependencies: ["Courier", "CourierCookies"],
+            path: "Tests/CourierCookiesTests"),
+        .testTarget(
+            name: "CourierURLSessionTests",
+            dependencies: [
+                "Courier", "CourierContract", "CourierPrimitives", "CourierTesting", "CourierURLSession",
+                "TestSupport",
+            ],
+            path: "Tests/CourierURLSessionTests"),
+        .testTarget(
             name: "CourierJSONTests", dependencies: ["Courier", "CourierJSON"],
             path: "Tests/CourierJSONTests"),
         .testTarget(
