@@ -139,6 +139,10 @@ public final class URLSessionTransport: Transport {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the task was cancelled", request: request)
         }
+        // FoundationNetworking hands the method and header lines to libcurl as they are: a CR, LF or
+        // space in them would put a second request on the wire. The manager checks them before the
+        // first hop; this guards a caller that uses the transport alone, as CurlTransport's plan does.
+        try RequestBuilding.validateForSending(request)
         do {
             try request.destination.checkWritable()
         } catch var error {

@@ -16,9 +16,9 @@ struct MethodEndpoint: APIConfigurable {
 }
 
 /// A method holding CR, LF, a space or NUL would put a second request on the wire. Every entry
-/// point refuses it before anything is sent: an endpoint, a hand-built `URLRequest` and a
-/// hand-built `TransportRequest`, each through `NetworkManager`, which checks the method above the
-/// transport.
+/// point refuses it before anything is sent: an endpoint and a hand-built `URLRequest` through
+/// `NetworkManager`, which checks the method above the transport, and a bare `Transport.send`, which
+/// each transport guards itself.
 extension HostileClientTests {
     static let hostileMethods = [
         "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\nGET", "POST\r\nX-Injected: 1", "GET\n", "PU T", "GET\u{0}",
@@ -50,9 +50,7 @@ extension HostileClientTests {
                                     MethodEndpoint(method: HTTPMethod(rawValue: method)))
                             case 1: _ = try await manager.sendRaw(handBuilt)
                             default:
-                                // A hand-built request reaches a transport only through the manager,
-                                // which checks it (after the interceptors) before the first hop.
-                                _ = try await client.sendThroughManager(
+                                _ = try await client.send(
                                     TransportRequest(urlRequest: handBuilt, body: .data(Data("x".utf8))))
                             }
                             errors.append(nil)
