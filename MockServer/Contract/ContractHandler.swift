@@ -14,7 +14,10 @@ import MockServer
 ///         let note = Note(id: "n1", text: call.json?["text"]?.stringValue ?? "")
 ///         return .json((try? JSONEncoder().encode(note)) ?? Data(), status: 201)
 ///     }
-/// try await withMockServer(handlers: [notes]) { server in print(server.baseURL) }
+/// let created = try await withMockServer(handlers: [notes]) { server in
+///     try await NetworkManager(transport: transport, baseURL: server.baseURL)
+///         .send(NotesAPI.create(NewNote(text: "Buy milk"))).value
+/// }
 /// ```
 ///
 /// Validation runs before WireMock stubs (`gate(_:)`), so a stub added on top of one

@@ -13,8 +13,9 @@ extension NetworkManager {
     /// set an ID. Nothing is sent until the iteration starts.
     ///
     /// ```swift
+    /// var updates: [String] = []
     /// for try await event in try manager.events(URLRequest(url: URL(string: "/notes/live")!)) {
-    ///     print(event.event, event.data)
+    ///     if event.event == "note" { updates.append(event.data) }
     /// }
     /// ```
     ///

@@ -17,16 +17,15 @@ import Foundation
 /// ```swift
 /// import CourierContract
 ///
-/// Task {
+/// let text = await Task { () -> String in
 ///     do throws(CourierError) {
-///         let note = try await manager.send(NotesAPI.note(id: "42")).value
-///         print(note.text)
+///         return try await manager.send(NotesAPI.note(id: "42")).value.text
 ///     } catch where error.category == .unacceptableStatus {
-///         print("status \(error.status ?? 0): \(error.bodySnippet ?? "")")
+///         return "status \(error.status ?? 0): \(error.bodySnippet ?? "")"
 ///     } catch {
-///         print(error.code, error.message)
+///         return "\(error.code): \(error.message)"
 ///     }
-/// }
+/// }.value
 /// ```
 public struct CourierError: Error, Sendable, CustomStringConvertible {
     /// The broad class of failure.

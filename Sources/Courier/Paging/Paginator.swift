@@ -17,7 +17,8 @@ import Foundation
 ///     let page = try await manager.send(URLRequest(url: url), as: Page.self)
 ///     return (page.value.items, page.value.nextCursor)
 /// }
-/// for try await batch in notes { print(batch.map(\.id)) }
+/// var shown: [Note.ID] = []
+/// for try await batch in notes { shown += batch.map(\.id) }
 /// ```
 public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.ID: Sendable {
     /// One page and the token for the next, `nil` at the end.
