@@ -36,21 +36,13 @@ final class BystanderNginx {
                 server { listen 127.0.0.1:\(port); root \(d)/html; }
             }
             """
-        let configURL = directory.appendingPathComponent("nginx.conf")
-        try config.write(to: configURL, atomically: true, encoding: .utf8)
-        process = try Subprocess(
-            nginx, ["-p", d, "-e", "\(d)/error.log", "-c", configURL.path, "-g", "daemon off;"],
-            output: .discard)
-        // Bounded wait for the listening socket: 100 × 50 ms.
-        for _ in 0..<100 {
-            if LoopbackPort.isAccepting(port) { return }
-            if !process.isRunning { break }
-            usleep(50_000)
+        do {
+            process = try NginxProcess.start(
+                nginx, config: config, in: directory, port: port, name: "the bystander nginx")
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
         }
-        let log =
-            (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-        stop()
-        throw ConformanceSetupError("the bystander nginx did not start on port \(port): \(log)")
     }
 
     /// Whether its master still runs, still owns its pid file, and still answers on its port.
@@ -62,11 +54,7 @@ final class BystanderNginx {
     }
 
     func stop() {
-        process.send(SIGTERM)
-        if process.wait(timeout: 5) == nil {
-            process.send(SIGKILL)
-            process.wait()
-        }
+        NginxProcess.stop(process)
         try? FileManager.default.removeItem(at: directory)
     }
 

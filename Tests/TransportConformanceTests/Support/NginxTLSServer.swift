@@ -38,26 +38,12 @@ final class NginxTLSServer {
             contentsOf: Self.support.appendingPathComponent("nginx-tls.conf"), encoding: .utf8)
         let config = template.replacingOccurrences(of: "{{DIR}}", with: directory.path)
             .replacingOccurrences(of: "{{PORT}}", with: String(port))
-        let configURL = directory.appendingPathComponent("nginx.conf")
-        try config.write(to: configURL, atomically: true, encoding: .utf8)
-
-        process = try Subprocess(
-            nginx,
-            [
-                "-p", directory.path, "-e", directory.appendingPathComponent("error.log").path, "-c",
-                configURL.path, "-g", "daemon off;",
-            ],
-            output: .discard)
-        // Bounded wait for the listening socket: 100 × 50 ms.
-        for _ in 0..<100 {
-            if LoopbackPort.isAccepting(port) { return }
-            if !process.isRunning { break }
-            usleep(50_000)
+        do {
+            process = try NginxProcess.start(nginx, config: config, in: directory, port: port, name: "nginx")
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
         }
-        let log =
-            (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-        stop()
-        throw ConformanceSetupError("nginx did not start on port \(port): \(log)")
     }
 
     /// The pin of the server's public key, made by the openssl command line.
@@ -75,11 +61,7 @@ final class NginxTLSServer {
 
     func stop() {
         // With `master_process off` there are no workers to orphan.
-        process.send(SIGTERM)
-        if process.wait(timeout: 5) == nil {
-            process.send(SIGKILL)
-            process.wait()
-        }
+        NginxProcess.stop(process)
         try? FileManager.default.removeItem(at: directory)
     }
 
