@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "MockServerContract", targets: ["MockServerContract"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -59,6 +60,17 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
+        .systemLibrary(
+            name: "CYAML",
+            path: "Sources/CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        // OpenAPI documents read (JSON or YAML, `$ref`s resolved, structure checked), their schemas
+        // validated and example values generated from them.
+        .target(
+            name: "CourierOpenAPI", dependencies: ["CourierPrimitives", "CYAML"],
+            path: "Sources/CourierOpenAPI"),
         .target(
             name: "CourierCurl",
             dependencies: ["Courier", "CCurlShim"],
@@ -70,7 +82,7 @@ let package = Package(
         // The mock server: HTTP/1.1 on plain sockets, WireMock-format stubs, the admin API and chaos.
         .target(
             name: "MockServer", dependencies: ["CourierPrimitives"], path: "MockServer",
-            exclude: ["Contract", "Social"]),
+            exclude: ["Contract", "Social", "OpenAPI"]),
         // A declared API served and checked by the mock server: routing, request validation, examples.
         .target(
             name: "MockServerContract",
@@ -171,6 +183,9 @@ let package = Package(
                 "MockServerContract",
             ],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
+        .testTarget(
+            name: "CourierOpenAPITests", dependencies: ["CourierOpenAPI", "CourierPrimitives"],
+            path: "Tests/CourierOpenAPITests"),
         .testTarget(
             name: "EndpointsTests",
             dependencies: [

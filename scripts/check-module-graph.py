@@ -24,6 +24,8 @@ ALLOWED = {
     # The mock server's HTTP layer, stubs, admin API and chaos need nothing of Courier's.
     "MockServer": {"CourierPrimitives"},
     "MockServerContract": {"MockServer", "Courier", "CourierContract", "CourierPrimitives"},
+    # Reading OpenAPI documents needs JSON values and libyaml, nothing of the client or the server.
+    "CourierOpenAPI": {"CourierPrimitives", "CYAML"},
 }
 
 # What a library must never reach, even through another module.
@@ -33,6 +35,7 @@ DENIED = {
     "CourierConfiguration": {"CourierCurl", "CCurl", "CourierURLSession"},
     "MockServer": {"Courier", "CourierContract", "Endpoints", "SocialBackend", "CourierCurl"},
     "MockServerContract": {"Endpoints", "SocialBackend", "CourierCurl", "CCurl"},
+    "CourierOpenAPI": {"Courier", "MockServer", "CourierContract", "CourierCurl", "CCurl"},
     "CourierCurl": {"CourierURLSession", "CourierConfiguration"},
     "CourierURLSession": {"CourierCurl", "CCurl", "CourierConfiguration"},
     "Courier": {"CourierCurl", "CourierURLSession", "CourierContract", "MockServer", "Endpoints"},
