@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "MockServerContract", targets: ["MockServerContract"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
+        .library(name: "CourierPact", targets: ["CourierPact"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -36,6 +37,11 @@ let package = Package(
         .target(
             name: "CourierContract", dependencies: ["CourierPrimitives", "Courier"],
             path: "Sources/CourierContract"),
+        // Pact files (the Pact Specification, version 4; 3 and 2 read): the model, matching rules derived
+        // from a declaration's schemas, a response matched by the rules, and files merged atomically.
+        .target(
+            name: "CourierPact", dependencies: ["CourierPrimitives", "CourierContract"],
+            path: "Sources/CourierPact"),
         // Settings from courier.json (`Configuration`), and a manager made from them.
         .target(
             name: "CourierConfiguration",
@@ -155,6 +161,10 @@ let package = Package(
         .testTarget(
             name: "CourierCacheTests", dependencies: ["Courier", "CourierCache", "CourierPrimitives"],
             path: "Tests/CourierCacheTests"),
+        .testTarget(
+            name: "CourierPactTests",
+            dependencies: ["CourierPact", "CourierContract", "CourierPrimitives", "CourierTesting"],
+            path: "Tests/CourierPactTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "CourierContractTests",
             dependencies: ["Courier", "CourierContract", "CourierTesting", "TestSupport"],

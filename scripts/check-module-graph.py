@@ -26,6 +26,8 @@ ALLOWED = {
     "MockServerContract": {"MockServer", "Courier", "CourierContract", "CourierPrimitives"},
     # Reading OpenAPI documents needs JSON values and libyaml, nothing of the client or the server.
     "CourierOpenAPI": {"CourierPrimitives", "CYAML"},
+    # Pact files and matching: the declaration's schemas, no server and no transport.
+    "CourierPact": {"CourierPrimitives", "CourierContract"},
 }
 
 # What a library must never reach, even through another module.
@@ -36,6 +38,7 @@ DENIED = {
     "MockServer": {"Courier", "CourierContract", "Endpoints", "SocialBackend", "CourierCurl"},
     "MockServerContract": {"Endpoints", "SocialBackend", "CourierCurl", "CCurl"},
     "CourierOpenAPI": {"Courier", "MockServer", "CourierContract", "CourierCurl", "CCurl"},
+    "CourierPact": {"MockServer", "CourierCurl", "CCurl", "CourierURLSession", "Endpoints", "SocialBackend"},
     "CourierCurl": {"CourierURLSession", "CourierConfiguration"},
     "CourierURLSession": {"CourierCurl", "CCurl", "CourierConfiguration"},
     "Courier": {"CourierCurl", "CourierURLSession", "CourierContract", "MockServer", "Endpoints"},
