@@ -7,28 +7,18 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One URLSession transfer: its state behind one lock, fed by delegate callbacks, the
-/// cancellation handler and the timeout timer.
+/// One URLSession transfer: the effects of its life (the task, the file, the timers, the
+/// stream), driven by delegate callbacks, the cancellation handler and the timeout timers.
+/// What happens next is decided by `URLSessionTransferMachine`, behind one lock.
 ///
 /// The continuation is resumed exactly once, in `complete(_:)` (or in `start(_:)` when the
-/// transfer failed before it began).
+/// transfer failed before it began, or at the head of a streamed transfer).
 final class Transfer: Sendable {
+    private typealias Machine = URLSessionTransferMachine<CheckedContinuation<TransportResponse, any Error>>
+
     private struct State {
-        var continuation: CheckedContinuation<TransportResponse, any Error>?
-        var finished = false
-        var failure: CourierError?
-        var response: HTTPURLResponse?
-        var data = Data()
+        var machine: Machine
         var file: FileHandle?
-        /// Whether `file` was opened (created or cut) by this transfer.
-        var openedFile = false
-        /// Body bytes for `file` not written yet: written in `writeBatch` pieces, so that the
-        /// delegate queue keeps up with FoundationNetworking, which queues every chunk it
-        /// reads without waiting (a queue that falls behind holds the chunks in memory).
-        var unwritten = Data()
-        var received: Int64 = 0
-        var expected: Int64?
-        var firstByte: TimeInterval?
         var timer: DispatchWorkItem?
         var idleTimer: DispatchWorkItem?
         /// When a byte last went out or came in (or the transfer started).
@@ -42,9 +32,6 @@ final class Transfer: Sendable {
             heldAtActivity = Transfer.heldTime
         }
     }
-
-    /// Bytes gathered before one write to the destination file.
-    private static let writeBatch = 1 << 20
 
     private let request: TransportRequest
     private let task: URLSessionTask
@@ -63,7 +50,10 @@ final class Transfer: Sendable {
         self.task = task
         self.delegateQueue = delegateQueue
         self.stream = stream
-        state = Locked(State())
+        state = Locked(
+            State(
+                machine: Machine(
+                    isStreamed: stream != nil, maxResponseBytes: request.options.maxResponseBytes)))
         guard let stream else { return }
         // The consumer caught up: the suspended task goes on (never suspended where
         // FoundationNetworking is used, see `receiveStreamed`). The consumer has gone: stop.
@@ -88,19 +78,11 @@ final class Transfer: Sendable {
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
         let total = request.options.totalTimeout?.timeInterval ?? 0
         let idle = request.options.effectiveIdleTimeout
-        let failure: CourierError? = state.withLock { state in
-            if let failure = state.failure {
-                state.finished = true
-                return failure
-            }
-            // The task already ended, before it was ever resumed: a shutdown's `invalidateAndCancel`
-            // between registering the transfer and this call. Its completion found no continuation.
-            if state.finished {
-                let ended = CourierError(.cancelled, "the transport was shut down", request: request)
-                state.failure = ended
-                return ended
-            }
-            state.continuation = continuation
+        let action = state.withLock { state in
+            let action = state.machine.start(
+                continuation,
+                shutDown: CourierError(.cancelled, "the transport was shut down", request: request))
+            guard case .resumeTask = action else { return action }
             if let idle { scheduleIdleCheck(after: idle, in: &state) }
             if total > 0, total.isFinite {
                 let timer = DispatchWorkItem { [weak self] in
@@ -112,13 +94,14 @@ final class Transfer: Sendable {
                 state.timer = timer
                 DispatchQueue.global().asyncAfter(deadline: .now() + total, execute: timer)
             }
-            return nil
+            return action
         }
-        if let failure {
+        switch action {
+        case .resumeTask:
+            task.resume()
+        case .fail(let continuation, let failure):
             task.cancel()
             continuation.resume(throwing: failure)
-        } else {
-            task.resume()
         }
     }
 
@@ -133,7 +116,7 @@ final class Transfer: Sendable {
     private func checkIdle() {
         guard let idle = request.options.effectiveIdleTimeout else { return }
         let expired: Bool = state.withLock { state in
-            guard !state.finished, state.failure == nil else { return false }
+            guard !state.machine.isOver else { return false }
             // A task suspended for a slow stream consumer is not idle.
             if stream?.isPaused == true { state.moved() }
             // Nor is the time that a delegate queue held every session back.
@@ -163,24 +146,17 @@ final class Transfer: Sendable {
 
     /// Ends the transfer with `error` unless it has already ended or failed.
     func fail(_ error: CourierError) {
-        let first = state.withLock { state in
-            guard !state.finished, state.failure == nil else { return false }
-            state.failure = error
-            return true
-        }
+        let action = state.withLock { $0.machine.fail(error) }
         // Cancel after the delegate callback now running, if any (a redirect decision;
         // `redirect` sees the failure and does not answer), and never on the delegate queue:
         // `cancel()` waits for the session's work queue, which may itself be waiting for the
-        // delegate queue to catch up (`BoundedDelegateQueue`). A streamed transfer whose head
-        // was delivered has no redirect decision left, and its delegate queue may hold a backlog
-        // of body chunks: it is cancelled at once.
-        if first {
-            let task = self.task
-            if stream != nil, state.withLock({ $0.continuation == nil && $0.response != nil }) {
-                DispatchQueue.global().async { task.cancel() }
-            } else {
-                delegateQueue.addOperation { DispatchQueue.global().async { task.cancel() } }
-            }
+        // delegate queue to catch up (`BoundedDelegateQueue`).
+        let task = self.task
+        switch action {
+        case .none: break
+        case .cancelNow: DispatchQueue.global().async { task.cancel() }
+        case .cancelAfterCallbacks:
+            delegateQueue.addOperation { DispatchQueue.global().async { task.cancel() } }
         }
     }
 
@@ -188,64 +164,71 @@ final class Transfer: Sendable {
     func receive(_ response: URLResponse) -> Bool {
         // A head queued behind a cancellation or a timeout must not open (and cut) a file, call
         // `onResponseHead` or answer a stream: the transfer is over.
-        if state.withLock({ $0.finished || $0.failure != nil }) { return false }
+        if state.withLock({ $0.machine.isOver }) { return false }
         guard let http = response as? HTTPURLResponse else {
             fail(CourierError(.connectionLost, "the response is not HTTP", request: request))
             return false
         }
-        let expected: Int64? = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
+        let head = Machine.Head(
+            status: http.statusCode, headers: Self.headers(of: http), url: http.url ?? request.url,
+            expectedLength: http.expectedContentLength >= 0 ? http.expectedContentLength : nil)
         var problem: CourierError?
-        switch request.destination.target(status: http.statusCode) {
+        var file: FileHandle?
+        switch request.destination.target(status: head.status) {
         case .memory where stream != nil:
             break
         case .memory:
-            if let expected, expected > request.options.maxResponseBytes,
-                !TransferOptions.hasNoBody(status: http.statusCode, method: request.method)
+            if let expected = head.expectedLength, expected > request.options.maxResponseBytes,
+                !TransferOptions.hasNoBody(status: head.status, method: request.method)
             {
                 problem = CourierError(
                     .responseTooLarge,
                     "Content-Length \(expected) exceeds maxResponseBytes (\(request.options.maxResponseBytes))",
-                    request: request, status: http.statusCode, headers: Self.headers(of: http))
+                    request: request, status: head.status, headers: head.headers)
             }
         case .file(let url, let keeping):
-            problem = openFile(url, keeping: keeping)
+            switch openFile(url, keeping: keeping) {
+            case .success(let handle): file = handle
+            case .failure(let error): problem = error
+            }
         }
-        state.withLock { state in
-            state.response = http
+        let accepted = state.withLock { state in
+            guard state.machine.receive(head, at: elapsed) else { return false }
             state.moved()
-            state.expected = expected
-            state.firstByte = state.firstByte ?? elapsed
-            state.data = Data()
-            state.unwritten = Data()
-            state.received = 0
+            if let file {
+                try? state.file?.close()
+                state.file = file
+                state.machine.openedFile()
+            }
+            return true
         }
+        if !accepted { try? file?.close() }
         if let problem {
             fail(problem)
             return false
         }
-        request.onResponseHead?(http.statusCode, Self.headers(of: http))
-        request.progress?(TransferProgress(direction: .download, completed: 0, total: expected))
-        if stream != nil { deliverHead(http) }
+        guard accepted else { return false }
+        request.onResponseHead?(head.status, head.headers)
+        request.progress?(TransferProgress(direction: .download, completed: 0, total: head.expectedLength))
+        if stream != nil { deliverHead(head) }
         return true
     }
 
     /// A streamed transfer's head arrived: the caller gets it now; the body follows
     /// through `stream`, and `complete` ends the stream.
-    private func deliverHead(_ http: HTTPURLResponse) {
+    private func deliverHead(_ head: Machine.Head) {
         let (continuation, firstByte) = state.withLock { state in
-            defer { state.continuation = nil }
-            return (state.continuation, state.firstByte)
+            (state.machine.takeContinuationForHead(), state.machine.firstByte)
         }
         continuation?.resume(
             returning: TransportResponse(
-                status: http.statusCode, headers: Self.headers(of: http),
-                url: http.url ?? request.url,
+                status: head.status, headers: head.headers, url: head.url,
                 timings: Timings(firstByte: firstByte, total: elapsed)))
     }
 
     /// Opens the destination file: created or truncated, or cut to its first `keeping` bytes
     /// and positioned after them.
-    private func openFile(_ url: URL, keeping: Int64) -> CourierError? {
+    private func openFile(_ url: URL, keeping: Int64) -> Result<FileHandle, CourierError> {
         do {
             let handle: FileHandle
             if keeping > 0 {
@@ -253,10 +236,11 @@ final class Transfer: Sendable {
                 let size = try handle.seekToEnd()
                 guard size >= UInt64(keeping) else {
                     try? handle.close()
-                    return CourierError(
-                        .fileWriteFailed,
-                        "\(url.path) has \(size) bytes, fewer than the \(keeping) to resume after",
-                        request: request)
+                    return .failure(
+                        CourierError(
+                            .fileWriteFailed,
+                            "\(url.path) has \(size) bytes, fewer than the \(keeping) to resume after",
+                            request: request))
                 }
                 try handle.truncate(atOffset: UInt64(keeping))
                 try handle.seekToEnd()
@@ -266,85 +250,63 @@ final class Transfer: Sendable {
                 }
                 handle = try FileHandle(forWritingTo: url)
             }
-            state.withLock { state in
-                try? state.file?.close()
-                state.file = handle
-                state.openedFile = true
-            }
-            return nil
+            return .success(handle)
         } catch {
-            return CourierError(
-                .fileWriteFailed, "cannot write the response body to \(url.path)",
-                request: request,
-                underlying: error)
+            return .failure(
+                CourierError(
+                    .fileWriteFailed, "cannot write the response body to \(url.path)",
+                    request: request,
+                    underlying: error))
         }
     }
 
     /// Body bytes arrived. Bytes after a decided failure (such as a stopped redirect's
     /// body) are dropped.
     func receive(_ data: Data) {
-        if let stream {
-            receiveStreamed(data, into: stream)
-            return
-        }
-        let limit = request.options.maxResponseBytes
-        let outcome: (progress: TransferProgress?, problem: CourierError?) = state.withLock { state in
-            guard state.failure == nil, !state.finished else { return (nil, nil) }
-            state.moved()
-            state.received += Int64(data.count)
-            if let file = state.file {
+        let action: Machine.BodyAction = state.withLock { state in
+            let action = state.machine.receive(data)
+            guard case .ignore = action else {
+                state.moved()
+                // Written under the lock, as `complete` closes the file under it.
+                guard case .write(let batch, _) = action, let file = state.file else { return action }
                 do {
-                    state.unwritten.append(data)
-                    if state.unwritten.count >= Self.writeBatch {
-                        try file.write(contentsOf: state.unwritten)
-                        state.unwritten.removeAll(keepingCapacity: true)
-                    }
+                    try file.write(contentsOf: batch)
                 } catch {
-                    return (
-                        nil,
-                        CourierError(
-                            .fileWriteFailed, "writing the response body failed", request: request,
-                            underlying: error)
-                    )
+                    return .fail(
+                        CourierError(.fileWriteFailed, "writing the response body failed", underlying: error))
                 }
-            } else {
-                if state.received > limit {
-                    return (
-                        nil,
-                        CourierError(
-                            .responseTooLarge, "the response body exceeds maxResponseBytes (\(limit))",
-                            request: request, status: state.response?.statusCode)
-                    )
-                }
-                state.data.append(data)
+                return action
             }
-            return (
-                TransferProgress(direction: .download, completed: state.received, total: state.expected), nil
-            )
+            return action
         }
-        if let problem = outcome.problem { fail(problem) }
-        if let progress = outcome.progress { request.progress?(progress) }
+        switch action {
+        case .ignore:
+            return
+        case .fail(var error):
+            error.request = request
+            fail(error)
+        case .write(_, let progress):
+            request.progress?(progress)
+        case .progress(let progress):
+            if let stream {
+                guard forward(data, to: stream) else { return }
+            }
+            request.progress?(progress)
+        }
     }
 
     /// How far behind, in multiples of `streamBufferBytes`, a consumer may fall where the task
     /// cannot be paused before the stream fails.
     static let unpausableSlack = 8
 
-    /// Streamed body bytes arrived. A delegate cannot give them back, so they are always
-    /// queued. Once the consumer is `streamBufferBytes` behind, Apple's URLSession suspends the
-    /// task, which stops its reads from the socket until the consumer has caught up by half.
-    /// FoundationNetworking cannot: its `suspend()` does not stop delivery (a 200 MiB body kept
-    /// arriving in full after it), so there the stream fails with `.responseTooLarge` once the
-    /// consumer is `unpausableSlack` times that far behind, rather than hold an unbounded
-    /// backlog in memory.
-    private func receiveStreamed(_ data: Data, into stream: StreamBuffer) {
-        let progress: TransferProgress? = state.withLock { state in
-            guard state.failure == nil, !state.finished else { return nil }
-            state.moved()
-            state.received += Int64(data.count)
-            return TransferProgress(direction: .download, completed: state.received, total: state.expected)
-        }
-        guard let progress else { return }
+    /// Hands streamed body bytes to the stream; returns whether the transfer goes on. A delegate
+    /// cannot give bytes back, so they are always queued. Once the consumer is `streamBufferBytes`
+    /// behind, Apple's URLSession suspends the task, which stops its reads from the socket until
+    /// the consumer has caught up by half. FoundationNetworking cannot: its `suspend()` does not
+    /// stop delivery (a 200 MiB body kept arriving in full after it), so there the stream fails
+    /// with `.responseTooLarge` once the consumer is `unpausableSlack` times that far behind,
+    /// rather than hold an unbounded backlog in memory.
+    private func forward(_ data: Data, to stream: StreamBuffer) -> Bool {
         switch stream.offer(data) {
         case .accepted, .refused: break
         case .acceptedThenPause:
@@ -359,7 +321,7 @@ final class Transfer: Sendable {
                         request: request)
                     fail(error)
                     stream.finish(error)
-                    return
+                    return false
                 }
             #else
                 task.suspend()
@@ -369,9 +331,9 @@ final class Transfer: Sendable {
             #endif
         case .cancelled:
             fail(CourierError(.cancelled, "the stream was cancelled", request: request))
-            return
+            return false
         }
-        request.progress?(progress)
+        return true
     }
 
     /// Body bytes went out.
@@ -387,7 +349,7 @@ final class Transfer: Sendable {
     /// transfer is being cancelled and must not answer at all (FoundationNetworking crashes
     /// on a redirect answer that arrives after the cancellation).
     func redirect() -> Bool {
-        state.withLock { state in state.failure == nil && !state.finished }
+        state.withLock { $0.machine.answersRedirect }
     }
 
     /// The task ended; resumes the continuation.
@@ -396,62 +358,54 @@ final class Transfer: Sendable {
         // because it has no `Location`: the task's response is that head. Its body is lost: the
         // session keeps a redirect's body to itself unless a delegate declines to follow it, and
         // without a `Location` it never asks.
-        if error == nil, state.withLock({ $0.response == nil }), let head = task.response as? HTTPURLResponse
+        if error == nil, state.withLock({ $0.machine.head == nil }),
+            let head = task.response as? HTTPURLResponse
         {
             _ = receive(head)
         }
-        let snapshot = state.withLock {
-            state -> (CheckedContinuation<TransportResponse, any Error>?, State) in
+        let taskError = error.map { URLErrorMapping.courierError(for: $0, request: request) }
+        let completion = state.withLock { state in
             state.timer?.cancel()
             state.idleTimer?.cancel()
-            if let file = state.file, !state.unwritten.isEmpty, state.failure == nil {
+            let rest = state.machine.takeUnwritten()
+            if let file = state.file, !rest.isEmpty {
                 do {
-                    try file.write(contentsOf: state.unwritten)
+                    try file.write(contentsOf: rest)
                 } catch {
-                    state.failure = CourierError(
-                        .fileWriteFailed, "writing the response body failed", request: request,
-                        underlying: error)
+                    state.machine.writeFailed(
+                        CourierError(
+                            .fileWriteFailed, "writing the response body failed", request: request,
+                            underlying: error))
                 }
-                state.unwritten = Data()
             }
             try? state.file?.close()
-            let continuation = state.continuation
-            state.continuation = nil
-            state.finished = true
-            return (continuation, state)
+            state.file = nil
+            return state.machine.complete(taskError: taskError)
         }
-        let finalState = snapshot.1
-        let failure =
-            finalState.failure
-            ?? error.map { URLErrorMapping.courierError(for: $0, request: request) }
-        stream?.finish(failure)
-        guard let continuation = snapshot.0 else { return }
-        if let failure {
+        switch completion.outcome {
+        case .failure(var failure):
+            if failure.request == nil { failure.request = request }
+            stream?.finish(failure)
+            guard let continuation = completion.continuation else { return }
             // A `.file` this transfer created or cut holds a partial body: removed. One it never
             // opened (no answer came) is left as it was.
-            if case .file(let url) = request.destination, finalState.openedFile {
+            if completion.removesFile, case .file(let url) = request.destination {
                 try? FileManager.default.removeItem(at: url)
             }
             continuation.resume(throwing: failure)
-            return
-        }
-        guard let http = finalState.response else {
+        case .success(let (head, data, received, firstByte)):
+            stream?.finish(nil)
+            guard let continuation = completion.continuation else { return }
+            let body: ResponseBody
+            switch request.destination.target(status: head.status) {
+            case .memory: body = .data(data)
+            case .file(let url, let keeping): body = .file(url, byteCount: keeping + received)
+            }
             continuation.resume(
-                throwing: CourierError(
-                    .connectionLost, "the server sent no response", request: request))
-            return
+                returning: TransportResponse(
+                    status: head.status, headers: head.headers, body: body, url: head.url,
+                    timings: Timings(firstByte: firstByte, total: elapsed)))
         }
-        let body: ResponseBody
-        switch request.destination.target(status: http.statusCode) {
-        case .memory: body = .data(finalState.data)
-        case .file(let url, let keeping): body = .file(url, byteCount: keeping + finalState.received)
-        }
-        let total = elapsed
-        continuation.resume(
-            returning: TransportResponse(
-                status: http.statusCode, headers: Self.headers(of: http), body: body,
-                url: http.url ?? request.url,
-                timings: Timings(firstByte: finalState.firstByte, total: total)))
     }
 
     static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
