@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         .library(name: "CourierPact", targets: ["CourierPact"]),
+        .library(name: "MockServerPact", targets: ["MockServerPact"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -88,7 +89,12 @@ let package = Package(
         // The mock server: HTTP/1.1 on plain sockets, WireMock-format stubs, the admin API and chaos.
         .target(
             name: "MockServer", dependencies: ["CourierPrimitives"], path: "MockServer",
-            exclude: ["Contract", "Social", "OpenAPI"]),
+            exclude: ["Contract", "Social", "OpenAPI", "Pact"]),
+        // A consumer's exchanges with the mock server recorded as a pact file (`withPactMockServer`).
+        .target(
+            name: "MockServerPact",
+            dependencies: ["MockServer", "Courier", "CourierContract", "CourierPact", "CourierPrimitives"],
+            path: "MockServer/Pact"),
         // A declared API served and checked by the mock server: routing, request validation, examples.
         .target(
             name: "MockServerContract",
@@ -165,6 +171,14 @@ let package = Package(
             name: "CourierPactTests",
             dependencies: ["CourierPact", "CourierContract", "CourierPrimitives", "CourierTesting"],
             path: "Tests/CourierPactTests", exclude: ["Fixtures"]),
+        .testTarget(
+            name: "MockServerPactTests",
+            dependencies: [
+                "MockServerPact", "CourierPact", "Courier", "CourierContract", "CourierPrimitives",
+                "CourierTesting",
+                "TestSupport",
+            ],
+            path: "Tests/MockServerPactTests"),
         .testTarget(
             name: "CourierContractTests",
             dependencies: ["Courier", "CourierContract", "CourierTesting", "TestSupport"],

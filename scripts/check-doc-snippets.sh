@@ -31,6 +31,7 @@ module_of() {
     Sources/*) cut -d/ -f2 <<<"$1" ;;
     MockServer/Contract/*) echo MockServerContract ;;
     MockServer/Social/*) echo SocialBackend ;;
+    MockServer/Pact/*) echo MockServerPact ;;
     *) cut -d/ -f1 <<<"$1" ;;
   esac
 }

@@ -28,6 +28,7 @@ ALLOWED = {
     "CourierOpenAPI": {"CourierPrimitives", "CYAML"},
     # Pact files and matching: the declaration's schemas, no server and no transport.
     "CourierPact": {"CourierPrimitives", "CourierContract"},
+    "MockServerPact": {"MockServer", "Courier", "CourierContract", "CourierPact", "CourierPrimitives"},
 }
 
 # What a library must never reach, even through another module.
@@ -39,6 +40,7 @@ DENIED = {
     "MockServerContract": {"Endpoints", "SocialBackend", "CourierCurl", "CCurl"},
     "CourierOpenAPI": {"Courier", "MockServer", "CourierContract", "CourierCurl", "CCurl"},
     "CourierPact": {"MockServer", "CourierCurl", "CCurl", "CourierURLSession", "Endpoints", "SocialBackend"},
+    "MockServerPact": {"CourierCurl", "CCurl", "CourierURLSession", "Endpoints", "SocialBackend"},
     "CourierCurl": {"CourierURLSession", "CourierConfiguration"},
     "CourierURLSession": {"CourierCurl", "CCurl", "CourierConfiguration"},
     "Courier": {"CourierCurl", "CourierURLSession", "CourierContract", "MockServer", "Endpoints"},

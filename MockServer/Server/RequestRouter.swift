@@ -10,6 +10,7 @@ final class RequestRouter: Sendable {
     let chaos: ChaosInjector?
     let handlers: [any HTTPHandler]
     let proxy: ProxyForwarder
+    let observer: (@Sendable (ServerRequest, ServerResponse) -> Void)?
     /// What `POST /__admin/shutdown` calls; set by the server once it exists.
     let shutdownHook = Locked<(@Sendable () -> Void)?>(nil)
 
@@ -28,6 +29,7 @@ final class RequestRouter: Sendable {
             configuration.chaosRate > 0
             ? ChaosInjector(rate: configuration.chaosRate, seed: configuration.chaosSeed) : nil
         self.handlers = handlers
+        self.observer = configuration.exchangeObserver
         self.proxy = ProxyForwarder(
             client: configuration.proxyClient ?? DefaultProxyClient(), timeout: configuration.proxyTimeout)
     }
@@ -68,6 +70,7 @@ final class RequestRouter: Sendable {
             response = notFound(view)
         }
         journal.record(request, wasMatched: wasMatched, stubID: stubID, status: response.status)
+        observer?(request, response)
         return response
     }
 

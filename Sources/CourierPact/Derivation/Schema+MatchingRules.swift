@@ -20,7 +20,8 @@ extension MatchingRules {
 
     /// A rule for a value of `schema` that is not structured, such as a path or query parameter:
     /// nil when the schema says nothing a matcher could hold.
-    static func textRule(for schema: Schema) -> MatchingRule? {
+    /// - Parameter schema: the parameter's schema.
+    public static func textRule(for schema: Schema) -> MatchingRule? {
         switch schema {
         case .model(_, let inner): textRule(for: inner)
         case .string(let rules): formatRegex(rules).map(MatchingRule.regex)
