@@ -130,7 +130,8 @@ let package = Package(
         .executableTarget(name: "courier-curl-bench", dependencies: ["CCurl"], path: "Sources/CCurlBench"),
         // Helpers shared by the test targets (starting other programs); not part of any product.
         .target(
-            name: "TestSupport", dependencies: ["CourierTesting", "CourierCurl", "CourierURLSession"],
+            name: "TestSupport",
+            dependencies: ["CourierPrimitives", "CourierTesting", "CourierCurl", "CourierURLSession"],
             path: "Tests/Support"),
         .testTarget(
             name: "CourierTests",
@@ -186,7 +187,8 @@ let package = Package(
         .testTarget(
             name: "CourierCurlTests",
             dependencies: [
-                "CourierCurl", "CourierConfiguration", "CourierInterceptors", "CourierTesting",
+                "CourierCurl", "CourierConfiguration", "CourierInterceptors", "CourierPrimitives",
+                "CourierTesting",
                 "CourierURLSession", "MockServer", "TestSupport",
             ],
             path: "Tests/CourierCurlTests"),
@@ -194,7 +196,8 @@ let package = Package(
             name: "TransportConformanceTests",
             dependencies: [
                 "Courier", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCookies",
-                "CourierCurl", "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierTesting",
+                "CourierCurl", "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierPrimitives",
+                "CourierTesting",
                 "CourierURLSession", "MockServer", "TestSupport",
             ],
             path: "Tests/TransportConformanceTests",

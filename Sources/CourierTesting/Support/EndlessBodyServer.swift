@@ -4,6 +4,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -18,20 +20,12 @@ import Foundation
 /// up on does not count as closed by the client.
 package final class EndlessBodyServer: Sendable {
     private struct State {
-        var connections = 0
         var closed = 0
         var bytesSent: Int64 = 0
-        /// Whether `listener` is still this server's descriptor: once closed, its number may
-        /// belong to another socket, which `stop` must not shut down.
-        var listening = true
     }
 
-    /// The port it listens on.
-    package let port: Int
-    private let listener: Int32
-    private let giveUpAfter: Int64?
-    private let pauseMicroseconds: UInt32
-    private let state = Locked(State())
+    private let listener: LoopbackListener
+    private let state: Locked<State>
 
     /// Starts listening on a free loopback port.
     /// - Parameters:
@@ -40,13 +34,18 @@ package final class EndlessBodyServer: Sendable {
     ///   - pause: the wait after each 64 KiB block (1 ms: about 64 MB/s at most).
     /// - Throws: `LoopbackPort.SetupError` when the socket cannot be set up.
     package init(giveUpAfter: Int64? = nil, pause: Duration = .milliseconds(1)) throws {
-        self.giveUpAfter = giveUpAfter
-        pauseMicroseconds = UInt32(
+        let pauseMicroseconds = UInt32(
             clamping: pause.components.seconds * 1_000_000 + pause.components.attoseconds / 1_000_000_000_000)
-        (listener, port) = try LoopbackPort.listeningSocket()
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
+        let state = Locked(State())
+        listener = try LoopbackListener { connection in
+            Self.serve(
+                connection, state: state, giveUpAfter: giveUpAfter, pauseMicroseconds: pauseMicroseconds)
+        }
+        self.state = state
     }
+
+    /// The port it listens on.
+    package var port: Int { listener.port }
 
     /// The URL to request.
     package var url: URL { URL(string: "http://127.0.0.1:\(port)/endless")! }  // allowed: always a URL
@@ -54,7 +53,8 @@ package final class EndlessBodyServer: Sendable {
     /// Connections accepted, how many of them the server saw closed by the client, and the body
     /// bytes sent on all of them.
     package var counts: (connections: Int, closed: Int, bytesSent: Int64) {
-        state.withLock { ($0.connections, $0.closed, $0.bytesSent) }
+        let connections = listener.connectionCount
+        return state.withLock { (connections, $0.closed, $0.bytesSent) }
     }
 
     /// Waits up to `timeout` for the client to close `count` connections.
@@ -68,71 +68,31 @@ package final class EndlessBodyServer: Sendable {
         return counts.closed >= count
     }
 
-    /// Stops accepting connections; those open go on until their client leaves.
-    /// Idempotent, and safe after the accept loop has closed the socket.
-    package func stop() {
-        state.withLock { state in
-            if state.listening { shutdown(listener, Int32(SHUT_RDWR)) }
-        }
-    }
+    /// Stops accepting connections; those open go on until their client leaves. Idempotent.
+    package func stop() { listener.stop() }
 
     deinit { stop() }
 
-    private func acceptLoop() {
-        defer {
-            state.withLock { state in
-                state.listening = false
-                close(listener)
-            }
-        }
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 { return }
-            state.withLock { $0.connections += 1 }
-            let thread = Thread { [self] in serve(client) }
-            thread.start()
-        }
-    }
-
-    private func serve(_ client: Int32) {
-        defer { close(client) }
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var head = [UInt8]()
-        var byte = [UInt8](repeating: 0, count: 1)
-        while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
-            guard recv(client, &byte, 1, 0) == 1 else { return }
-            head.append(byte[0])
-        }
-        let answer = Array(
+    private static func serve(
+        _ connection: LoopbackSocket, state: Locked<State>, giveUpAfter: Int64?, pauseMicroseconds: UInt32
+    ) {
+        func markClosed() { state.withLock { $0.closed += 1 } }
+        connection.setTimeouts(receive: 60, send: 60)
+        var head = Data()
+        guard connection.receiveHead(into: &head) != nil else { return }
+        let answer =
             "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 1099511627776\r\n\r\n"
-                .utf8)
-        guard sendAll(client, answer) else { return markClosed() }
-        let block = [UInt8](repeating: 0x5a, count: 64 * 1024)
+        guard connection.send(answer) else { return markClosed() }
+        let block = Data(repeating: 0x5a, count: 64 * 1024)
         // Throttled (about 64 MB/s by default): a transport that cannot pause queues every chunk
         // it reads, so an unthrottled loopback stream would fill memory.
         var sent: Int64 = 0
-        while sendAll(client, block) {
+        while connection.send(block) {
             sent += Int64(block.count)
             state.withLock { $0.bytesSent += Int64(block.count) }
             if let giveUpAfter, sent >= giveUpAfter { return }
             usleep(pauseMicroseconds)
         }
         markClosed()
-    }
-
-    private func markClosed() { state.withLock { $0.closed += 1 } }
-
-    private func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { raw in
-                send(fd, raw.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if sent <= 0 { return false }
-            offset += sent
-        }
-        return true
     }
 }
