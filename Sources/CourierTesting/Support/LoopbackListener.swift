@@ -147,7 +147,8 @@ package struct LoopbackSocket: Sendable {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let sent = systemSend(descriptor, raw.baseAddress! + offset, raw.count - offset)  // allowed: count > 0
+                // allowed: `raw.count > 0` here, so the buffer has an address.
+                let sent = systemSend(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if sent < 0, errno == EINTR { continue }
                 if sent <= 0 { return false }
                 offset += sent
