@@ -41,7 +41,7 @@ let package = Package(
         // Pact files (the Pact Specification, version 4; 3 and 2 read): the model, matching rules derived
         // from a declaration's schemas, a response matched by the rules, and files merged atomically.
         .target(
-            name: "CourierPact", dependencies: ["CourierPrimitives", "CourierContract"],
+            name: "CourierPact", dependencies: ["CourierPrimitives", "Courier", "CourierContract"],
             path: "Sources/CourierPact"),
         // Settings from courier.json (`Configuration`), and a manager made from them.
         .target(
@@ -170,7 +170,11 @@ let package = Package(
             path: "Tests/CourierCacheTests"),
         .testTarget(
             name: "CourierPactTests",
-            dependencies: ["CourierPact", "CourierContract", "CourierPrimitives", "CourierTesting"],
+            dependencies: [
+                "CourierPact", "Courier", "CourierContract", "CourierPrimitives", "CourierTesting",
+                "MockServerPact",
+                "TestSupport",
+            ],
             path: "Tests/CourierPactTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "MockServerPactTests",

@@ -26,8 +26,8 @@ ALLOWED = {
     "MockServerContract": {"MockServer", "Courier", "CourierContract", "CourierPrimitives"},
     # Reading OpenAPI documents needs JSON values and libyaml, nothing of the client or the server.
     "CourierOpenAPI": {"CourierPrimitives", "CYAML"},
-    # Pact files and matching: the declaration's schemas, no server and no transport.
-    "CourierPact": {"CourierPrimitives", "CourierContract"},
+    # Pact files, matching and verification: the declaration's schemas and the Transport protocol, no server.
+    "CourierPact": {"CourierPrimitives", "Courier", "CourierContract"},
     "MockServerPact": {"MockServer", "Courier", "CourierContract", "CourierPact", "CourierPrimitives"},
 }
 
