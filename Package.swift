@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         .library(name: "CourierPact", targets: ["CourierPact"]),
         .library(name: "MockServerPact", targets: ["MockServerPact"]),
+        .library(name: "CourierTool", targets: ["CourierTool"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     targets: [
@@ -108,11 +109,21 @@ let package = Package(
                 "Endpoints",
             ],
             path: "MockServer/Social"),
+        // A command-line tool for any declared API: openapi, mock, call and verify (both transports).
+        .target(
+            name: "CourierTool",
+            dependencies: [
+                "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
+                "CourierJSON", "CourierPrimitives", "CourierURLSession", "MockServer", "MockServerContract",
+            ],
+            path: "Sources/CourierTool"),
+        // `courier`: the tool over the social API, with the demo's commands (demo, send, bench).
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
                 "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
-                "CourierJSON", "CourierPrimitives", "CourierURLSession", "Endpoints", "MockServer",
+                "CourierJSON", "CourierPrimitives", "CourierTool", "CourierURLSession", "Endpoints",
+                "MockServer",
                 "MockServerContract", "SocialBackend",
             ],
             path: "Sources/CourierCLI"
@@ -236,11 +247,24 @@ let package = Package(
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
-                "CourierCLI", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCookies",
+                "CourierCLI", "CourierTool", "CourierCache", "CourierConfiguration", "CourierContract",
+                "CourierCookies",
                 "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierTesting", "CourierURLSession",
                 "MockServer", "TestSupport",
             ],
             path: "Tests/CourierCLITests"),
+        // A user's tool in a few lines: the README's notes API (a link to the one file that declares it).
+        .executableTarget(
+            name: "notes-tool", dependencies: ["CourierTool", "Courier", "CourierContract"],
+            path: "Tests/NotesTool"),
+        .testTarget(
+            name: "CourierToolTests",
+            dependencies: [
+                "notes-tool", "CourierTool", "Courier", "CourierContract", "CourierTesting", "MockServer",
+                "MockServerContract",
+                "TestSupport",
+            ],
+            path: "Tests/CourierToolTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,6 +29,9 @@ ALLOWED = {
     # Pact files, matching and verification: the declaration's schemas and the Transport protocol, no server.
     "CourierPact": {"CourierPrimitives", "Courier", "CourierContract"},
     "MockServerPact": {"MockServer", "Courier", "CourierContract", "CourierPact", "CourierPrimitives"},
+    # A command-line tool for any declared API: both transports, the configuration, the mock server.
+    "CourierTool": {"Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
+                    "CourierJSON", "CourierPrimitives", "CourierURLSession", "MockServer", "MockServerContract"},
 }
 
 # What a library must never reach, even through another module.
@@ -44,6 +47,8 @@ DENIED = {
     "CourierCurl": {"CourierURLSession", "CourierConfiguration"},
     "CourierURLSession": {"CourierCurl", "CCurl", "CourierConfiguration"},
     "Courier": {"CourierCurl", "CourierURLSession", "CourierContract", "MockServer", "Endpoints"},
+    # A user's tool gets their API, not the demo's.
+    "CourierTool": {"Endpoints", "SocialBackend", "CourierCLI"},
 }
 
 

@@ -25,12 +25,15 @@ public enum SocialAPI {
         operations.first { $0.id == id }
     }
 
+    /// The title of its OpenAPI document.
+    public static let title = "Courier social API"
+    /// The description of its OpenAPI document.
+    public static let description =
+        "The social backend the Endpoints enums call and the Courier mock server implements."
+
     /// The OpenAPI 3.1 document of the social API.
     public static func openAPI(serverURL: URL? = nil) -> JSONValue {
         OpenAPIDocument.make(
-            title: "Courier social API",
-            description:
-                "The social backend the Endpoints enums call and the Courier mock server implements.",
-            operations: operations, serverURL: serverURL)
+            title: title, description: description, operations: operations, serverURL: serverURL)
     }
 }

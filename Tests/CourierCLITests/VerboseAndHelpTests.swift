@@ -1,3 +1,4 @@
+import CourierTool
 import Foundation
 import MockServer
 import Testing
@@ -53,16 +54,20 @@ struct VerboseTests {
 }
 
 /// Every spec every command declares, with the words that print its `--help`.
-private let declaredSpecs: [(arguments: [String], spec: ArgumentSpec)] = allCommands.flatMap { command in
-    command.specs.map { (arguments: $0.command.split(separator: " ").map(String.init), spec: $0) }
+private let declaredSpecs: [(arguments: [String], spec: ArgumentSpec)] = CourierTool.courier.commands.flatMap
+{
+    command in
+    command.specs(in: .courier).map {
+        (arguments: $0.command.split(separator: " ").map(String.init), spec: $0)
+    }
 }
 
 @Suite("usage text comes from the option declarations")
 struct HelpTests {
     @Test func everyCommandDeclaresItsOptions() {
-        for command in allCommands {
-            #expect(!command.specs.isEmpty, "\(command.name) declares no spec")
-            #expect(command.specs.allSatisfy { $0.command.hasPrefix(command.name) })
+        for command in CourierTool.courier.commands {
+            #expect(!command.specs(in: .courier).isEmpty, "\(command.name) declares no spec")
+            #expect(command.specs(in: .courier).allSatisfy { $0.command.hasPrefix(command.name) })
         }
         #expect(declaredSpecs.count >= 7)
     }

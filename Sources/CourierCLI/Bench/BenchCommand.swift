@@ -1,4 +1,5 @@
 import Courier
+import CourierTool
 import Endpoints
 import Foundation
 
@@ -58,14 +59,14 @@ enum BenchCommand: Command {
         positionals: ["DIR"]
     )
 
-    static var specs: [ArgumentSpec] {
+    static func specs(in tool: CourierTool) -> [ArgumentSpec] {
         [runSpec, fixturesSpec, DecoderBench.spec, RequestBuildBench.spec, CutServer.spec]
     }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String], in tool: CourierTool) async throws -> Int32 {
         guard let sub = arguments.first, ["run", "fixtures", "decode", "build", "cut-server"].contains(sub)
         else {
-            print(specs.map(\.helpText).joined(separator: "\n\n"))
+            print(specs(in: tool).map(\.helpText).joined(separator: "\n\n"))
             return arguments.contains("--help") || arguments.contains("-h")
                 ? ExitStatus.success : ExitStatus.usage
         }

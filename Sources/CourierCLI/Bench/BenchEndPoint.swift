@@ -1,5 +1,6 @@
 import Courier
 import CourierContract
+import CourierTool
 import Foundation
 
 /// The benchmark's endpoints, declared like any app's, so that every run goes the full way:

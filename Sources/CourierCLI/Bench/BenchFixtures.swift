@@ -1,4 +1,5 @@
 import Courier
+import CourierTool
 import Endpoints
 import Foundation
 

@@ -1,6 +1,7 @@
 import Courier
 import CourierConfiguration
 import CourierCurl
+import CourierTool
 import Endpoints
 import Foundation
 import Synchronization

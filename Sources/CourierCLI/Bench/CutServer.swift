@@ -1,3 +1,4 @@
+import CourierTool
 import Foundation
 import MockServer
 import Synchronization

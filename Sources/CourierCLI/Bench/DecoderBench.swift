@@ -1,6 +1,7 @@
 import Courier
 import CourierJSON
 import CourierPrimitives
+import CourierTool
 import Endpoints
 import Foundation
 

@@ -1,6 +1,7 @@
 import Courier
 import CourierContract
 import CourierPrimitives
+import CourierTool
 import Endpoints
 import Foundation
 

@@ -1,5 +1,6 @@
 import Courier
 import CourierCurl
+import CourierTool
 import CourierURLSession
 import Endpoints
 import Foundation
@@ -35,9 +36,9 @@ enum DemoCommand: Command {
         options: [Options.transport, Options.baseUrl, Options.seedData, Options.videoMib]
     )
 
-    static var specs: [ArgumentSpec] { [spec] }
+    static func specs(in tool: CourierTool) -> [ArgumentSpec] { [spec] }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String], in tool: CourierTool) async throws -> Int32 {
         guard let parsed = try spec.parseUnlessHelp(arguments) else { return ExitStatus.success }
         let choice = parsed.value(Options.transport) ?? "both"
         let names: [String]

@@ -1,6 +1,7 @@
 import Courier
 import CourierCookies
 import CourierCurl
+import CourierTool
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -68,9 +69,9 @@ enum SendCommand: Command {
         positionals: ["METHOD", "URL"]
     )
 
-    static var specs: [ArgumentSpec] { [spec] }
+    static func specs(in tool: CourierTool) -> [ArgumentSpec] { [spec] }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String], in tool: CourierTool) async throws -> Int32 {
         guard let parsed = try spec.parseUnlessHelp(arguments) else { return ExitStatus.success }
         guard parsed.positionals.count == 2 else {
             throw UsageError("send needs METHOD and URL (see 'courier send --help')")
@@ -155,8 +156,4 @@ struct VerboseMonitor: EventMonitor {
             break
         }
     }
-}
-
-func standardError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
 }

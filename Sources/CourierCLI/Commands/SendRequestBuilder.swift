@@ -1,5 +1,6 @@
 import Courier
 import CourierContract
+import CourierTool
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -86,6 +86,75 @@ package struct OperationCall: APIConfigurable {
         }.joined(separator: "\n")
     }
 
+    /// What `call ID --help` prints: the operation, then one line per argument with its type,
+    /// whether it is required, its default and what it means.
+    package static func help(_ operation: APIOperation, program: String) -> String {
+        var lines = [
+            "\(operation.id): \(operation.summary)", "",
+            "\(operation.method.rawValue) \(operation.path)"
+                + (operation.requiresAuth ? " (needs --token)" : ""),
+            "", "usage: \(program) \(operation.id) \(usage(operation))", "", "arguments:",
+        ]
+        func line(_ name: String, _ schema: Schema?, _ notes: [String], _ summary: String) {
+            let left = "--\(name)" + (schema.map { " <\(typeName($0))>" } ?? "")
+            let detail = ([summary] + notes).filter { !$0.isEmpty }.joined(separator: "; ")
+            lines.append(
+                "  " + left.padding(toLength: max(28, left.count + 2), withPad: " ", startingAt: 0) + detail)
+        }
+        for parameter in operation.parameters {
+            var notes = [parameter.required ? "required" : "optional", "in \(parameter.location.rawValue)"]
+            if let value = parameter.defaultValue { notes.append("default \(value)") }
+            if let rule = rules(parameter.schema) { notes.append(rule) }
+            line(parameter.name, parameter.schema, notes, parameter.summary)
+        }
+        switch operation.body {
+        case .json(let schema):
+            if case .object(let properties, let required) = unwrap(schema) {
+                for property in properties {
+                    var notes = [required.contains(property.name) ? "required" : "optional", "body property"]
+                    if let rule = rules(property.schema) { notes.append(rule) }
+                    line(property.name, property.schema, notes, "")
+                }
+            }
+            line("body", nil, ["the whole JSON body instead of the properties"], "<json>")
+        case .binary(let types):
+            line("file", nil, ["the body, as \(types.joined(separator: " or "))"], "<path>")
+        case .multipartFile(let field, let types):
+            line(
+                field, nil, ["a file sent as \(types.joined(separator: " or ")) in a multipart form"],
+                "<path>")
+        case nil: break
+        }
+        if lines.last == "arguments:" { lines.append("  none") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The bounds, length and format of a scalar schema, as help shows them.
+    private static func rules(_ schema: Schema) -> String? {
+        switch unwrap(schema) {
+        case .integer(let minimum, let maximum):
+            switch (minimum, maximum) {
+            case (let low?, let high?): return "\(low) to \(high)"
+            case (let low?, nil): return "at least \(low)"
+            case (nil, let high?): return "at most \(high)"
+            case (nil, nil): return nil
+            }
+        case .string(let rules):
+            var parts: [String] = []
+            if let format = rules.format { parts.append(format) }
+            if let low = rules.minLength, let high = rules.maxLength {
+                parts.append("\(low) to \(high) characters")
+            } else if let low = rules.minLength, low > 0 {
+                parts.append("at least \(low) characters")
+            } else if let high = rules.maxLength {
+                parts.append("at most \(high) characters")
+            }
+            if let prefix = rules.prefix { parts.append("starts with \(prefix)") }
+            return parts.isEmpty ? nil : parts.joined(separator: ", ")
+        default: return nil
+        }
+    }
+
     private static func body(
         _ body: APIOperation.Body, from arguments: inout [String: String], _ operation: APIOperation
     ) throws -> any ParameterConvertible {

@@ -2,17 +2,16 @@ import Courier
 import CourierContract
 import CourierCurl
 import CourierPrimitives
-import Endpoints
 import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// `courier call ENDPOINT.CASE --arg value ...`: calls one declared endpoint and prints the JSON.
-enum CallCommand: Command {
-    static let name = "call"
-    static let summary = "call a declared endpoint, e.g. 'courier call posts.page --pageNumber 1 --size 5'"
+/// `call ENDPOINT.CASE --arg value ...`: calls one declared operation and prints the JSON.
+package enum CallCommand: Command {
+    package static let name = "call"
+    package static let summary = "call a declared operation and print the JSON ('call --list' lists them)"
 
     /// `call`'s own options; the client options (`--config`, `--transport`, `--retry`,
     /// `--no-retry`) are `ClientOptions`. Every other `--name value` is an endpoint argument.
@@ -26,32 +25,41 @@ enum CallCommand: Command {
 
     static let spec = ArgumentSpec(
         command: name,
-        summary: "Calls one case of the social API's endpoint enums and prints the decoded JSON.",
+        summary: "Calls one declared operation and prints the decoded JSON.",
         options: [Options.list, Options.baseURL, Options.token] + ClientOptions.all,
         positionals: ["ENDPOINT.CASE"],
         trailing: "[--ARG VALUE]..."
     )
 
-    static var specs: [ArgumentSpec] { [spec] }
+    package static func specs(in tool: CourierTool) -> [ArgumentSpec] { [spec.named(tool.name)] }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    package static func run(_ arguments: [String], in tool: CourierTool) async throws -> Int32 {
+        let spec = Self.spec.named(tool.name)
         let (own, endpointArguments) = try split(arguments)
         let parsed = try spec.parse(own)
+        let operation = parsed.positionals.first.flatMap { id in tool.operations.first { $0.id == id } }
         if parsed.wantsHelp {
-            print(
-                spec.helpText + "\n\nendpoints (courier call --list):\n"
-                    + OperationCall.listing(SocialAPI.operations))
+            if let operation {
+                // `call ID --help`: that operation's arguments, each with its help.
+                print(OperationCall.help(operation, program: "\(tool.name) \(name)"))
+            } else {
+                print(
+                    spec.helpText + "\n\nendpoints (\(tool.name) call --list):\n"
+                        + OperationCall.listing(tool.operations))
+            }
             return ExitStatus.success
         }
         if parsed.has(Options.list) {
-            print(OperationCall.listing(SocialAPI.operations))
+            print(OperationCall.listing(tool.operations))
             return ExitStatus.success
         }
         guard let id = parsed.positionals.first else {
-            throw UsageError("name an endpoint case, such as posts.page (courier call --list shows them)")
+            let example = tool.operations.first?.id ?? "group.name"
+            throw UsageError(
+                "name an operation, such as \(example) (\(tool.name) call --list shows them)")
         }
-        guard let operation = SocialAPI.operation(id: id) else {
-            throw UsageError("unknown endpoint \(id); `courier call --list` lists them")
+        guard let operation else {
+            throw UsageError("unknown endpoint \(id); `\(tool.name) call --list` lists them")
         }
         let endpoint: OperationCall
         do {
@@ -84,7 +92,7 @@ enum CallCommand: Command {
         } catch {
             await transport.shutdown()
             if let status = error.status {
-                FileHandle.standardError.write(Data("courier call: \(id) answered \(status)\n".utf8))
+                standardError("\(tool.name) call: \(id) answered \(status)\n")
                 if let body = error.body { printJSON(body, to: FileHandle.standardError) }
                 return ExitStatus.httpError
             }

@@ -6,31 +6,32 @@ import CourierURLSession
 import Foundation
 
 /// The options every command that calls an API takes (`send`, `call`), declared once.
-enum ClientOptions {
-    static let transport = Option.value(
+package enum ClientOptions {
+    package static let transport = Option.value(
         "--transport", placeholder: "NAME",
         help: "urlsession or curl (default: courier.json, $COURIER_TRANSPORT, then urlsession)")
-    static let config = Option.value(
+    package static let config = Option.value(
         "--config", placeholder: "FILE", help: "configuration file (default ./courier.json when present)")
-    static let retry = Option.value(
+    package static let retry = Option.value(
         "--retry", placeholder: "N",
         help: "retry up to N times (default: courier.json's retry.maxAttempts - 1)")
-    static let noRetry = Option.flag("--no-retry", help: "send once, whatever courier.json says")
+    package static let noRetry = Option.flag("--no-retry", help: "send once, whatever courier.json says")
 
-    static let all = [transport, config, retry, noRetry]
+    package static let all = [transport, config, retry, noRetry]
 }
 
 /// Which configuration a command uses: `--config` (or ./courier.json), then
 /// `$COURIER_TRANSPORT`, then `--transport`, `--retry` and `--no-retry`, each overriding the
 /// one before.
-struct ClientSettings {
+package struct ClientSettings {
     /// The transports `courier` links, which `courier.json`, `COURIER_TRANSPORT` and `--transport` choose from.
-    static let transports: [any NamedTransport.Type] = [CurlTransport.self, URLSessionTransport.self]
+    package static let transports: [any NamedTransport.Type] = [CurlTransport.self, URLSessionTransport.self]
 
-    var configuration: Configuration
+    package var configuration: Configuration
 
     /// - Throws: `CourierError` for a bad configuration file; `UsageError` for a bad option.
-    init(parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+    package init(parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws
     {
         var configuration = Configuration()
         if let path = parsed.value(ClientOptions.config) {
@@ -68,7 +69,7 @@ struct ClientSettings {
     ///   - eventMonitors: receive each attempt, response and retry.
     ///   - cookieJar: the cookies for this command; default a jar in memory for its requests.
     /// - Throws: `CourierError` for a transport this build does not know.
-    func makeClient(
+    package func makeClient(
         validation: Validation = .default, eventMonitors: [any EventMonitor] = [],
         cookieJar: CookieJar = CookieJar()
     ) throws -> (manager: NetworkManager, transport: any Transport) {
@@ -81,8 +82,8 @@ struct ClientSettings {
 }
 
 /// Renders a timing breakdown as aligned lines, for `--verbose`.
-enum TimingReport {
-    static func render(_ timings: Timings, version: String?) -> String {
+package enum TimingReport {
+    package static func render(_ timings: Timings, version: String?) -> String {
         let rows: [(String, TimeInterval?)] = [
             ("dns", timings.dnsLookup), ("connect", timings.connect), ("tls", timings.tlsHandshake),
             ("first byte", timings.firstByte), ("redirects", timings.redirect), ("total", timings.total),

@@ -1,6 +1,5 @@
+import CourierTool
 import Testing
-
-@testable import CourierCLI
 
 private let header = Option.value("--header", "-H", placeholder: "HEADER", help: "h", repeatable: true)
 private let fail = Option.flag("--fail", "-f", help: "f")

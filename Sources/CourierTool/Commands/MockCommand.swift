@@ -3,7 +3,6 @@ import CourierCurl
 import Foundation
 import MockServer
 import MockServerContract
-import SocialBackend
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -15,10 +14,11 @@ import SocialBackend
     import Darwin
 #endif
 
-/// `courier mock`: runs the mock server in the foreground until SIGINT or SIGTERM.
-enum MockCommand: Command {
-    static let name = "mock"
-    static let summary = "run the mock server: WireMock-style stubs, the social backend, chaos"
+/// `mock`: runs the mock server in the foreground until SIGINT or SIGTERM.
+package enum MockCommand: Command {
+    package static let name = "mock"
+    package static let summary =
+        "run the mock server: the APIs' routing and validation, WireMock-style stubs, chaos"
 
     enum Options {
         static let host = Option.value(
@@ -27,17 +27,15 @@ enum MockCommand: Command {
             "--port", placeholder: "PORT", help: "port to bind; 0 picks a free one (default 8080)")
         static let mappings = Option.value(
             "--mappings", placeholder: "DIR", help: "folder of WireMock mapping files (with __files/)")
-        static let seedData = Option.value(
-            "--seed-data", placeholder: "N",
-            help: "fill the social backend with N sample users, posts, tweets")
         static let chaos = Option.value(
             "--chaos", placeholder: "RATE", help: "inject faults, 5xx and 429 at this rate, 0 to 1")
         static let chaosSeed = Option.value(
             "--chaos-seed", placeholder: "N", help: "seed for reproducible chaos")
         static let maxBody = Option.value(
             "--max-body", placeholder: "BYTES", help: "largest request body accepted, in bytes")
-        static let noBackend = Option.flag(
-            "--no-backend", help: "serve stubs only, without the social backend")
+        static func noBackend(_ backend: MockBackend) -> Option {
+            Option.flag("--no-backend", help: "serve stubs only, without \(backend.description)")
+        }
         static let globalTemplating = Option.flag(
             "--global-response-templating",
             help:
@@ -53,20 +51,21 @@ enum MockCommand: Command {
         )
     }
 
-    static let spec = ArgumentSpec(
-        command: name,
-        summary:
-            "Runs Courier's mock server in the foreground. The first line printed is 'listening on http://HOST:PORT'.",
-        options: [
-            Options.host, Options.port, Options.mappings, Options.seedData, Options.chaos, Options.chaosSeed,
-            Options.maxBody, Options.noBackend, Options.globalTemplating, Options.proxyAll, Options.record,
-        ]
-    )
+    static func spec(in tool: CourierTool) -> ArgumentSpec {
+        ArgumentSpec(
+            program: tool.name, command: name,
+            summary:
+                "Runs Courier's mock server in the foreground, serving the declared APIs. The first line printed is 'listening on http://HOST:PORT'.",
+            options: [Options.host, Options.port, Options.mappings] + tool.backend.options + [
+                Options.chaos, Options.chaosSeed, Options.maxBody, Options.noBackend(tool.backend),
+                Options.globalTemplating, Options.proxyAll, Options.record,
+            ])
+    }
 
-    static var specs: [ArgumentSpec] { [spec] }
+    package static func specs(in tool: CourierTool) -> [ArgumentSpec] { [spec(in: tool)] }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try spec.parseUnlessHelp(arguments) else { return ExitStatus.success }
+    package static func run(_ arguments: [String], in tool: CourierTool) async throws -> Int32 {
+        guard let parsed = try spec(in: tool).parseUnlessHelp(arguments) else { return ExitStatus.success }
         var configuration = MockServerConfiguration()
         configuration.host = parsed.value(Options.host) ?? "127.0.0.1"
         configuration.port = try parsed.int(Options.port) ?? 8080
@@ -113,12 +112,8 @@ enum MockCommand: Command {
         let curl = CurlTransport()
         configuration.proxyClient = TransportProxyClient(
             transport: curl, maxResponseBytes: configuration.maxBodyBytes)
-        let seedCount = try parsed.int(Options.seedData) ?? 0
-        guard (0...SeedLimit.posts).contains(seedCount) else { throw UsageError(SeedLimit.message) }
-
-        let backend = parsed.has(Options.noBackend) ? nil : try SocialBackend(seedCount: seedCount)
-        let handlers: [any HTTPHandler] = backend.map { [$0] } ?? []
-        let server = MockServer(configuration: configuration, handlers: handlers)
+        let backend = parsed.has(Options.noBackend(tool.backend)) ? nil : try tool.backend.make(parsed)
+        let server = MockServer(configuration: configuration, handlers: backend?.handlers ?? [])
         try server.start()
         if let proxyTarget {
             if record {
@@ -145,19 +140,18 @@ enum MockCommand: Command {
         if record {
             let ids = try server.stopRecording()
             let folder = configuration.mappingsDirectory?.path ?? "."
-            FileHandle.standardError.write(
-                Data("courier mock: recorded \(ids.count) stubs to \(folder)\n".utf8))
+            standardError("\(tool.name) mock: recorded \(ids.count) stubs to \(folder)\n")
         }
         server.shutdown()
         await curl.shutdown()
-        backend?.removeStorage()  // uploaded videos live in a temporary folder of the backend's
-        FileHandle.standardError.write(Data("courier mock: stopped\n".utf8))
+        backend?.stop()
+        standardError("\(tool.name) mock: stopped\n")
         return ExitStatus.success
     }
 }
 
 /// Suspends until SIGINT or SIGTERM arrives.
-func waitForTerminationSignal() async {
+package func waitForTerminationSignal() async {
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
     let (stream, continuation) = AsyncStream<Int32>.makeStream()
@@ -192,11 +186,4 @@ struct TransportProxyClient: ProxyClient {
             status: response.status, headers: response.headers.map { ($0.name, $0.value) },
             body: response.body.data)
     }
-}
-
-/// `--seed-data` writes a 32 KiB sample video per post before the server listens: 10,000 posts are
-/// 320 MiB, and an unbounded count filled the disk.
-enum SeedLimit {
-    static let posts = 10_000
-    static let message = "--seed-data takes 0 to 10000 posts"
 }

@@ -6,30 +6,30 @@
 ///
 /// Each option is declared once, as an `Option` value; the parser, the usage line and the
 /// help text are all made from the declarations, so they cannot drift apart.
-struct Option: Hashable, Sendable {
+package struct Option: Hashable, Sendable {
     /// Its names, the canonical (long) one first, such as `["--header", "-H"]`.
-    var names: [String]
+    package var names: [String]
     /// The placeholder for its value in help, such as "FILE"; `nil` for a flag.
-    var valueName: String?
+    package var valueName: String?
     /// One line of help.
-    var help: String
+    package var help: String
     /// Whether the command cannot do without it (shown without brackets; the command checks).
-    var required = false
+    package var required = false
     /// Whether it is meant to be given more than once (`value` returns the last, `all` every one).
-    var repeatable = false
+    package var repeatable = false
 
     /// The canonical name, under which values are stored.
-    var name: String { names[0] }
+    package var name: String { names[0] }
     /// Whether it takes a value.
-    var takesValue: Bool { valueName != nil }
+    package var takesValue: Bool { valueName != nil }
 
     /// A flag: an option without a value.
-    static func flag(_ names: String..., help: String) -> Option {
+    package static func flag(_ names: String..., help: String) -> Option {
         Option(names: names, valueName: nil, help: help)
     }
 
     /// An option with a value.
-    static func value(
+    package static func value(
         _ names: String..., placeholder: String, help: String, required: Bool = false,
         repeatable: Bool = false
     ) -> Option {
@@ -38,44 +38,66 @@ struct Option: Hashable, Sendable {
 
     /// How the usage line shows it: `[--name VALUE]`, `[--name VALUE]...` when repeatable,
     /// `--name VALUE` when required.
-    var synopsis: String {
+    package var synopsis: String {
         let text = name + (valueName.map { " " + $0 } ?? "")
         return (required ? text : "[" + text + "]") + (repeatable ? "..." : "")
     }
 
     /// How the options list shows it: every name, then the placeholder.
-    var label: String { names.joined(separator: ", ") + (valueName.map { " " + $0 } ?? "") }
+    package var label: String { names.joined(separator: ", ") + (valueName.map { " " + $0 } ?? "") }
 
     /// `--help`, which every command takes.
-    static let help = Option.flag("--help", "-h", help: "show this help")
+    package static let help = Option.flag("--help", "-h", help: "show this help")
 }
 
 /// What one command (or subcommand) takes.
-struct ArgumentSpec {
-    /// The words after `courier`, such as "send" or "bench run".
-    var command: String
+package struct ArgumentSpec {
+    /// The program's name, such as "courier" (a tool made with `CourierTool` sets its own).
+    package var program: String
+    /// The words after the program's name, such as "send" or "bench run".
+    package var command: String
     /// What the command does, printed at the top of its help.
-    var summary: String
+    package var summary: String
     /// The options it takes, in the order help lists them.
-    var options: [Option]
+    package var options: [Option]
     /// Names of its positional arguments, such as "METHOD" and "URL".
-    var positionals: [String] = []
+    package var positionals: [String] = []
     /// Words it takes after its own options that are not declared here (the endpoint
     /// arguments of `call`), as the usage line shows them.
-    var trailing: String?
+    package var trailing: String?
 
-    func option(named name: String) -> Option? {
+    /// Declares what a command takes.
+    package init(
+        program: String = "courier", command: String, summary: String, options: [Option],
+        positionals: [String] = [], trailing: String? = nil
+    ) {
+        self.program = program
+        self.command = command
+        self.summary = summary
+        self.options = options
+        self.positionals = positionals
+        self.trailing = trailing
+    }
+
+    /// This spec as the program `name` shows it.
+    package func named(_ name: String) -> ArgumentSpec {
+        var copy = self
+        copy.program = name
+        return copy
+    }
+
+    package func option(named name: String) -> Option? {
         (options + [.help]).first { $0.names.contains(name) }
     }
 
     /// The usage line, from the declarations.
-    var usage: String {
-        (["courier", command] + positionals + (trailing.map { [$0] } ?? []) + options.map(\.synopsis))
+    package var usage: String {
+        ([program, command] + positionals + (trailing.map { [$0] } ?? []) + options.map(\.synopsis))
             .joined(separator: " ")
     }
 
     /// The text `--help` prints.
-    var helpText: String {
+    package var helpText: String {
         var lines = ["\(summary)", "", "usage: \(usage)", "", "options:"]
         for option in options + [.help] {
             let left = option.label
@@ -88,23 +110,23 @@ struct ArgumentSpec {
 }
 
 /// What the parser found.
-struct ParsedArguments {
-    private(set) var values: [String: [String]] = [:]
-    private(set) var flags: Set<String> = []
-    var positionals: [String] = []
-    var wantsHelp = false
+package struct ParsedArguments {
+    package private(set) var values: [String: [String]] = [:]
+    package private(set) var flags: Set<String> = []
+    package var positionals: [String] = []
+    package var wantsHelp = false
 
     /// The last value given for an option.
-    func value(_ option: Option) -> String? { values[option.name]?.last }
+    package func value(_ option: Option) -> String? { values[option.name]?.last }
 
     /// Every value given for a repeatable option, in order.
-    func all(_ option: Option) -> [String] { values[option.name] ?? [] }
+    package func all(_ option: Option) -> [String] { values[option.name] ?? [] }
 
     /// Whether a flag was given.
-    func has(_ option: Option) -> Bool { flags.contains(option.name) }
+    package func has(_ option: Option) -> Bool { flags.contains(option.name) }
 
     /// An integer option, with a clear error when it is not one.
-    func int(_ option: Option) throws -> Int? {
+    package func int(_ option: Option) throws -> Int? {
         guard let text = value(option) else { return nil }
         guard let number = Int(text) else {
             throw UsageError("\(option.name) takes a whole number, not '\(text)'")
@@ -113,7 +135,7 @@ struct ParsedArguments {
     }
 
     /// A decimal option, with a clear error when it is not one.
-    func double(_ option: Option) throws -> Double? {
+    package func double(_ option: Option) throws -> Double? {
         guard let text = value(option) else { return nil }
         guard let number = Double(text), number.isFinite else {
             throw UsageError("\(option.name) takes a number, not '\(text)'")
@@ -126,15 +148,15 @@ struct ParsedArguments {
 }
 
 /// A mistake in how the command was called. Printed with the usage line; exit status 64.
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct UsageError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 extension ArgumentSpec {
     /// Parses `arguments`, or prints the help text and returns `nil` when `--help` was given.
     /// - Throws: `UsageError`, as `parse(_:)`.
-    func parseUnlessHelp(_ arguments: [String]) throws -> ParsedArguments? {
+    package func parseUnlessHelp(_ arguments: [String]) throws -> ParsedArguments? {
         let parsed = try parse(arguments)
         if parsed.wantsHelp {
             print(helpText)
@@ -145,7 +167,7 @@ extension ArgumentSpec {
 
     /// Parses `arguments` (without the command name).
     /// - Throws: `UsageError` for an unknown option, a missing value, or too many positionals.
-    func parse(_ arguments: [String]) throws -> ParsedArguments {
+    package func parse(_ arguments: [String]) throws -> ParsedArguments {
         var result = ParsedArguments()
         var index = 0
         var onlyPositionals = false
@@ -168,7 +190,7 @@ extension ArgumentSpec {
             }
             guard let option = option(named: name) else {
                 throw UsageError(
-                    "unknown option '\(name)' for '\(command)' (see 'courier \(command) --help')")
+                    "unknown option '\(name)' for '\(command)' (see '\(program) \(command) --help')")
             }
             if option == .help {
                 result.wantsHelp = true

@@ -1,0 +1,163 @@
+import Courier
+import CourierContract
+import Foundation
+import MockServer
+import MockServerContract
+
+/// A command-line tool for your declared APIs: `openapi`, `mock`, `call` and `verify`, with
+/// usage and help generated from the declarations.
+///
+/// An executable of a few lines gets the whole tool; its `main.swift`:
+///
+/// ```swift
+/// import CourierTool
+///
+/// await CourierTool(name: "notes", apis: [NotesAPI.self]).run()
+/// ```
+///
+/// - `notes openapi` prints the OpenAPI 3.1 document of the APIs.
+/// - `notes mock` serves them: routing and request validation from the declarations, WireMock
+///   stubs (`--mappings DIR`) on top, answers from the handler you give or from examples.
+/// - `notes call ID --ARG VALUE…` calls one operation (`--list` lists them, `ID --help` shows
+///   its arguments) and prints the JSON.
+/// - `notes verify --base-url URL` checks a live server against the declarations.
+///
+/// Exit statuses: 0 success, 1 failure (for `verify`, any violation), 22 an error status from
+/// `call`, 64 a usage mistake.
+public struct CourierTool: Sendable {
+    /// The program's name, as usage lines show it.
+    public let name: String
+    /// One line on what the tool is for, at the top of its help.
+    package let summary: String
+    /// The title of the OpenAPI document.
+    package let title: String
+    /// The description of the OpenAPI document, if any.
+    package let documentDescription: String?
+    /// Every declared operation, in order.
+    package let operations: [APIOperation]
+    /// What `mock` serves behind the stubs.
+    package let backend: MockBackend
+    /// Every command, in the order help lists them.
+    package let commands: [any Command.Type]
+
+    /// The commands every tool has.
+    package static let standardCommands: [any Command.Type] = [
+        MockCommand.self, CallCommand.self, OpenAPICommand.self,
+    ]
+
+    /// A tool for `apis`.
+    /// - Parameters:
+    ///   - name: the program's name, as usage lines show it.
+    ///   - summary: one line on the tool, at the top of its help; default one naming the APIs.
+    ///   - apis: the declared APIs; their operations are read from their `samples`, in order.
+    ///   - handler: what `mock` serves behind the declaration's validation and the stubs, such
+    ///     as a `ContractHandler` with responders; default a `ContractHandler` answering every
+    ///     operation with an example made from its response schema.
+    public init(
+        name: String, summary: String? = nil, apis: [any API.Type], handler: (any HTTPHandler)? = nil
+    ) {
+        let operations = apis.flatMap { $0.operations }
+        let served = handler ?? ContractHandler(operations: operations)
+        let groups = apis.map { $0.group }.joined(separator: ", ")
+        self.init(
+            name: name,
+            summary: summary
+                ?? "\(name): the \(groups) API as a command-line tool: its OpenAPI document, a mock server, calls and provider verification.",
+            title: name, operations: operations,
+            backend: MockBackend(
+                options: [], description: "the API's handler",
+                make: { _ in MockBackend.Served(handlers: [served]) }),
+            commands: Self.standardCommands)
+    }
+
+    /// A tool with its own mock backend and commands (the bundled `courier`): `commands` lists
+    /// every command in the order help shows them, the standard ones among them.
+    package init(
+        name: String, summary: String, title: String, documentDescription: String? = nil,
+        operations: [APIOperation], backend: MockBackend, commands: [any Command.Type] = standardCommands
+    ) {
+        self.documentDescription = documentDescription
+        self.name = name
+        self.summary = summary
+        self.title = title
+        self.operations = operations
+        self.backend = backend
+        self.commands = commands
+    }
+
+    /// Runs the tool with the process's arguments and exits with its status.
+    public func run() async -> Never {
+        exit(await run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs the tool with `arguments` (without the program's name), printing what it prints,
+    /// and returns the exit status.
+    public func run(_ arguments: [String]) async -> Int32 {
+        var arguments = arguments
+        guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
+            print(help)
+            return arguments.isEmpty ? ExitStatus.usage : ExitStatus.success
+        }
+        arguments.removeFirst()
+        guard let command = commands.first(where: { $0.name == first }) else {
+            standardError("\(name): unknown command '\(first)'\n\n\(help)\n")
+            return ExitStatus.usage
+        }
+        do {
+            return try await command.run(arguments, in: self)
+        } catch let error as UsageError {
+            standardError("\(name) \(command.name): \(error)\n")
+            return ExitStatus.usage
+        } catch {
+            standardError("\(name) \(command.name): \(error)\n")
+            return ExitStatus.failure
+        }
+    }
+
+    /// What `--help` prints: the summary, the usage and one line per command.
+    package var help: String {
+        var lines = [
+            summary, "", "usage: \(name) <command> [options]   (\(name) <command> --help for details)", "",
+            "commands:",
+        ]
+        for command in commands {
+            lines.append(
+                "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// What `mock` serves behind the stubs, and the options that shape it.
+package struct MockBackend: Sendable {
+    /// The handlers to serve and what to do when the server stops.
+    package struct Served: Sendable {
+        package var handlers: [any HTTPHandler]
+        package var stop: @Sendable () -> Void
+
+        package init(handlers: [any HTTPHandler], stop: @escaping @Sendable () -> Void = {}) {
+            self.handlers = handlers
+            self.stop = stop
+        }
+    }
+
+    /// Options of `mock` that only this backend takes (the social backend's `--seed-data`).
+    package var options: [Option]
+    /// What `--no-backend` leaves out, for its help line.
+    package var description: String
+    /// Makes the handlers from `mock`'s parsed arguments.
+    package var make: @Sendable (ParsedArguments) throws -> Served
+
+    package init(
+        options: [Option], description: String, make: @escaping @Sendable (ParsedArguments) throws -> Served
+    ) {
+        self.options = options
+        self.description = description
+        self.make = make
+    }
+}
+
+/// Writes `text` to standard error.
+package func standardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}

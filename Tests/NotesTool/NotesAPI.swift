@@ -1,0 +1,1 @@
+../MockServerTests/ExampleAPI/NotesAPI.swift
