@@ -154,6 +154,13 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "CourierInterceptorsTests",
+            dependencies: [
+                "Courier", "CourierContract", "CourierInterceptors", "CourierPrimitives", "CourierTesting",
+                "TestSupport",
+            ],
+            path: "Tests/CourierInterceptorsTests"),
+        .testTarget(
             name: "CourierConfigurationTests",
             dependencies: [
                 "CourierConfiguration", "Courier", "CourierCurl", "CourierInterceptors", "CourierTesting",

@@ -2,6 +2,7 @@ import Courier
 import CourierTesting
 import CourierURLSession
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -20,7 +21,7 @@ struct CourierErrorMessageTests {
         stub.on(.get, "/posts/9", .json(#"{"error":"no post 9"}"#, status: 404))
         let manager = NetworkManager(transport: stub)
         let error = await #expect(throws: CourierError.self) {
-            try await manager.send(request("/posts/9?token=abc&q=1"), as: Post.self)
+            try await manager.send(request("/posts/9?token=abc&q=1"), as: TestPost.self)
         }
         #expect(
             error?.description
@@ -34,11 +35,11 @@ struct CourierErrorMessageTests {
         let body = #"{"posts":["# + posts.joined(separator: ",") + "]}"
         stub.on(.get, "/feed", .json(body))
         let error = await #expect(throws: CourierError.self) {
-            try await NetworkManager(transport: stub).send(request("/feed"), as: Feed.self)
+            try await NetworkManager(transport: stub).send(request("/feed"), as: TestFeed.self)
         }
         let description = try #require(error?.description)
         #expect(
-            description.hasPrefix("cannot decode Feed at posts[3].likes: expected Int, found a string"),
+            description.hasPrefix("cannot decode TestFeed at posts[3].likes: expected Int, found a string"),
             "\(description)")
         #expect(
             description.hasSuffix("(decodingFailed, status 200) — GET https://api.test/feed; body: " + body),
@@ -50,11 +51,12 @@ struct CourierErrorMessageTests {
         let stub = StubTransport()
         stub.on(.get, "/feed", .json("{\n  \"posts\": [\n    {\"id\": \"a\" \"likes\": 1}\n  ]\n}"))
         let error = await #expect(throws: CourierError.self) {
-            try await NetworkManager(transport: stub).send(request("/feed"), as: Feed.self)
+            try await NetworkManager(transport: stub).send(request("/feed"), as: TestFeed.self)
         }
         let description = try #require(error?.description)
         #expect(
-            description.hasPrefix("cannot decode Feed: malformed JSON at line 3, column 16"), "\(description)"
+            description.hasPrefix("cannot decode TestFeed: malformed JSON at line 3, column 16"),
+            "\(description)"
         )
         #expect(
             description.contains("(decodingFailed, status 200) — GET https://api.test/feed; body: {\\n"),

@@ -4,6 +4,7 @@ import CourierContract
 import CourierJSON
 import CourierTesting
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

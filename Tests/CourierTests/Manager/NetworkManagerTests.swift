@@ -6,70 +6,19 @@ import CourierPrimitives
 import CourierTesting
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-struct Post: Codable, Sendable, Equatable {
-    var id: String
-    var likes: Int
-}
-
-struct Feed: Codable, Sendable {
-    var posts: [Post]
-}
-
-enum TestEndpoint: APIConfigurable {
-    case post(String)
-    case feed
-    case create(Post)
-    case delete(String)
-
-    var method: HTTPMethod {
-        switch self {
-        case .post, .feed: .get
-        case .create: .post
-        case .delete: .delete
-        }
-    }
-
-    var path: EndpointPath {
-        switch self {
-        case .post(let id), .delete(let id): "/posts/\(segment: id)"
-        case .feed: "/feed"
-        case .create: "/posts"
-        }
-    }
-
-    var parameters: any ParameterConvertible {
-        switch self {
-        case .create(let post): JSONBody(post)
-        default: NoParameters()
-        }
-    }
-}
-
-let testBaseURL = URL(string: "https://api.test")!
-
-func makeManager(
-    _ stub: StubTransport, interceptors: [any Interceptor] = [], validation: Validation = .default,
-    monitors: [any EventMonitor] = [], queue: DispatchQueue = .global()
-) -> NetworkManager {
-    NetworkManager(
-        transport: stub, baseURL: testBaseURL, interceptors: interceptors, validation: validation,
-        defaultHeaders: ["Accept": "application/json", "User-Agent": "courier-tests"],
-        eventMonitors: monitors,
-        callbackQueue: queue)
-}
-
 struct NetworkManagerTests {
     @Test func decodesAndReportsTheExchange() async throws {
         let stub = StubTransport()
         stub.on(.get, "/posts/*", .json(#"{"id":"7","likes":3}"#, headers: ["X-Trace": "t"]))
-        let response = try await makeManager(stub).send(TestEndpoint.post("7"), as: Post.self)
-        #expect(response.value == Post(id: "7", likes: 3))
+        let response = try await makeManager(stub).send(TestEndpoint.post("7"), as: TestPost.self)
+        #expect(response.value == TestPost(id: "7", likes: 3))
         #expect(response.status == 200)
         #expect(response.headers["x-trace"] == "t")
         #expect(response.attempts == 1)
@@ -91,7 +40,8 @@ struct NetworkManagerTests {
     @Test func sendsJSONBodies() async throws {
         let stub = StubTransport()
         stub.on(.post, "/posts", .json(#"{"id":"1","likes":0}"#, status: 201))
-        _ = try await makeManager(stub).send(TestEndpoint.create(Post(id: "1", likes: 0)), as: Post.self)
+        _ = try await makeManager(stub).send(
+            TestEndpoint.create(TestPost(id: "1", likes: 0)), as: TestPost.self)
         #expect(stub.requests.first?.bodyText == #"{"id":"1","likes":0}"#)
         #expect(stub.requests.first?.headers["Content-Type"] == "application/json")
     }
@@ -100,7 +50,7 @@ struct NetworkManagerTests {
         let stub = StubTransport()
         stub.on(.get, "/posts/*", .json(#"{"error":"not found"}"#, status: 404))
         let error = await #expect(throws: CourierError.self) {
-            try await makeManager(stub).send(TestEndpoint.post("1"), as: Post.self)
+            try await makeManager(stub).send(TestEndpoint.post("1"), as: TestPost.self)
         }
         #expect(error?.code == .unacceptableStatus)
         #expect(error?.category == .unacceptableStatus)
@@ -113,7 +63,7 @@ struct NetworkManagerTests {
         let stub = StubTransport()
         stub.on(.get, "/feed", .json(#"{"posts":[]}"#, status: 404))
         let manager = makeManager(stub, validation: Validation(acceptableStatusCodes: [200, 404]))
-        let response = try await manager.send(TestEndpoint.feed, as: Feed.self)
+        let response = try await manager.send(TestEndpoint.feed, as: TestFeed.self)
         #expect(response.status == 404)
     }
 
@@ -134,10 +84,10 @@ struct NetworkManagerTests {
         let empty = try await manager.send(TestEndpoint.delete("1"), as: EmptyResponse.self)
         #expect(empty.status == 204)
         #expect(empty.value == EmptyResponse())
-        let optional = try await manager.send(TestEndpoint.delete("1"), as: Post?.self)
+        let optional = try await manager.send(TestEndpoint.delete("1"), as: TestPost?.self)
         #expect(optional.value == nil)
         let error = await #expect(throws: CourierError.self) {
-            try await manager.send(TestEndpoint.delete("1"), as: Post.self)
+            try await manager.send(TestEndpoint.delete("1"), as: TestPost.self)
         }
         #expect(error?.code == .decodingFailed)
         #expect(error?.status == 204)
@@ -148,7 +98,7 @@ struct NetworkManagerTests {
         let body = #"{"posts":[{"id":"a","likes":1},{"id":"b","likes":"many"}]}"#
         stub.on(.get, "/feed", .json(body))
         let error = await #expect(throws: CourierError.self) {
-            try await makeManager(stub).send(TestEndpoint.feed, as: Feed.self)
+            try await makeManager(stub).send(TestEndpoint.feed, as: TestFeed.self)
         }
         #expect(error?.code == .decodingFailed)
         #expect(error?.category == .decoding)
@@ -161,7 +111,7 @@ struct NetworkManagerTests {
         let stub = StubTransport()
         stub.on(.get, "/feed", .json(#"{"posts":[{"id":"a"}]}"#))
         let error = await #expect(throws: CourierError.self) {
-            try await makeManager(stub).send(TestEndpoint.feed, as: Feed.self)
+            try await makeManager(stub).send(TestEndpoint.feed, as: TestFeed.self)
         }
         #expect(error?.codingPath == "posts[0].likes")
     }
@@ -177,7 +127,7 @@ struct NetworkManagerTests {
     @Test func invalidRequestCategory() async throws {
         let manager = NetworkManager(transport: StubTransport())
         let error = await #expect(throws: CourierError.self) {
-            try await manager.send(TestEndpoint.feed, as: Feed.self)
+            try await manager.send(TestEndpoint.feed, as: TestFeed.self)
         }
         #expect(error?.category == .invalidRequest)
         #expect(error?.code == .invalidURL)
@@ -203,7 +153,7 @@ struct NetworkManagerTests {
         let stub = StubTransport()
         stub.on(.get, "/feed", .failure(code))
         let error = await #expect(throws: CourierError.self) {
-            try await makeManager(stub).send(TestEndpoint.feed, as: Feed.self)
+            try await makeManager(stub).send(TestEndpoint.feed, as: TestFeed.self)
         }
         #expect(error?.code == code)
         #expect(error?.category == .transport)
@@ -234,7 +184,7 @@ struct NetworkManagerTests {
         let stub = StubTransport()
         stub.on(.get, "/feed", .json(#"{"posts":[]}"#))
         let response = try await makeManager(stub, interceptors: [tag("a"), tag("b")])
-            .send(TestEndpoint.feed, as: Feed.self)
+            .send(TestEndpoint.feed, as: TestFeed.self)
         #expect(order.withLock { $0 } == ["a", "b"])
         #expect(response.request.headers["X-Chain"] == "ab")
     }
@@ -302,7 +252,7 @@ struct NetworkManagerTests {
         stub.on(.get, "/posts/*", .json(#"{"id":"1","likes":2}"#))
         let manager = makeManager(stub, queue: queue)
         let (likes, label) = await withCheckedContinuation { continuation in
-            manager.request(TestEndpoint.post("1"), as: Post.self) { result in
+            manager.request(TestEndpoint.post("1"), as: TestPost.self) { result in
                 continuation.resume(
                     returning: ((try? result.get())?.value.likes, DispatchQueue.getSpecific(key: key)))
             }
@@ -317,15 +267,15 @@ struct NetworkManagerTests {
         let manager = makeManager(stub)
         let error: CourierError? = await withCheckedContinuation { continuation in
             manager.request(
-                TestEndpoint.post("1"), as: Post.self,
+                TestEndpoint.post("1"), as: TestPost.self,
                 success: { _ in continuation.resume(returning: nil) },
                 failure: { continuation.resume(returning: $0) })
         }
         #expect(error?.status == 500)
-        let post: Post? = await withCheckedContinuation { continuation in
+        let post: TestPost? = await withCheckedContinuation { continuation in
             stub.on(.get, "/feed", .json(#"{"posts":[{"id":"9","likes":1}]}"#))
             manager.request(
-                TestEndpoint.feed, as: Feed.self,
+                TestEndpoint.feed, as: TestFeed.self,
                 success: { continuation.resume(returning: $0.posts.first) },
                 failure: { _ in continuation.resume(returning: nil) })
         }
@@ -366,13 +316,15 @@ struct NetworkManagerDecoderTests {
         let manager = NetworkManager(transport: stub, baseURL: URL(string: "https://api.test"))
         #expect(manager.decoder is CourierJSONDecoder)
         #expect(
-            try await manager.send(TestEndpoint.feed, as: Feed.self).value.posts == [Post(id: "a", likes: 1)])
+            try await manager.send(TestEndpoint.feed, as: TestFeed.self).value.posts == [
+                TestPost(id: "a", likes: 1)
+            ])
         let foundation = NetworkManager(
             transport: stub, baseURL: URL(string: "https://api.test"), decoder: JSONDecoder.courier)
         #expect(foundation.decoder is JSONDecoder)
         #expect(
-            try await foundation.send(TestEndpoint.feed, as: Feed.self).value.posts == [
-                Post(id: "a", likes: 1)
+            try await foundation.send(TestEndpoint.feed, as: TestFeed.self).value.posts == [
+                TestPost(id: "a", likes: 1)
             ])
     }
 }

@@ -1,6 +1,7 @@
 import Courier
 import CourierTesting
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

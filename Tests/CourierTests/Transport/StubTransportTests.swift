@@ -2,6 +2,7 @@ import Courier
 import CourierContract
 import CourierTesting
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -15,8 +16,8 @@ struct StubTransportTests {
     @Test func answersFromFixtureFiles() async throws {
         let stub = StubTransport(fixturesDirectory: fixtures.appendingPathComponent("Stubs"))
         stub.on(.get, "/feed", .fixture("feed.json"))
-        let response = try await makeManager(stub).send(TestEndpoint.feed, as: Feed.self)
-        #expect(response.value.posts == [Post(id: "f1", likes: 10)])
+        let response = try await makeManager(stub).send(TestEndpoint.feed, as: TestFeed.self)
+        #expect(response.value.posts == [TestPost(id: "f1", likes: 10)])
         #expect(response.headers["Content-Type"] == "application/json")
     }
 
@@ -54,7 +55,7 @@ struct StubTransportTests {
         let stub = StubTransport()
         stub.on(.get, "/posts/*", .json(#"{"id":"w","likes":0}"#))
         let manager = makeManager(stub)
-        #expect(try await manager.send(TestEndpoint.post("abc"), as: Post.self).value.id == "w")
+        #expect(try await manager.send(TestEndpoint.post("abc"), as: TestPost.self).value.id == "w")
         await #expect(throws: CourierError.self) {
             try await manager.send(TestEndpoint.delete("abc"), as: EmptyResponse.self)
         }
@@ -101,8 +102,8 @@ struct StubTransportTests {
 
     @Test func jsonEncodingStubs() async throws {
         let stub = StubTransport()
-        stub.on(.get, "/posts/*", .json(encoding: Post(id: "e", likes: 4), status: 200))
-        #expect(try await makeManager(stub).send(TestEndpoint.post("e"), as: Post.self).value.likes == 4)
+        stub.on(.get, "/posts/*", .json(encoding: TestPost(id: "e", likes: 4), status: 200))
+        #expect(try await makeManager(stub).send(TestEndpoint.post("e"), as: TestPost.self).value.likes == 4)
     }
 }
 

@@ -4,6 +4,7 @@ import CourierInterceptors
 import CourierPrimitives
 import CourierTesting
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

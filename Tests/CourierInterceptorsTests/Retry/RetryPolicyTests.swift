@@ -4,6 +4,7 @@ import CourierInterceptors
 import CourierPrimitives
 import CourierTesting
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -96,7 +97,7 @@ struct RetryPolicyTests {
             sequence: [.failure(.connectionLost), .status(503), .json(#"{"posts":[]}"#)])
         let recorder = SleepRecorder()
         let response = try await makeManager(stub, interceptors: [instantPolicy(recorder: recorder)])
-            .send(TestEndpoint.feed, as: Feed.self)
+            .send(TestEndpoint.feed, as: TestFeed.self)
         #expect(response.attempts == 3)
         #expect(recorder.recorded.count == 2)
     }
@@ -134,7 +135,7 @@ struct RetryPolicyTests {
         let stub = StubTransport()
         stub.on(.post, "/posts", .status(503))
         let manager = makeManager(stub, interceptors: [instantPolicy(recorder: SleepRecorder())])
-        _ = try? await manager.sendRaw(TestEndpoint.create(Post(id: "1", likes: 0)))
+        _ = try? await manager.sendRaw(TestEndpoint.create(TestPost(id: "1", likes: 0)))
         #expect(stub.requests.count == 1)
     }
 
@@ -142,7 +143,7 @@ struct RetryPolicyTests {
         var method: HTTPMethod { .post }
         var path: EndpointPath { "/posts" }
         var headers: HTTPHeaders { ["Idempotency-Key": "abc"] }
-        var parameters: any ParameterConvertible { JSONBody(Post(id: "1", likes: 0)) }
+        var parameters: any ParameterConvertible { JSONBody(TestPost(id: "1", likes: 0)) }
     }
 
     @Test func postWithIdempotencyKeyIsRetried() async throws {
@@ -264,15 +265,4 @@ struct RetryAfterTests {
     func rejectsGarbage(value: String) {
         #expect(RetryAfter.seconds(from: value, now: Self.now) == nil)
     }
-}
-
-/// A reader that can be read once.
-final class OneShotReader: BodyStreamReader {
-    private var data: Data?
-    init(_ data: Data) { self.data = data }
-    func read(upTo maxLength: Int) throws -> Data {
-        defer { data = nil }
-        return data ?? Data()
-    }
-    func close() {}
 }

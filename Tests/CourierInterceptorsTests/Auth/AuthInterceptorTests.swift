@@ -3,6 +3,7 @@ import CourierInterceptors
 import CourierPrimitives
 import CourierTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// A token store whose refresh is slow enough for many requests to pile up behind it.
@@ -47,7 +48,7 @@ struct AuthInterceptorTests {
         let stub = authStub(valid: "old")
         let provider = CountingTokenProvider()
         let manager = makeManager(stub, interceptors: [AuthInterceptor(provider: provider)])
-        _ = try await manager.send(TestEndpoint.post("1"), as: Post.self)
+        _ = try await manager.send(TestEndpoint.post("1"), as: TestPost.self)
         #expect(stub.requests.first?.headers["Authorization"] == "Bearer old")
         #expect(provider.refreshes == 0)
     }
@@ -58,7 +59,9 @@ struct AuthInterceptorTests {
         let manager = makeManager(stub, interceptors: [AuthInterceptor(provider: provider)])
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<20 {
-                group.addTask { try await manager.send(TestEndpoint.post("\(index)"), as: Post.self).status }
+                group.addTask {
+                    try await manager.send(TestEndpoint.post("\(index)"), as: TestPost.self).status
+                }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -73,7 +76,7 @@ struct AuthInterceptorTests {
         let provider = CountingTokenProvider(refreshDelay: 0)
         let manager = makeManager(stub, interceptors: [AuthInterceptor(provider: provider)])
         let error = await #expect(throws: CourierError.self) {
-            try await manager.send(TestEndpoint.post("1"), as: Post.self)
+            try await manager.send(TestEndpoint.post("1"), as: TestPost.self)
         }
         #expect(error?.status == 401)
         #expect(error?.code == .unacceptableStatus)
@@ -86,7 +89,7 @@ struct AuthInterceptorTests {
         let provider = CountingTokenProvider(refreshDelay: 0, failRefresh: true)
         let manager = makeManager(stub, interceptors: [AuthInterceptor(provider: provider)])
         let error = await #expect(throws: CourierError.self) {
-            try await manager.send(TestEndpoint.post("1"), as: Post.self)
+            try await manager.send(TestEndpoint.post("1"), as: TestPost.self)
         }
         #expect(error?.status == 401)
         #expect(error?.underlying != nil)
@@ -102,7 +105,7 @@ struct AuthInterceptorTests {
         let stub = authStub(valid: "x")
         let manager = makeManager(stub, interceptors: [AuthInterceptor(provider: Broken())])
         let error = await #expect(throws: CourierError.self) {
-            try await manager.send(TestEndpoint.post("1"), as: Post.self)
+            try await manager.send(TestEndpoint.post("1"), as: TestPost.self)
         }
         #expect(error?.code == .authenticationFailed)
         #expect(stub.requests.isEmpty)
@@ -123,7 +126,7 @@ struct AuthInterceptorTests {
         let provider = CountingTokenProvider(refreshDelay: 0)
         let policy = RetryPolicy(random: { 0 }, sleep: { _ in })
         let manager = makeManager(stub, interceptors: [policy, AuthInterceptor(provider: provider)])
-        let response = try await manager.send(TestEndpoint.post("1"), as: Post.self)
+        let response = try await manager.send(TestEndpoint.post("1"), as: TestPost.self)
         #expect(response.attempts == 3)
         #expect(provider.refreshes == 1)
     }

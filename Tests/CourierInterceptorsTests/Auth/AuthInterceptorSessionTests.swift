@@ -3,6 +3,7 @@ import CourierInterceptors
 import CourierPrimitives
 import CourierTesting
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -39,12 +40,12 @@ struct AuthInterceptorSessionTests {
         let store = SessionTokenStore()
         let stub = authStub(valid: "a2")
         let manager = makeManager(stub, interceptors: [AuthInterceptor(provider: store)])
-        _ = try await manager.send(TestEndpoint.post("1"), as: Post.self)  // a1 → 401 → refresh → a2
+        _ = try await manager.send(TestEndpoint.post("1"), as: TestPost.self)  // a1 → 401 → refresh → a2
         #expect(store.refreshes == ["a2"])
         store.logOut()
         let before = stub.requests.count
         await #expect(throws: CourierError.self) {
-            try await manager.send(TestEndpoint.post("2"), as: Post.self)
+            try await manager.send(TestEndpoint.post("2"), as: TestPost.self)
         }
         let afterLogout = stub.requests.dropFirst(before)
         #expect(afterLogout.count == 1, "a request without a token is not refreshed and replayed")
@@ -63,11 +64,11 @@ struct AuthInterceptorSessionTests {
                 ? .json(#"{"id":"1","likes":1}"#) : .status(401)
         }
         let manager = makeManager(stub, interceptors: [AuthInterceptor(provider: store)])
-        _ = try await manager.send(TestEndpoint.post("1"), as: Post.self)  // a1 → refresh → a2
+        _ = try await manager.send(TestEndpoint.post("1"), as: TestPost.self)  // a1 → refresh → a2
         store.logIn("b")  // b1, which the server no longer accepts
         valid.withLock { $0 = "b2" }
         let before = stub.requests.count
-        let response = try await manager.send(TestEndpoint.post("2"), as: Post.self)
+        let response = try await manager.send(TestEndpoint.post("2"), as: TestPost.self)
         #expect(response.status == 200)
         #expect(store.refreshes == ["a2", "b2"], "B's refresh was called")
         let sent = stub.requests.dropFirst(before).map { $0.headers["Authorization"] ?? "none" }
