@@ -25,6 +25,8 @@ public final class SocialBackend: Sendable {
     public let tokenLifetime: TimeInterval
     let state = Locked(SocialState())
     let ownsStorage: Bool
+    /// Whether `POST /_pact/provider-states` is served.
+    let servesProviderStates: Bool
 
     /// Creates a backend, optionally with deterministic sample data.
     ///
@@ -32,8 +34,13 @@ public final class SocialBackend: Sendable {
     ///   - seedCount: how many sample posts and tweets to create (see `seedData(count:)`).
     ///   - storageDirectory: where files go; `nil` makes a fresh temporary folder, removed by `removeStorage()`.
     ///   - tokenLifetime: how long tokens last, in seconds.
+    ///   - providerStates: whether to serve `POST /_pact/provider-states`, which sets the backend up for
+    ///     the provider states of a pact being verified (see `providerStatesPath`).
     /// - Throws: when the storage folder or the sample videos cannot be written.
-    public init(seedCount: Int = 0, storageDirectory: URL? = nil, tokenLifetime: TimeInterval = 3600) throws {
+    public init(
+        seedCount: Int = 0, storageDirectory: URL? = nil, tokenLifetime: TimeInterval = 3600,
+        providerStates: Bool = false
+    ) throws {
         let directory =
             storageDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -41,6 +48,7 @@ public final class SocialBackend: Sendable {
         self.storageDirectory = directory
         self.ownsStorage = storageDirectory == nil
         self.tokenLifetime = tokenLifetime
+        self.servesProviderStates = providerStates
         for folder in ["videos", "avatars"] {
             try FileManager.default.createDirectory(
                 at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
@@ -62,6 +70,7 @@ public final class SocialBackend: Sendable {
     /// Answers a request, or returns `nil` when the path is not the backend's.
     func respond(to request: SocialRequest) -> SocialResponse? {
         if request.path.hasPrefix("/storage/") { return serveStorage(request) }
+        if servesProviderStates, request.path == Self.providerStatesPath { return setProviderState(request) }
         switch ContractRouter.match(method: request.method, path: request.path, in: SocialAPI.operations) {
         case .noRoute:
             return nil
