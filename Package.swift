@@ -251,6 +251,17 @@ let package = Package(
                 "SocialBackend",
             ],
             path: "Tests/ReliabilityTests"),
+        // The README's examples, compiled and run as a user's code would be.
+        .testTarget(
+            name: "ReadmeExamplesTests",
+            dependencies: [
+                "Courier", "CourierCache", "CourierContract", "CourierCookies", "CourierCurl",
+                "CourierEvents",
+                "CourierInterceptors", "CourierJSON", "CourierPrimitives", "CourierTesting",
+                "CourierURLSession",
+                "MockServer", "TestSupport",
+            ],
+            path: "Tests/ReadmeExamplesTests"),
         .testTarget(
             name: "CourierCLITests",
             dependencies: [

@@ -37,7 +37,7 @@ for snippet in Tests/CompileFail/*.swift; do
   esac
 done
 clang_paths=(-I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl)
-for example in Tests/CourierCLITests/Readme*Example.swift Tests/TransportConformanceTests/Readme*Example.swift \
+for example in Tests/ReadmeExamplesTests/Readme*Example.swift \
   Tests/MockServerTests/ExampleAPI/NotesAPI.swift; do
   if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" "$example" 2>&1)"; then
     echo "compile-fail: $(basename "$example") compiles with the public API alone"; passed=$((passed + 1))

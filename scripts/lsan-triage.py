@@ -23,7 +23,8 @@ import re
 import sys
 
 MODULES = ["Courier", "CourierCurl", "Endpoints", "MockServer", "CourierCLI", "CourierTests", "CourierCurlTests",
-           "TransportConformanceTests", "MockServerTests", "EndpointsTests", "ReliabilityTests", "CourierCLITests"]
+           "TransportConformanceTests", "MockServerTests", "EndpointsTests", "ReliabilityTests", "CourierCLITests",
+           "ReadmeExamplesTests"]
 # A frame of this repository: a source path outside .build (SwiftPM's generated test runner lives there)
 # or a symbol mangled in one of the package's modules (a mangled module name is its length, then the name).
 OURS = re.compile(r"(?<![\w.])(?:Sources|Endpoints|MockServer|Tests)/[^ ]*\.swift|\$s(?:"

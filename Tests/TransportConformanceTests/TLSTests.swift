@@ -4,6 +4,7 @@ import CourierPrimitives
 import CourierTesting
 import CourierURLSession
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

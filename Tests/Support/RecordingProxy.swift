@@ -9,37 +9,44 @@ import Foundation
 ///
 /// Each client gets a thread for the handshake (`LoopbackListener`) and a pair of threads
 /// copying bytes each way.
-final class RecordingProxy: Sendable {
+public final class RecordingProxy: Sendable {
     /// One connection the proxy handled.
-    struct Entry: Sendable, Equatable {
-        enum Kind: String, Sendable {
+    public struct Entry: Sendable, Equatable {
+        public enum Kind: String, Sendable {
             case forward, connect, socks5
         }
-        var kind: Kind
+        public var kind: Kind
         /// `host:port` the client asked for.
-        var target: String
+        public var target: String
         /// The request line the client sent (HTTP kinds); empty for SOCKS5.
-        var requestLine: String
+        public var requestLine: String
         /// The `Proxy-Authorization` the client sent (HTTP kinds).
-        var proxyAuthorization: String? = nil
+        public var proxyAuthorization: String? = nil
+
+        public init(kind: Kind, target: String, requestLine: String, proxyAuthorization: String? = nil) {
+            self.kind = kind
+            self.target = target
+            self.requestLine = requestLine
+            self.proxyAuthorization = proxyAuthorization
+        }
     }
 
     private let listener: LoopbackListener
     private let log: Locked<[Entry]>
 
-    var port: Int { listener.port }
-    var entries: [Entry] { log.withLock { $0 } }
-    var url: String { "http://127.0.0.1:\(port)" }
-    var socksURL: String { "socks5://127.0.0.1:\(port)" }
-    var socksHostnameURL: String { "socks5h://127.0.0.1:\(port)" }
+    public var port: Int { listener.port }
+    public var entries: [Entry] { log.withLock { $0 } }
+    public var url: String { "http://127.0.0.1:\(port)" }
+    public var socksURL: String { "socks5://127.0.0.1:\(port)" }
+    public var socksHostnameURL: String { "socks5h://127.0.0.1:\(port)" }
 
-    init() throws {
+    public init() throws {
         let log = Locked<[Entry]>([])
         listener = try LoopbackListener { client in Self.handle(client, log: log) }
         self.log = log
     }
 
-    func stop() { listener.stop() }
+    public func stop() { listener.stop() }
 
     deinit { stop() }
 

@@ -13,7 +13,7 @@ import Testing
 /// ReadmeTestingExample.swift and ReadmeExecutorExample.swift, verbatim: they compile here (the
 /// testing example's tests run with this target), and these tests fail when the README drifts
 /// from them.
-@Suite struct ReadmeExamplesTests {
+@Suite struct ReadmeTransportExamplesTests {
     @Test(arguments: [
         "ReadmeProxyExample.swift", "ReadmeTestingExample.swift", "ReadmeExecutorExample.swift",
     ])
@@ -39,7 +39,9 @@ import Testing
             let transport = try officeTransport(
                 proxy: proxy.url, pin: "sha256//" + Data(count: 32).base64EncodedString())
             let response = try await transport.send(
-                TransportRequest(urlRequest: try server.request("/echo/readme")))
+                TransportRequest(
+                    urlRequest: URLRequest(
+                        url: try #require(URL(string: server.baseURL.absoluteString + "/echo/readme")))))
             await transport.shutdown()
             #expect(response.status == 200)
             #expect(proxy.entries.map(\.kind) == [.forward])
