@@ -124,7 +124,7 @@ let package = Package(
                 "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
                 "CourierJSON", "CourierPrimitives", "CourierTool", "CourierURLSession", "Endpoints",
                 "MockServer",
-                "MockServerContract", "SocialBackend",
+                "MockServerContract", "SocialBackend", "CourierOpenAPI",
             ],
             path: "Sources/CourierCLI"
         ),
@@ -233,7 +233,8 @@ let package = Package(
             ],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(
-            name: "CourierOpenAPITests", dependencies: ["CourierOpenAPI", "CourierPrimitives"],
+            name: "CourierOpenAPITests",
+            dependencies: ["CourierOpenAPI", "CourierPrimitives", "Endpoints", "TestSupport"],
             path: "Tests/CourierOpenAPITests"),
         .testTarget(
             name: "EndpointsTests",
