@@ -114,7 +114,8 @@ let package = Package(
             name: "CourierTool",
             dependencies: [
                 "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
-                "CourierJSON", "CourierPrimitives", "CourierURLSession", "MockServer", "MockServerContract",
+                "CourierJSON", "CourierOpenAPI", "CourierPrimitives", "CourierURLSession", "MockServer",
+                "MockServerContract",
             ],
             path: "Sources/CourierTool"),
         // `courier`: the tool over the social API, with the demo's commands (demo, send, bench).
@@ -124,7 +125,7 @@ let package = Package(
                 "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
                 "CourierJSON", "CourierPrimitives", "CourierTool", "CourierURLSession", "Endpoints",
                 "MockServer",
-                "MockServerContract", "SocialBackend", "CourierOpenAPI",
+                "MockServerContract", "SocialBackend",
             ],
             path: "Sources/CourierCLI"
         ),
@@ -234,7 +235,7 @@ let package = Package(
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "CourierOpenAPITests",
-            dependencies: ["CourierOpenAPI", "CourierPrimitives", "Endpoints", "TestSupport"],
+            dependencies: ["CourierOpenAPI", "CourierPrimitives", "Endpoints"],
             path: "Tests/CourierOpenAPITests"),
         .testTarget(
             name: "EndpointsTests",
@@ -258,7 +259,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierCache", "CourierContract", "CourierCookies", "CourierCurl",
                 "CourierEvents",
-                "CourierInterceptors", "CourierJSON", "CourierPrimitives", "CourierTesting",
+                "CourierInterceptors", "CourierJSON", "CourierOpenAPI", "CourierPrimitives", "CourierTesting",
                 "CourierURLSession",
                 "MockServer", "TestSupport",
             ],

@@ -31,7 +31,8 @@ ALLOWED = {
     "MockServerPact": {"MockServer", "Courier", "CourierContract", "CourierPact", "CourierPrimitives"},
     # A command-line tool for any declared API: both transports, the configuration, the mock server.
     "CourierTool": {"Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
-                    "CourierJSON", "CourierPrimitives", "CourierURLSession", "MockServer", "MockServerContract"},
+                    "CourierJSON", "CourierPrimitives", "CourierURLSession", "MockServer", "MockServerContract",
+                    "CourierOpenAPI"},
 }
 
 # What a library must never reach, even through another module.

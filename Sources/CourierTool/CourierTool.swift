@@ -21,6 +21,8 @@ import MockServerContract
 /// - `notes call ID --ARG VALUE…` calls one operation (`--list` lists them, `ID --help` shows
 ///   its arguments) and prints the JSON.
 /// - `notes verify --base-url URL` checks a live server against the declarations.
+/// - `notes contract diff DOCUMENT` compares the declarations with a provider's OpenAPI document
+///   and exits 1 when a change breaks the client.
 ///
 /// Exit statuses: 0 success, 1 failure (for `verify`, any violation), 22 an error status from
 /// `call`, 64 a usage mistake.
@@ -42,7 +44,7 @@ public struct CourierTool: Sendable {
 
     /// The commands every tool has.
     package static let standardCommands: [any Command.Type] = [
-        MockCommand.self, CallCommand.self, OpenAPICommand.self,
+        MockCommand.self, CallCommand.self, OpenAPICommand.self, ContractCommand.self,
     ]
 
     /// A tool for `apis`.

@@ -21,5 +21,7 @@ package enum ExitStatus {
     /// A response arrived but `--fail` was given and its status was 400 or more.
     package static let httpError: Int32 = 22
     package static let usage: Int32 = 64
+    /// An input file that cannot be read as what it must be (an OpenAPI document).
+    package static let dataError: Int32 = 65
     package static let unavailable: Int32 = 69
 }
