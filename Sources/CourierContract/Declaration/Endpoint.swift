@@ -230,19 +230,3 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
         return copy
     }
 }
-
-/// The reason phrases used for declared error responses.
-enum HTTPStatus {
-    static func reason(for status: Int) -> String {
-        switch status {
-        case 400: "Bad Request: a parameter or the body breaks the declaration"
-        case 401: "Unauthorized: missing, invalid or expired token"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 409: "Conflict"
-        case 422: "Unprocessable Content"
-        case 429: "Too Many Requests"
-        default: "Status \(status)"
-        }
-    }
-}
