@@ -1,0 +1,36 @@
+/// One generated static function of an `API` enum.
+struct OperationDeclaration {
+    struct Argument {
+        var label: String
+        var type: String
+        var optional: Bool
+        /// The value the samples pass, if any (an optional argument may be left out).
+        var sample: String?
+    }
+
+    var functionName: String
+    var summary: String
+    var method: String
+    var path: String
+    var status: Int
+    var auth: Bool
+    var errors: [Int]
+    var arguments: [Argument]
+    /// The lines of the endpoint builder: `Path(...)`, `Query(...)`, `Body(...)`.
+    var parts: [String]
+    var response: String
+    var documentation: String?
+    /// Each error response's model (nil for none), by status, for the group's `errorSchema`.
+    var errorModels: [(status: String, pointer: String, model: String?)]
+}
+
+/// One generated `API` enum: the operations of one tag.
+struct GroupDeclaration {
+    var tag: String?
+    var enumName: String
+    /// Set when the tag is not what the enum's name gives as its group.
+    var groupOverride: String?
+    var operations: [OperationDeclaration] = []
+    var errorModel: String?
+    var functionNames: Set<String> = ["samples", "operations", "group", "errorSchema", "endpoint"]
+}

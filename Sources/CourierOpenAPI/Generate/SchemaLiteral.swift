@@ -1,0 +1,112 @@
+import CourierPrimitives
+
+/// `Schema` expressions for generated code: the rules a Swift type does not say (bounds, patterns,
+/// formats), and sample values that compile.
+enum SchemaLiteral {
+    /// What `Schema.of` derives from each builtin type, without rules.
+    private static let derived: [String: String] = [
+        "String": ".anyString", "Int": ".integer()", "Double": ".number", "Float": ".number",
+        "Bool": ".boolean",
+        "JSONValue": ".any",
+    ]
+
+    /// The schema of a string or an integer with its rules, or nil when it has none beyond its type.
+    private static func scalar(_ schema: JSONValue, type: SwiftType) -> String? {
+        switch type {
+        case .builtin("String"):
+            var arguments: [String] = []
+            if let value = schema["minLength"]?.intValue, value > 0 {
+                arguments.append("minLength: \(value)")
+            }
+            if let value = schema["maxLength"]?.intValue { arguments.append("maxLength: \(value)") }
+            if let format = schema["format"]?.stringValue {
+                arguments.append("format: \(SwiftNames.literal(format))")
+            }
+            if let pattern = schema["pattern"]?.stringValue {
+                arguments.append("pattern: \(SwiftNames.literal(pattern))")
+            }
+            return arguments.isEmpty ? nil : ".string(.init(\(arguments.joined(separator: ", "))))"
+        case .builtin("Int"), .builtin("Int64"):
+            var arguments: [String] = []
+            if let value = schema["minimum"]?.intValue { arguments.append("minimum: \(value)") }
+            if let value = schema["maximum"]?.intValue { arguments.append("maximum: \(value)") }
+            return arguments.isEmpty ? nil : ".integer(\(arguments.joined(separator: ", ")))"
+        default:
+            return nil
+        }
+    }
+
+    /// The `Schema` of a property or a parameter when its rules say more than its Swift type: a
+    /// string's length, format or pattern, an integer's bounds, or such a value in an array.
+    static func refinement(_ schema: JSONValue, type: SwiftType) -> String? {
+        if let rules = scalar(schema, type: type) { return rules }
+        if case .array(let item) = type, let items = schema["items"], items["$ref"] == nil,
+            let rules = refinement(items, type: item)
+        {
+            return ".array(\(rules))"
+        }
+        return nil
+    }
+
+    /// The full `Schema` of a builtin type, for an array item with no rules.
+    static func plain(_ type: SwiftType) -> String? {
+        if case .builtin(let name) = type { derived[name] } else { nil }
+    }
+
+    /// A value of `type` as code: the schema's example, default or first enum value when it has one
+    /// of the right kind, else a placeholder.
+    static func sample(
+        _ type: SwiftType, schema: JSONValue?, models: [String: ModelDeclaration], depth: Int = 0
+    ) -> String {
+        let known = schema.flatMap {
+            $0["example"] ?? $0["default"] ?? $0["examples"].flatMap(first) ?? $0["enum"].flatMap(first)
+        }
+        switch type {
+        case .builtin("String"):
+            return SwiftNames.literal(known?.stringValue ?? "string")
+        case .builtin("Int"), .builtin("Int32"), .builtin("Int64"):
+            if let value = known?.intValue { return String(value) }
+            return String(max(schema?["minimum"]?.intValue ?? 1, 1))
+        case .builtin("Double"), .builtin("Float"):
+            if let value = known?.doubleValue, value.isFinite { return String(value) }
+            return "1.0"
+        case .builtin("Bool"): return known?.boolValue == false ? "false" : "true"
+        case .builtin("Date"): return "Date(timeIntervalSince1970: 0)"
+        case .builtin("URL"): return "URL(fileURLWithPath: \"/\")"
+        case .builtin("UUID"): return "UUID()"
+        case .builtin("Data"): return "Data()"
+        case .builtin: return ".null"
+        case .array: return "[]"
+        case .dictionary: return "[:]"
+        case .named(let name):
+            guard depth < 16, let model = models[name] else { return "\(name)?.none ?? nil" }
+            switch model {
+            case .stringEnum(_, let cases, _):
+                if let text = known?.stringValue, let match = cases.first(where: { $0.raw == text }) {
+                    return ".\(SwiftNames.code(match.name))"
+                }
+                return cases.first.map { ".\(SwiftNames.code($0.name))" } ?? "nil"
+            case .alternatives(_, let cases, _):
+                guard let first = cases.first else { return "nil" }
+                return
+                    "\(name).\(SwiftNames.code(first.name))(\(sample(first.type, schema: nil, models: models, depth: depth + 1)))"
+            case .alias(_, let type, _):
+                return sample(type, schema: schema, models: models, depth: depth + 1)
+            case .structure(_, let properties, _):
+                let arguments = properties.filter { !$0.optional }.map { property in
+                    "\(property.name.trimmingBackticks): \(sample(property.type, schema: nil, models: models, depth: depth + 1))"
+                }
+                return "\(name)(\(arguments.joined(separator: ", ")))"
+            }
+        }
+    }
+
+    private static func first(_ value: JSONValue) -> JSONValue? {
+        if case .array(let list) = value { return list.first }
+        return nil
+    }
+}
+
+extension String {
+    var trimmingBackticks: String { filter { $0 != "`" } }
+}

@@ -1,0 +1,477 @@
+import CourierPrimitives
+import Foundation
+
+extension SwiftDeclarationWriter {
+    static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    /// The group an operation's first tag names, by tag (nil for untagged operations).
+    func groups() throws(OpenAPIDocumentError) -> [String?: GroupDeclaration] {
+        var tags: Set<String> = []
+        var untagged = false
+        if case .object(let paths)? = document.root["paths"] {
+            for (path, raw) in paths {
+                let (item, _) = try document.resolve(raw, at: PointerText.join("/paths", path))
+                for method in Self.methods {
+                    guard let operation = item[method] else { continue }
+                    if case .array(let list)? = operation["tags"], let tag = list.first?.stringValue {
+                        tags.insert(tag)
+                    } else {
+                        untagged = true
+                    }
+                }
+            }
+        }
+        var result: [String?: GroupDeclaration] = [:]
+        for tag in tags.sorted() {
+            result[tag] = group(named: tag, tag: tag)
+        }
+        if untagged {
+            let title = document.root["info"]?["title"]?.stringValue ?? "API"
+            result[String?.none] = group(named: title, tag: nil)
+        }
+        return result
+    }
+
+    private func group(named text: String, tag: String?) -> GroupDeclaration {
+        var base = SwiftNames.typeName(text)
+        for suffix in ["EndPoint", "Endpoint", "API"]
+        where base.hasSuffix(suffix) && base.count > suffix.count {
+            base.removeLast(suffix.count)
+            break
+        }
+        let enumName = SwiftNames.unique(base + "API", in: &typeNames)
+        var derived = enumName
+        derived.removeLast(3)
+        derived = derived.prefix(1).lowercased() + derived.dropFirst()
+        return GroupDeclaration(
+            tag: tag, enumName: enumName, groupOverride: derived == (tag ?? derived) ? nil : tag)
+    }
+
+    /// Keys of an operation object that the declaration carries or reports on its own.
+    private static let operationKeys: Set<String> = [
+        "operationId", "summary", "description", "tags", "parameters", "requestBody", "responses", "security",
+        "externalDocs",
+    ]
+
+    /// Declares the operation `method` of the path item `path`.
+    func operation(
+        path: String, method: String, item: JSONValue, itemPointer: String, in group: inout GroupDeclaration
+    ) throws(OpenAPIDocumentError) -> OperationDeclaration {
+        let rawPointer = PointerText.join(itemPointer, method)
+        let (operation, pointer) = try document.resolve(item[method] ?? .null, at: rawPointer)
+        guard case .object(let members) = operation else {
+            throw .at(pointer, "an operation must be an object")
+        }
+        for key in members.keys.sorted() where !Self.operationKeys.contains(key) && !key.hasPrefix("x-") {
+            report(PointerText.join(pointer, key), "the operation's '\(key)' is not declared")
+        }
+        if case .array(let tags)? = members["tags"], tags.count > 1 {
+            report(PointerText.join(pointer, "tags"), "only the first tag is declared: it names the group")
+        }
+        if members["externalDocs"] != nil {
+            report(
+                PointerText.join(pointer, "externalDocs"), "external documentation is not declared",
+                documentation: true)
+        }
+        // The function: named after the operation id (without the group's prefix), else the method and path.
+        let groupName = group.groupOverride ?? derivedGroup(group.enumName)
+        var base: String
+        if let id = members["operationId"]?.stringValue {
+            base = id.hasPrefix(groupName + ".") ? String(id.dropFirst(groupName.count + 1)) : id
+        } else {
+            base =
+                method + " "
+                + path.replacingOccurrences(of: "{", with: " by ").replacingOccurrences(of: "}", with: "")
+        }
+        var functionName = SwiftNames.memberName(base)
+        if SwiftNames.keywords.contains(functionName) { functionName += "Operation" }
+        functionName = SwiftNames.unique(functionName, in: &group.functionNames)
+        let id = groupName + "." + functionName
+        if members["operationId"]?.stringValue != id {
+            report(
+                members["operationId"] == nil ? pointer : PointerText.join(pointer, "operationId"),
+                "operation ids are derived from the group and the function: declared as \(id)")
+        }
+        let summary = members["summary"]?.stringValue ?? members["description"]?.stringValue ?? ""
+        if members["description"] != nil, members["description"]?.stringValue != summary {
+            report(
+                PointerText.join(pointer, "description"), "only the summary is declared", documentation: true)
+        }
+        let typePrefix = SwiftNames.typeName(functionName)
+        var declaration = OperationDeclaration(
+            functionName: functionName, summary: summary, method: method, path: path, status: 200,
+            auth: false,
+            errors: [], arguments: [], parts: [], response: "EmptyResponse",
+            documentation: members["description"]?.stringValue ?? members["summary"]?.stringValue,
+            errorModels: [])
+        var labels: Set<String> = []
+        try parameters(item, itemPointer, members, pointer, typePrefix, &declaration, &labels)
+        try body(members, pointer, typePrefix, &declaration, &labels)
+        declaration.auth = security(members, pointer)
+        try responses(members, pointer, typePrefix, &declaration)
+        return declaration
+    }
+
+    private func derivedGroup(_ enumName: String) -> String {
+        let base = enumName.dropLast(3)
+        return base.prefix(1).lowercased() + base.dropFirst()
+    }
+
+    private static let parameterKeys: Set<String> = [
+        "name", "in", "required", "schema", "description", "example", "examples", "deprecated",
+    ]
+
+    private func parameters(
+        _ item: JSONValue, _ itemPointer: String, _ operation: [String: JSONValue], _ pointer: String,
+        _ typePrefix: String,
+        _ declaration: inout OperationDeclaration, _ labels: inout Set<String>
+    ) throws(OpenAPIDocumentError) {
+        var list: [(JSONValue, String)] = []
+        if case .array(let shared)? = item["parameters"] {
+            for (index, parameter) in shared.enumerated() {
+                list.append((parameter, PointerText.join(itemPointer, "parameters", String(index))))
+            }
+        }
+        if case .array(let own)? = operation["parameters"] {
+            for (index, parameter) in own.enumerated() {
+                list.append((parameter, PointerText.join(pointer, "parameters", String(index))))
+            }
+        }
+        var resolved: [(parameter: JSONValue, pointer: String, key: String)] = []
+        for (raw, rawPointer) in list {
+            let (parameter, location) = try document.resolve(raw, at: rawPointer)
+            guard let name = parameter["name"]?.stringValue, let place = parameter["in"]?.stringValue else {
+                throw .at(location, "a parameter needs 'name' and 'in'")
+            }
+            let key = place + ":" + (place == "header" ? name.lowercased() : name)
+            resolved.removeAll { $0.key == key }  // the operation's own override the path item's
+            resolved.append((parameter, location, key))
+        }
+        // Path parameters in the template's order, then the others as listed.
+        let templateNames = path(declaration.path)
+        resolved.sort { lhs, rhs in
+            let left = templateNames.firstIndex(of: lhs.parameter["name"]?.stringValue ?? "") ?? Int.max
+            let right = templateNames.firstIndex(of: rhs.parameter["name"]?.stringValue ?? "") ?? Int.max
+            return (lhs.parameter["in"] == .string("path") ? left : Int.max)
+                < (rhs.parameter["in"] == .string("path") ? right : Int.max)
+        }
+        for (parameter, location, _) in resolved {
+            let name = parameter["name"]?.stringValue ?? ""
+            let place = parameter["in"]?.stringValue ?? ""
+            let component: String
+            switch place {
+            case "path": component = "Path"
+            case "query": component = "Query"
+            case "header":
+                if ["accept", "content-type", "authorization"].contains(name.lowercased()) {
+                    report(location, "the header \(name) is set by the client, not declared as a parameter")
+                    continue
+                }
+                component = "Header"
+            default:
+                report(location, "\(place) parameters are not declared")
+                continue
+            }
+            for key in parameter.objectKeys where !Self.parameterKeys.contains(key) && !key.hasPrefix("x-") {
+                let defaultStyle = (place == "query" ? "form" : "simple")
+                if key == "style", parameter["style"]?.stringValue == defaultStyle { continue }
+                if key == "explode", parameter["explode"]?.boolValue == (place == "query") { continue }
+                report(PointerText.join(location, key), "the parameter's '\(key)' is not declared")
+            }
+            for key in ["example", "examples", "deprecated"] where parameter[key] != nil {
+                report(
+                    PointerText.join(location, key), "the parameter's \(key) is not declared",
+                    documentation: true)
+            }
+            let schema = parameter["schema"] ?? .object([:])
+            let schemaPointer = parameter["schema"] != nil ? location + "/schema" : location
+            let (type, nullable) = try self.type(
+                of: schema, at: schemaPointer, naming: .suggested(typePrefix + SwiftNames.typeName(name)))
+            let resolvedSchema = valueSchema(
+                (try? document.resolve(schema, at: schemaPointer).value) ?? schema, at: schemaPointer)
+            let required = place == "path" || (parameter["required"]?.boolValue == true && !nullable)
+            let label = SwiftNames.unique(SwiftNames.memberName(name), in: &labels)
+            var arguments = [SwiftNames.literal(name), SwiftNames.code(label)]
+            if let rules = SchemaLiteral.refinement(resolvedSchema, type: type) { arguments.append(rules) }
+            if let value = resolvedSchema["default"] {
+                if place == "query", let literal = defaultLiteral(value, type: type) {
+                    arguments.append("default: \(literal)")
+                } else {
+                    report(
+                        PointerText.join(schemaPointer, "default"),
+                        "the default of a \(place) parameter is not declared")
+                }
+            }
+            if let text = parameter["description"]?.stringValue { arguments.append(SwiftNames.literal(text)) }
+            declaration.parts.append("\(component)(\(arguments.joined(separator: ", ")))")
+            let example = parameter["example"] ?? resolvedSchema["example"] ?? resolvedSchema["default"]
+            declaration.arguments.append(
+                .init(
+                    label: label, type: type.code, optional: !required,
+                    sample: required || example != nil
+                        ? SchemaLiteral.sample(
+                            type, schema: example.map { .object(["example": $0]) } ?? resolvedSchema,
+                            models: modelsByName) : nil))
+        }
+    }
+
+    /// The names of a path template's parameters, in order.
+    private func path(_ template: String) -> [String] {
+        template.split(separator: "/").compactMap { segment in
+            segment.first == "{" && segment.last == "}" ? String(segment.dropFirst().dropLast()) : nil
+        }
+    }
+
+    /// A query parameter's default as a value of its Swift type, when it is one.
+    private func defaultLiteral(_ value: JSONValue, type: SwiftType) -> String? {
+        switch (type, value) {
+        case (.builtin("String"), .string(let text)): return SwiftNames.literal(text)
+        case (.builtin("Int"), .int(let number)), (.builtin("Int64"), .int(let number)),
+            (.builtin("Int32"), .int(let number)):
+            return String(number)
+        case (.builtin("Double"), _), (.builtin("Float"), _): return value.doubleValue.map { String($0) }
+        case (.builtin("Bool"), .bool(let flag)): return String(flag)
+        case (.named(let name), .string(let text)):
+            if case .stringEnum(_, let cases, _)? = modelsByName[name],
+                let match = cases.first(where: { $0.raw == text })
+            {
+                return ".\(SwiftNames.code(match.name))"
+            }
+            return nil
+        default: return nil
+        }
+    }
+
+    private static func isJSON(_ type: String) -> Bool {
+        let bare = type.prefix { $0 != ";" }.lowercased()
+        return bare == "application/json" || bare.hasSuffix("+json")
+    }
+
+    private func body(
+        _ operation: [String: JSONValue], _ pointer: String, _ typePrefix: String,
+        _ declaration: inout OperationDeclaration,
+        _ labels: inout Set<String>
+    ) throws(OpenAPIDocumentError) {
+        guard let raw = operation["requestBody"] else { return }
+        let (body, location) = try document.resolve(raw, at: pointer + "/requestBody")
+        guard case .object(let content)? = body["content"], !content.isEmpty else {
+            report(location, "a request body without content is not declared")
+            return
+        }
+        if body["required"]?.boolValue != true {
+            report(PointerText.join(location, "required"), "an optional request body is declared as required")
+        }
+        if body["description"] != nil {
+            report(
+                PointerText.join(location, "description"), "the body's description is not declared",
+                documentation: true)
+        }
+        let types = content.keys.sorted()
+        if let json = types.first(where: Self.isJSON) {
+            let schema = content[json]?["schema"] ?? .object([:])
+            let schemaPointer = PointerText.join(location, "content", json, "schema")
+            let (type, _) = try self.type(
+                of: schema, at: schemaPointer, naming: .suggested(typePrefix + "Body"))
+            let label = SwiftNames.unique("body", in: &labels)
+            declaration.parts.append("Body(\(label))")
+            declaration.arguments.append(
+                .init(
+                    label: label, type: type.code, optional: false,
+                    sample: SchemaLiteral.sample(type, schema: schema, models: modelsByName)))
+            for other in types where other != json {
+                report(
+                    PointerText.join(location, "content", other),
+                    "only one body media type is declared: \(json)")
+            }
+            return
+        }
+        let file = SwiftNames.unique("file", in: &labels)
+        let contentType = SwiftNames.unique("contentType", in: &labels)
+        if let form = types.first(where: { $0.lowercased().hasPrefix("multipart/form-data") }) {
+            let schemaPointer = PointerText.join(location, "content", form, "schema")
+            let (schema, _) = try document.resolve(
+                content[form]?["schema"] ?? .object([:]), at: schemaPointer)
+            let fields = schema["properties"]?.objectKeys ?? []
+            guard fields.count == 1, let field = fields.first else {
+                report(
+                    PointerText.join(location, "content", form),
+                    "a multipart form is declared only with exactly one file field")
+                return
+            }
+            var accepted = ["application/octet-stream"]
+            if let listed = content[form]?["encoding"]?[field]?["contentType"]?.stringValue {
+                accepted = listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+            declaration.parts.append(
+                "MultipartFile(\(SwiftNames.literal(field)), \(file), contentType: \(contentType), accepted: [\(accepted.map(SwiftNames.literal).joined(separator: ", "))])"
+            )
+            declaration.arguments += [
+                .init(label: file, type: "URL", optional: false, sample: "URL(fileURLWithPath: \"upload\")"),
+                .init(
+                    label: contentType, type: "String", optional: false,
+                    sample: SwiftNames.literal(accepted[0])),
+            ]
+            for other in types where other != form {
+                report(
+                    PointerText.join(location, "content", other),
+                    "only one body media type is declared: \(form)")
+            }
+            return
+        }
+        var binary: [String] = []
+        for type in types {
+            if type.lowercased().hasPrefix("application/x-www-form-urlencoded") {
+                report(PointerText.join(location, "content", type), "form-encoded bodies are not declared")
+            } else {
+                binary.append(type)
+            }
+        }
+        guard let first = binary.first else { return }
+        declaration.parts.append(
+            "FileUpload(\(file), contentType: \(contentType), accepted: [\(binary.map(SwiftNames.literal).joined(separator: ", "))])"
+        )
+        declaration.arguments += [
+            .init(label: file, type: "URL", optional: false, sample: "URL(fileURLWithPath: \"upload\")"),
+            .init(label: contentType, type: "String", optional: false, sample: SwiftNames.literal(first)),
+        ]
+    }
+
+    /// Whether the operation needs a bearer token; other schemes are reported.
+    private func security(_ operation: [String: JSONValue], _ pointer: String) -> Bool {
+        let own = operation["security"] != nil
+        guard case .array(let alternatives)? = operation["security"] ?? document.root["security"],
+            !alternatives.isEmpty
+        else {
+            return false
+        }
+        let where_ = own ? pointer + "/security" : "/security"
+        if alternatives.contains(.object([:])) {
+            report(where_, "optional security is not declared: the operation is declared without a token")
+            return false
+        }
+        var bearer = false
+        for (index, alternative) in alternatives.enumerated() {
+            for name in alternative.objectKeys.sorted() {
+                let scheme = document.value(at: PointerText.join("/components/securitySchemes", name))
+                let resolved = scheme.flatMap {
+                    try? document.resolve($0, at: PointerText.join("/components/securitySchemes", name)).value
+                }
+                switch (resolved?["type"]?.stringValue, resolved?["scheme"]?.stringValue?.lowercased()) {
+                case ("http", "bearer"?):
+                    bearer = true
+                case ("oauth2", _), ("openIdConnect", _):
+                    bearer = true
+                    report(
+                        PointerText.join(where_, String(index), name),
+                        "\(name) is declared as a bearer token; its flows and scopes are not declared")
+                default:
+                    report(
+                        PointerText.join(where_, String(index), name),
+                        "the security scheme \(name) is not declared: only bearer tokens are")
+                }
+            }
+        }
+        return bearer
+    }
+
+    private func responses(
+        _ operation: [String: JSONValue], _ pointer: String, _ typePrefix: String,
+        _ declaration: inout OperationDeclaration
+    ) throws(OpenAPIDocumentError) {
+        guard case .object(let responses)? = operation["responses"] else {
+            throw .at(pointer, "an operation needs 'responses'")
+        }
+        let responsesPointer = pointer + "/responses"
+        let numeric = responses.keys.compactMap { Int($0) }.sorted()
+        for key in responses.keys.sorted() where Int(key) == nil {
+            report(
+                PointerText.join(responsesPointer, key),
+                "'\(key)' responses are not declared: only single statuses are")
+        }
+        let successes = numeric.filter { (200..<300).contains($0) }
+        if let success = successes.first {
+            declaration.status = success
+            let (response, location) = try document.resolve(
+                responses[String(success)] ?? .null, at: PointerText.join(responsesPointer, String(success)))
+            declaration.response =
+                try responseType(response, location, typePrefix + "Response", error: false) ?? "EmptyResponse"
+            if let text = response["description"]?.stringValue, text != declaration.summary {
+                report(
+                    PointerText.join(location, "description"),
+                    "the success response's description is the operation's summary", documentation: true)
+            }
+        } else {
+            report(responsesPointer, "no 2xx status: the operation is declared as answering 200 with no body")
+        }
+        for extra in successes.dropFirst() {
+            report(
+                PointerText.join(responsesPointer, String(extra)),
+                "only one success status is declared: \(declaration.status)")
+        }
+        let hasInput = !declaration.parts.isEmpty
+        var automatic: [Int] = []
+        if hasInput { automatic.append(400) }
+        if declaration.auth { automatic.append(401) }
+        for status in automatic where responses[String(status)] == nil {
+            report(
+                responsesPointer,
+                "\(status) is declared for every operation \(status == 400 ? "with parameters or a body" : "that needs a token")"
+            )
+        }
+        for status in numeric where !(200..<300).contains(status) {
+            let (response, location) = try document.resolve(
+                responses[String(status)] ?? .null, at: PointerText.join(responsesPointer, String(status)))
+            if !automatic.contains(status) { declaration.errors.append(status) }
+            let model = try responseType(
+                response, location, typePrefix + "Error" + String(status), error: true)
+            declaration.errorModels.append((String(status), location, model))
+            if let text = response["description"]?.stringValue, text != HTTPStatus.reason(for: status) {
+                report(
+                    PointerText.join(location, "description"),
+                    "error responses are described as \"\(HTTPStatus.reason(for: status))\"",
+                    documentation: true)
+            }
+        }
+    }
+
+    /// The Swift type of a response's body; nil for none.
+    private func responseType(_ response: JSONValue, _ location: String, _ name: String, error: Bool)
+        throws(OpenAPIDocumentError) -> String?
+    {
+        for key in ["headers", "links"] where response[key] != nil {
+            report(PointerText.join(location, key), "response \(key) are not declared")
+        }
+        guard case .object(let content)? = response["content"], !content.isEmpty else { return nil }
+        let types = content.keys.sorted()
+        guard let json = types.first(where: Self.isJSON) else {
+            guard !error, let first = types.first else {
+                report(
+                    PointerText.join(location, "content"), "an error body that is not JSON is not declared")
+                return nil
+            }
+            report(
+                PointerText.join(location, "content", first),
+                "a \(first) body is declared as raw \(first.hasPrefix("text/") ? "text" : "bytes"), without a schema"
+            )
+            return first.hasPrefix("text/") ? "String" : "Data"
+        }
+        for other in types where other != json {
+            report(
+                PointerText.join(location, "content", other),
+                "only one response media type is declared: \(json)")
+        }
+        let schemaPointer = PointerText.join(location, "content", json, "schema")
+        let (type, nullable) = try self.type(
+            of: content[json]?["schema"] ?? .object([:]), at: schemaPointer, naming: .suggested(name))
+        if nullable { report(schemaPointer, "a null body is not declared") }
+        return type.code
+    }
+}
+
+extension JSONValue {
+    /// The keys of an object (none for another value).
+    var objectKeys: [String] {
+        if case .object(let members) = self { return members.keys.sorted() }
+        return []
+    }
+}
