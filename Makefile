@@ -15,6 +15,7 @@ test: deps-test
 	$(SWIFT) test --skip-build --parallel --num-workers 2
 	scripts/contract-check.sh
 	scripts/compile-fail.sh
+	scripts/generate-check.sh
 	scripts/check-doc-snippets.sh
 	scripts/check-module-graph.py
 

@@ -44,7 +44,7 @@ public struct CourierTool: Sendable {
 
     /// The commands every tool has.
     package static let standardCommands: [any Command.Type] = [
-        MockCommand.self, CallCommand.self, OpenAPICommand.self, ContractCommand.self,
+        MockCommand.self, CallCommand.self, OpenAPICommand.self, ContractCommand.self, GenerateCommand.self,
     ]
 
     /// A tool for `apis`.

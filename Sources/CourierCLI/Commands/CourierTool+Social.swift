@@ -21,7 +21,7 @@ extension CourierTool {
             }),
         commands: [
             DemoCommand.self, MockCommand.self, SendCommand.self, CallCommand.self, OpenAPICommand.self,
-            ContractCommand.self, BenchCommand.self,
+            ContractCommand.self, GenerateCommand.self, BenchCommand.self,
         ])
 }
 

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// `courier generate DOCUMENT --output DIR`: the files, what is not declared on stderr, and the exit statuses.
+@Suite struct GenerateCommandTests {
+    static let features = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/OpenAPI/generate/features.yaml")
+
+    @Test func writesTheFilesAndReportsWhatIsNotDeclared() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "generate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = folder.appendingPathComponent("report.json")
+        let output = try await CourierProcess.run([
+            "generate", Self.features.path, "--output", folder.appendingPathComponent("Sources").path,
+            "--report", report.path,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("Sources").path)
+        #expect(
+            Set(files) == [
+                "Models.swift", "PetsAPI.swift", "DrawingAPI.swift", "PetFeaturesAPI.swift",
+                "PetFeaturesDocument.swift",
+            ])
+        #expect(
+            output.stderr.contains(
+                "not declared: /paths/~1pets/get/parameters/1: cookie parameters are not declared"),
+            "\(output.stderr)")
+        let entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [[String: Any]])
+        #expect(
+            entries.contains {
+                $0["pointer"] as? String == "/components/schemas/NewPet/properties/tags/minItems"
+            })
+    }
+
+    @Test func usageMistakesAndUnreadableDocumentsHaveTheirOwnStatus() async throws {
+        #expect(try await CourierProcess.run(["generate", "--output", "/tmp/x"]).status == 64)
+        #expect(try await CourierProcess.run(["generate", Self.features.path]).status == 64)
+        let missing = try await CourierProcess.run([
+            "generate", "/nonexistent/api.yaml", "--output", "/tmp/x",
+        ])
+        #expect(missing.status == 65)
+        #expect(missing.stderr.contains("api.yaml"), "\(missing.stderr)")
+    }
+}
