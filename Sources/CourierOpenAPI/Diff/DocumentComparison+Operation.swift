@@ -27,6 +27,8 @@ extension DocumentComparison {
         case "http": return "http:" + (scheme["scheme"]?.stringValue?.lowercased() ?? "")
         case "apiKey":
             return "apiKey:" + (scheme["in"]?.stringValue ?? "") + ":" + (scheme["name"]?.stringValue ?? "")
+        // Their access tokens are sent as bearer tokens (RFC 6750).
+        case "oauth2", "openIdConnect": return "http:bearer"
         default: return type
         }
     }

@@ -12,6 +12,9 @@ struct Place {
     var name: String
     /// Said after the place: the parameter's location, or the response's status.
     var detail: String
+    /// Whether the client may leave the value out (an optional request property): it then sends no
+    /// null either, whatever its document allows.
+    var omittable = false
 
     /// The rule id for `change` here, such as `response-property-type-changed`.
     func rule(_ change: String) -> String { "\(side.rawValue)-\(level.rawValue)-\(change)" }
@@ -39,6 +42,21 @@ extension DocumentComparison {
         return types.allSatisfy { allowed.contains($0) || ($0 == "integer" && allowed.contains("number")) }
     }
 
+    /// Whether `values` fit the integer or number format `format` without saying it: an integer within
+    /// the bounds of `int32` or `int64`, a number for `float` or `double` (a precision, not a rule).
+    private static func fitsWidth(_ format: String, _ values: SchemaView) -> Bool {
+        guard let types = values.types, !types.isEmpty, values.format == nil else { return false }
+        switch format {
+        case "float", "double": return types.isSubset(of: ["number", "integer"])
+        case "int64": return types == ["integer"]
+        case "int32":
+            let range = Double(Int32.min)...Double(Int32.max)
+            return types == ["integer"] && values.minimum.map(range.contains) == true
+                && values.maximum.map(range.contains) == true
+        default: return false
+        }
+    }
+
     private static func describe(_ types: Set<String>?) -> String {
         types.map { $0.isEmpty ? "nothing" : $0.sorted().joined(separator: " or ") } ?? "any type"
     }
@@ -63,14 +81,16 @@ extension DocumentComparison {
                 a, b)
             return
         }
-        if sent.nullable, !read.nullable {
+        if sent.nullable, !read.nullable, !place.omittable {
             note(
                 place.rule(response ? "became-nullable" : "became-not-nullable"),
                 "\(place.label) became \(response ? "nullable" : "not nullable")", a, b)
         }
         // A format the reader relies on must be the one sent; raw bytes are the same with or without
-        // the 3.0 spelling `binary`.
-        if let format = read.format, sent.format != format, !(format == "binary" && sent.format == nil) {
+        // the 3.0 spelling `binary`, and an integer's width is said by its bounds as well.
+        if let format = read.format, sent.format != format, !(format == "binary" && sent.format == nil),
+            !Self.fitsWidth(format, sent)
+        {
             note(
                 place.rule("type-changed"),
                 "\(place.label) changed format from \(mine.format ?? "none") to \(their.format ?? "none")", a,
@@ -204,7 +224,9 @@ extension DocumentComparison {
             if place.side == .request, their.required.contains(name), !mine.required.contains(name) {
                 note(child.rule("became-required"), "\(child.label) became required", a, b + "/required")
             }
-            try compareSchema(ours.schema, ours.pointer, theirs.schema, theirs.pointer, child)
+            var inner = child
+            inner.omittable = place.side == .request && !mine.required.contains(name)
+            try compareSchema(ours.schema, ours.pointer, theirs.schema, theirs.pointer, inner)
         }
         for name in their.properties.keys.sorted() where mine.properties[name] == nil {
             guard let theirs = their.properties[name] else { continue }
