@@ -3,13 +3,6 @@ import CourierPrimitives
 /// `Schema` expressions for generated code: the rules a Swift type does not say (bounds, patterns,
 /// formats), and sample values that compile.
 enum SchemaLiteral {
-    /// What `Schema.of` derives from each builtin type, without rules.
-    private static let derived: [String: String] = [
-        "String": ".anyString", "Int": ".integer()", "Double": ".number", "Float": ".number",
-        "Bool": ".boolean",
-        "JSONValue": ".any",
-    ]
-
     /// The schema of a string or an integer with its rules, or nil when it has none beyond its type.
     private static func scalar(_ schema: JSONValue, type: SwiftType) -> String? {
         switch type {
@@ -26,11 +19,18 @@ enum SchemaLiteral {
                 arguments.append("pattern: \(SwiftNames.literal(pattern))")
             }
             return arguments.isEmpty ? nil : ".string(.init(\(arguments.joined(separator: ", "))))"
-        case .builtin("Int"), .builtin("Int64"):
-            var arguments: [String] = []
-            if let value = schema["minimum"]?.intValue { arguments.append("minimum: \(value)") }
-            if let value = schema["maximum"]?.intValue { arguments.append("maximum: \(value)") }
-            return arguments.isEmpty ? nil : ".integer(\(arguments.joined(separator: ", ")))"
+        case .builtin("Int"), .builtin("Int32"), .builtin("Int64"):
+            var minimum = schema["minimum"]?.intValue
+            var maximum = schema["maximum"]?.intValue
+            guard minimum != nil || maximum != nil else { return nil }
+            if type == .builtin("Int32") {  // the bounds that say `int32`, kept beside the written one
+                minimum = minimum ?? Int(Int32.min)
+                maximum = maximum ?? Int(Int32.max)
+            }
+            let arguments = [minimum.map { "minimum: \($0)" }, maximum.map { "maximum: \($0)" }].compactMap {
+                $0
+            }
+            return ".integer(\(arguments.joined(separator: ", ")))"
         default:
             return nil
         }
@@ -46,11 +46,6 @@ enum SchemaLiteral {
             return ".array(\(rules))"
         }
         return nil
-    }
-
-    /// The full `Schema` of a builtin type, for an array item with no rules.
-    static func plain(_ type: SwiftType) -> String? {
-        if case .builtin(let name) = type { derived[name] } else { nil }
     }
 
     /// A value of `type` as code: the schema's example, default or first enum value when it has one

@@ -142,9 +142,8 @@ final class SwiftDeclarationWriter {
                 if case .array(let list) = value { return list.compactMap(\.stringValue) }
                 return value.stringValue.map { [$0] } ?? []
             })
-        if types.contains("number") || (types.isEmpty && schema["format"] == nil) {
-            for key in ["minimum", "maximum"]
-            where schema[key] != nil && !types.contains("integer") && !types.isEmpty {
+        if types.contains("number"), !types.contains("integer") {
+            for key in ["minimum", "maximum"] where schema[key] != nil {
                 report(
                     PointerText.join(pointer, key),
                     "'\(key)' of a number is not declared: only integers have bounds")
