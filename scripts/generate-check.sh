@@ -17,6 +17,23 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 scripts/openapi-equivalent.py --self-test
 "$courier" openapi --output "$work/social.json"
+objects=()
+for module in Courier CourierContract CourierPrimitives CourierJSON CourierCookies; do
+  objects+=("$build/$module.build"/*.o)
+done
+
+# print_document DIR OUT: builds the declarations generated in DIR into a program printing their
+# OpenAPI document, and writes it to OUT.
+print_document() {
+  local dir="$1" out="$2" namespace
+  namespace="$(basename "$(ls "$dir"/*Document.swift)" .swift)"
+  mkdir -p "$dir.program"
+  printf 'import CourierContract\nimport Foundation\n\nFileHandle.standardOutput.write(try %s.openAPI().prettyData())\n' \
+    "$namespace" >"$dir.program/main.swift"
+  swiftc -I "$modules" -o "$dir.program/print-document" "$dir"/*.swift "$dir.program/main.swift" "${objects[@]}" \
+    >"$dir.program/build.log" 2>&1 && "$dir.program/print-document" >"$out"
+}
+
 failed=0
 for document in Tests/Fixtures/OpenAPI/*.yaml Tests/Fixtures/OpenAPI/*.json Tests/Fixtures/OpenAPI/generate/*.yaml \
   "$work/social.json"; do
@@ -36,34 +53,31 @@ PY
 )"
   if output="$(swiftc -typecheck -parse-as-library -I "$modules" "$out"/*.swift 2>&1)"; then
     echo "generate-check: $name: $functions operations generated and type-checked; $summary"
+    # What the generated declarations claim that the document does not promise (the statuses every
+    # declaration adds, say): reported, not failed, since the generator lists it as not declared.
+    if print_document "$out" "$out.written.json"; then
+      "$courier" contract diff "$document" --client "$out.written.json" --json >"$out.drift.json" || true
+      python3 - "$name" "$out.drift.json" <<'PY'
+import collections, json, sys
+report = json.load(open(sys.argv[2]))
+rules = collections.Counter(change["rule"] for change in report["breaking"])
+listed = ", ".join(f"{rule} {count}" for rule, count in sorted(rules.items())) or "none"
+print(f"generate-check: {sys.argv[1]}: the declarations against the document: breaking {listed}; "
+      f"{len(report['harmless'])} harmless")
+PY
+    else
+      echo "generate-check: $name: the generated declarations do not build into a program"; head -20 "$out.program/build.log"
+      failed=$((failed + 1))
+    fi
   else
     echo "generate-check: $name: the generated code does not compile"; echo "$output" | head -40
     failed=$((failed + 1))
   fi
 done
 # The round trip: the social API's declarations, generated, write the document they came from.
-program="$work/roundtrip"
-mkdir -p "$program"
-namespace="$(basename "$(ls "$work/social"/*Document.swift)" .swift)"
-cat >"$program/main.swift" <<SWIFT
-import CourierContract
-import Foundation
-
-FileHandle.standardOutput.write(try ${namespace}.openAPI().prettyData())
-SWIFT
-objects=()
-for module in Courier CourierContract CourierPrimitives CourierJSON CourierCookies; do
-  objects+=("$build/$module.build"/*.o)
-done
-if swiftc -I "$modules" -o "$program/print-document" "$work/social"/*.swift "$program/main.swift" "${objects[@]}" \
-  >"$program/build.log" 2>&1 && "$program/print-document" >"$work/roundtrip.json"; then
-  if scripts/openapi-equivalent.py "$work/social.json" "$work/roundtrip.json"; then
-    echo "generate-check: round trip: the social API's generated declarations write an equivalent document"
-  else
-    echo "generate-check: round trip: the documents differ"; failed=$((failed + 1))
-  fi
+if [ -f "$work/social.written.json" ] && scripts/openapi-equivalent.py "$work/social.json" "$work/social.written.json"; then
+  echo "generate-check: round trip: the social API's generated declarations write an equivalent document"
 else
-  echo "generate-check: round trip: the program does not build or run"; head -40 "$program/build.log"
-  failed=$((failed + 1))
+  echo "generate-check: round trip: the documents differ"; failed=$((failed + 1))
 fi
 [ "$failed" -eq 0 ] || { echo "generate-check: $failed failed"; exit 1; }

@@ -56,6 +56,21 @@ import Testing
         #expect(report["harmless"] == .array([]))
     }
 
+    @Test func clientComparesTwoDocuments() async throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/OpenAPI/diff")
+        let client = fixtures.appendingPathComponent("client.json").path
+        let broken = try await CourierProcess.run([
+            "contract", "diff", fixtures.appendingPathComponent("security-added.json").path, "--client",
+            client,
+        ])
+        #expect(broken.status == 1, "\(broken.stderr)")
+        #expect(broken.stdoutText.contains("GET /items [api-security-added]"), "\(broken.stdoutText)")
+        let same = try await CourierProcess.run(["contract", "diff", client, "--client", client])
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stdoutText == "no difference\n")
+    }
+
     @Test func usageMistakesAndUnreadableDocumentsHaveTheirOwnStatus() async throws {
         #expect(try await CourierProcess.run(["contract", "diff"]).status == 64)
         #expect(try await CourierProcess.run(["contract"]).status == 64)

@@ -10,6 +10,9 @@ package enum ContractCommand: Command {
 
     enum Options {
         static let json = Option.flag("--json", help: "print the report as JSON")
+        static let client = Option.value(
+            "--client", placeholder: "FILE",
+            help: "compare this document (JSON or YAML) instead of the declarations' own")
     }
 
     package static func diffSpec(in tool: CourierTool) -> ArgumentSpec {
@@ -17,7 +20,7 @@ package enum ContractCommand: Command {
             program: tool.name, command: "contract diff",
             summary:
                 "Compares the declarations' OpenAPI document (what `openapi` prints) with a provider's (JSON or YAML): lists what the client relies on that the provider does not promise, then what is new and harmless. Exits 1 when a change breaks the client, 65 when the document cannot be read.",
-            options: [Options.json], positionals: ["DOCUMENT"])
+            options: [Options.client, Options.json], positionals: ["DOCUMENT"])
     }
 
     package static func specs(in tool: CourierTool) -> [ArgumentSpec] { [diffSpec(in: tool)] }
@@ -35,10 +38,15 @@ package enum ContractCommand: Command {
         let diff: ContractDiff
         do {
             let provider = try CourierOpenAPI.OpenAPIDocument.load(from: URL(fileURLWithPath: path))
-            let ours = CourierContract.OpenAPIDocument.make(
-                title: tool.title, description: tool.documentDescription, operations: tool.operations)
-            let client = try CourierOpenAPI.OpenAPIDocument.parse(
-                ours.prettyData(), url: URL(fileURLWithPath: "\(tool.name)-openapi.json"))
+            let client: CourierOpenAPI.OpenAPIDocument
+            if let file = parsed.value(Options.client) {
+                client = try CourierOpenAPI.OpenAPIDocument.load(from: URL(fileURLWithPath: file))
+            } else {
+                let ours = CourierContract.OpenAPIDocument.make(
+                    title: tool.title, description: tool.documentDescription, operations: tool.operations)
+                client = try CourierOpenAPI.OpenAPIDocument.parse(
+                    ours.prettyData(), url: URL(fileURLWithPath: "\(tool.name)-openapi.json"))
+            }
             diff = try ContractDiff.compare(client: client, provider: provider)
         } catch {
             standardError("\(tool.name) contract diff: \(error)\n")
