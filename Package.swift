@@ -143,7 +143,9 @@ let package = Package(
         // Helpers shared by the test targets (starting other programs); not part of any product.
         .target(
             name: "TestSupport",
-            dependencies: ["CourierPrimitives", "CourierTesting", "CourierCurl", "CourierURLSession"],
+            dependencies: [
+                "CourierPrimitives", "CourierTesting", "CourierCurl", "CourierURLSession", "MockServer",
+            ],
             path: "Tests/Support"),
         .testTarget(
             name: "CourierTests",
@@ -280,7 +282,8 @@ let package = Package(
         .testTarget(
             name: "CourierToolTests",
             dependencies: [
-                "notes-tool", "CourierTool", "Courier", "CourierContract", "CourierTesting", "MockServer",
+                "notes-tool", "CourierTool", "Courier", "CourierContract", "CourierCurl", "CourierTesting",
+                "MockServer",
                 "MockServerContract",
                 "TestSupport",
             ],

@@ -45,6 +45,13 @@ for example in Tests/ReadmeExamplesTests/Readme*Example.swift \
     echo "compile-fail: $(basename "$example") needs more than the public API"; echo "$output"; failed=$((failed + 1))
   fi
 done
+# The README's stub check uses the README's notes API: both files together, public API alone.
+if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" Tests/MockServerTests/ExampleAPI/NotesAPI.swift \
+  Tests/MockServerTests/ExampleAPI/ReadmeStubCheckExample.swift 2>&1)"; then
+  echo "compile-fail: ReadmeStubCheckExample.swift compiles with the public API alone"; passed=$((passed + 1))
+else
+  echo "compile-fail: ReadmeStubCheckExample.swift needs more than the public API"; echo "$output"; failed=$((failed + 1))
+fi
 # The classic enum as users paste it (the test target's copy, public API alone), and its last line.
 seed_dir="$(mktemp -d)"
 echo 'let request = OnboardingEndPoint.login(email: "ayush", password: "123456").asURLRequest()' >"$seed_dir/main.swift"

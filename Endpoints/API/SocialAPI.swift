@@ -12,10 +12,13 @@ extension SocialAPIGroup {
 
 /// The social API: every group's operations, in order.
 public enum SocialAPI {
+    /// Its groups, in order.
+    public static let groups: [any SocialAPIGroup.Type] = [
+        OnboardingEndPoint.self, PostsEndPoint.self, TweetsEndPoint.self, UploadEndPoint.self,
+    ]
+
     /// One sample call of every operation.
-    public static var samples: [any EndpointDescribing] {
-        OnboardingEndPoint.samples + PostsEndPoint.samples + TweetsEndPoint.samples + UploadEndPoint.samples
-    }
+    public static var samples: [any EndpointDescribing] { groups.flatMap { $0.samples } }
 
     /// Every operation, derived from the declarations.
     public static let operations: [APIOperation] = samples.map(\.operation)

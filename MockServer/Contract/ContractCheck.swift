@@ -5,7 +5,9 @@ import Foundation
 import MockServer
 
 /// A contract test for any declared API: sends one sample of every operation through a
-/// transport and checks each answer against the declaration (status and response schema).
+/// transport and checks each answer against the declaration: its status, its content type and
+/// every way its body breaks the response schema, each with its JSON path. An operation listed
+/// in `API.declaredOperations` without a sample is a failure too (see `API.sampleProblems`).
 ///
 /// ```swift
 /// import CourierCurl
@@ -26,7 +28,8 @@ public enum ContractCheck {
         public var description: String { "\(operation): \(problem)" }
     }
 
-    /// Sends every sample of `api` and returns what broke the declarations (empty when all held).
+    /// Sends every sample of `api` and returns every way an answer broke the declaration, one
+    /// failure per violation (empty when all held).
     /// - Parameters:
     ///   - api: the declared API.
     ///   - transport: the transport to send through.
@@ -35,22 +38,24 @@ public enum ContractCheck {
     public static func run<A: API>(
         _ api: A.Type, transport: any Transport, baseURL: URL, headers: HTTPHeaders = HTTPHeaders()
     ) async -> [Failure] {
-        let manager = NetworkManager(transport: transport, baseURL: baseURL, defaultHeaders: headers)
-        var failures: [Failure] = []
+        // Any status is an answer to check here, not an error.
+        let manager = NetworkManager(
+            transport: transport, baseURL: baseURL, validation: Validation(acceptableStatusCodes: 100..<600),
+            defaultHeaders: headers)
+        var failures = A.sampleProblems.map { Failure(operation: A.group, problem: $0) }
         for sample in A.samples {
             let operation = sample.operation
             do {
                 let response = try await manager.sendRaw(sample)
-                if response.status != operation.successStatus {
-                    failures.append(
-                        Failure(
-                            operation: operation.id,
-                            problem: "status \(response.status), declared \(operation.successStatus)"))
-                }
-                guard let schema = operation.success.schema else { continue }
-                let json = try JSONValue.parse(response.value)
-                if let (path, reason) = schema.violation(of: json, at: "response") {
-                    failures.append(Failure(operation: operation.id, problem: "\(path) \(reason)"))
+                for violation in operation.responseViolations(
+                    status: response.status, contentType: response.headers["Content-Type"],
+                    body: response.value)
+                {
+                    let problem =
+                        violation.rule == "status"
+                        ? "status \(response.status), declared \(operation.successStatus)"
+                        : "\(violation.path) \(violation.message)"
+                    failures.append(Failure(operation: operation.id, problem: problem))
                 }
             } catch {
                 failures.append(Failure(operation: operation.id, problem: "\(error)"))

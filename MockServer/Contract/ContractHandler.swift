@@ -5,8 +5,11 @@ import Foundation
 import MockServer
 
 /// Serves any declared API: routes its operations, refuses a request that breaks its
-/// declaration with a 400 that says why, and answers from a responder or, failing that, an
-/// example built from the operation's response schema.
+/// declaration with a status that says why (401 without a bearer token on an operation declared
+/// with `auth: true`, 400 for a parameter, 415 for a body of another media type, 400 or the
+/// declared 422 for a body that breaks its schema, each naming the parameter or JSON path, with
+/// the operation's declared error body when it has one), and answers from a responder or,
+/// failing that, an example built from the operation's response schema.
 ///
 /// ```swift
 /// let notes = ContractHandler(NotesAPI.self)
@@ -65,7 +68,7 @@ public struct ContractHandler: HTTPHandler {
     public func gate(_ request: ServerRequest) -> ServerResponse? {
         guard case .operation(let operation, let path) = route(request) else { return nil }
         if case .failure(let violation) = validate(request, operation, path) {
-            return Self.refusal(violation)
+            return Self.refusal(violation, operation)
         }
         return nil
     }
@@ -82,7 +85,7 @@ public struct ContractHandler: HTTPHandler {
             return response
         case .operation(let operation, let path):
             switch validate(request, operation, path) {
-            case .failure(let violation): return Self.refusal(violation)
+            case .failure(let violation): return Self.refusal(violation, operation)
             case .success(let call):
                 if let responder = responders[operation.id] { return responder(call) }
                 guard let schema = operation.success.schema else {
@@ -103,6 +106,11 @@ public struct ContractHandler: HTTPHandler {
     private func validate(_ request: ServerRequest, _ operation: APIOperation, _ path: [String: String])
         -> Result<Call, ContractViolation>
     {
+        if operation.requiresAuth, !APIOperation.hasBearerToken(request.headers["Authorization"]) {
+            return .failure(
+                ContractViolation(
+                    status: 401, parameter: "Authorization", reason: "a bearer token is required"))
+        }
         do {
             // A JSON body spilled to disk (over 1 MiB) is read back: it is bounded by the server's
             // body limit, and a large valid JSON body must not be refused as invalid.
@@ -118,14 +126,45 @@ public struct ContractHandler: HTTPHandler {
         }
     }
 
-    private static func refusal(_ violation: ContractViolation) -> ServerResponse {
-        var body: [String: JSONValue] = [
-            "error": .string("bad_request"), "message": .string(violation.description),
+    /// The answer to a request that breaks the declaration: the operation's declared error body
+    /// for the status when it has one (an example of its schema with the error code, message and
+    /// parameter filled in where it has such properties), else a JSON error.
+    private static func refusal(_ violation: ContractViolation, _ operation: APIOperation) -> ServerResponse {
+        let code =
+            switch violation.status {
+            case 401: "unauthorized"
+            case 415: "unsupported_media_type"
+            case 422: "unprocessable_content"
+            default: "bad_request"
+            }
+        var facts: [String: String] = [
+            "error": code, "code": code, "message": violation.description, "reason": violation.description,
+            "detail": violation.description,
         ]
-        if let parameter = violation.parameter { body["parameter"] = .string(parameter) }
+        if let parameter = violation.parameter { facts["parameter"] = parameter }
+        var body: JSONValue
+        if let schema = operation.response(for: violation.status)?.schema {
+            body = schema.example()
+            if case .object(var members) = body, case .object(let properties, _) = schema.unwrapped {
+                for property in properties {
+                    guard let fact = facts[property.name], case .string = property.schema.unwrapped else {
+                        continue
+                    }
+                    members[property.name] = .string(fact)
+                }
+                body = .object(members)
+            }
+        } else {
+            var members: [String: JSONValue] = [
+                "error": .string(code), "message": .string(violation.description),
+            ]
+            if let parameter = violation.parameter { members["parameter"] = .string(parameter) }
+            body = .object(members)
+        }
+        var headers: ServerHeaders = ["Content-Type": "application/json"]
+        if violation.status == 401 { headers.add(name: "WWW-Authenticate", value: "Bearer") }
         return ServerResponse(
-            status: violation.status, headers: ["Content-Type": "application/json"],
-            body: .data((try? JSONValue.object(body).prettyData()) ?? Data()))
+            status: violation.status, headers: headers, body: .data((try? body.prettyData()) ?? Data()))
     }
 
     private static func error(_ status: Int, _ code: String, _ message: String) -> ServerResponse {

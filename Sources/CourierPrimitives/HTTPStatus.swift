@@ -8,6 +8,7 @@ package enum HTTPStatus {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 409: "Conflict"
+        case 415: "Unsupported Media Type: the body is not of a declared media type"
         case 422: "Unprocessable Content"
         case 429: "Too Many Requests"
         default: "Status \(status)"

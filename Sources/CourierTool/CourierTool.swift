@@ -35,8 +35,13 @@ public struct CourierTool: Sendable {
     package let title: String
     /// The description of the OpenAPI document, if any.
     package let documentDescription: String?
+    /// One sample call of every operation, in order.
+    package let samples: [any EndpointDescribing]
     /// Every declared operation, in order.
     package let operations: [APIOperation]
+    /// Problems with the declarations (an operation declared but missing from `samples`), which
+    /// `mock` warns of at start-up and `verify` reports as failures.
+    package let declarationProblems: [String]
     /// What `mock` serves behind the stubs.
     package let backend: MockBackend
     /// Every command, in the order help lists them.
@@ -44,7 +49,8 @@ public struct CourierTool: Sendable {
 
     /// The commands every tool has.
     package static let standardCommands: [any Command.Type] = [
-        MockCommand.self, CallCommand.self, OpenAPICommand.self, ContractCommand.self, GenerateCommand.self,
+        MockCommand.self, CallCommand.self, OpenAPICommand.self, VerifyCommand.self, ContractCommand.self,
+        GenerateCommand.self,
     ]
 
     /// A tool for `apis`.
@@ -58,14 +64,14 @@ public struct CourierTool: Sendable {
     public init(
         name: String, summary: String? = nil, apis: [any API.Type], handler: (any HTTPHandler)? = nil
     ) {
-        let operations = apis.flatMap { $0.operations }
-        let served = handler ?? ContractHandler(operations: operations)
+        let samples = apis.flatMap { $0.samples }
+        let served = handler ?? ContractHandler(operations: samples.map(\.operation))
         let groups = apis.map { $0.group }.joined(separator: ", ")
         self.init(
             name: name,
             summary: summary
                 ?? "\(name): the \(groups) API as a command-line tool: its OpenAPI document, a mock server, calls and provider verification.",
-            title: name, operations: operations,
+            title: name, samples: samples, declarationProblems: apis.flatMap { $0.sampleProblems },
             backend: MockBackend(
                 options: [], description: "the API's handler",
                 make: { _ in MockBackend.Served(handlers: [served]) }),
@@ -76,13 +82,16 @@ public struct CourierTool: Sendable {
     /// every command in the order help shows them, the standard ones among them.
     package init(
         name: String, summary: String, title: String, documentDescription: String? = nil,
-        operations: [APIOperation], backend: MockBackend, commands: [any Command.Type] = standardCommands
+        samples: [any EndpointDescribing], declarationProblems: [String] = [], backend: MockBackend,
+        commands: [any Command.Type] = standardCommands
     ) {
+        self.samples = samples
+        self.operations = samples.map(\.operation)
+        self.declarationProblems = declarationProblems
         self.documentDescription = documentDescription
         self.name = name
         self.summary = summary
         self.title = title
-        self.operations = operations
         self.backend = backend
         self.commands = commands
     }

@@ -82,3 +82,22 @@ struct NotesToolTests {
     #expect(readme.contains("```swift\n" + tool + "```"))
     #expect(tool.split(separator: "\n").count < 12, "a user's tool stays a few lines")
 }
+
+/// `verify` against the tool's own `mock`: everything holds but what an example server cannot
+/// know, that an unknown id is unknown.
+@Test(.timeLimit(.minutes(2)))
+func verifyAgainstTheSpawnedMock() async throws {
+    let mock = try NotesTool.Mock()
+    defer { _ = mock.stop() }
+    let output = try await NotesTool.run([
+        "verify", "--base-url", mock.baseURL.absoluteString, "--allow-unsafe", "--token", "t",
+    ])
+    #expect(output.status == 1, "\(output.stdoutText)\(output.stderrText)")
+    let failed = output.stdoutText.split(separator: "\n").filter { $0.hasPrefix("FAIL") }
+    #expect(failed.count == 2, "\(output.stdoutText)")
+    #expect(failed.allSatisfy { $0.contains("[unknown id]") }, "\(output.stdoutText)")
+    #expect(!output.stdoutText.contains("\nskip"), "--allow-unsafe and a token run every case")
+    let withoutToken = try await NotesTool.run(["verify", "--base-url", mock.baseURL.absoluteString])
+    #expect(
+        withoutToken.stdoutText.contains("skip  notes.create [sample] POST"), "\(withoutToken.stdoutText)")
+}

@@ -9,7 +9,8 @@ extension CourierTool {
         name: "courier",
         summary:
             "courier: declare HTTP APIs as enums, call them over libcurl or URLSession, test them against a mock server.",
-        title: SocialAPI.title, documentDescription: SocialAPI.description, operations: SocialAPI.operations,
+        title: SocialAPI.title, documentDescription: SocialAPI.description, samples: SocialAPI.samples,
+        declarationProblems: SocialAPI.groups.flatMap { $0.sampleProblems },
         backend: MockBackend(
             options: [SocialOptions.seedData], description: "the social backend",
             make: { parsed in
@@ -21,7 +22,7 @@ extension CourierTool {
             }),
         commands: [
             DemoCommand.self, MockCommand.self, SendCommand.self, CallCommand.self, OpenAPICommand.self,
-            ContractCommand.self, GenerateCommand.self, BenchCommand.self,
+            VerifyCommand.self, ContractCommand.self, GenerateCommand.self, BenchCommand.self,
         ])
 }
 

@@ -33,6 +33,16 @@ public protocol API: SendableMetatype {
     static var samples: [any EndpointDescribing] { get }
     /// The model of an error response body, if the API has one.
     static var errorSchema: Schema? { get }
+    /// The names of the functions that declare operations, such as `["list", "note", "create"]`,
+    /// for checking `samples` against. Default: empty, which checks nothing.
+    ///
+    /// Swift cannot list a type's static functions at run time, so an operation left out of
+    /// `samples` is otherwise invisible: it is missing from the OpenAPI document, the mock
+    /// server's routing and provider verification. When this list is given, `sampleProblems`
+    /// names every listed operation without a sample (and every sample not listed), and the
+    /// contract check, `verify` and `mock` report them. A function missing from both this list
+    /// and `samples` still goes unseen.
+    static var declaredOperations: [String] { get }
 }
 
 extension API {
@@ -48,6 +58,32 @@ extension API {
 
     public static var errorSchema: Schema? { nil }
 
+    public static var declaredOperations: [String] { [] }
+
+    /// What is wrong between `samples` and `declaredOperations`: an operation declared but
+    /// without a sample, a sample of an operation not declared there, an operation sampled
+    /// twice. Empty when all agree (or when `declaredOperations` is empty: then only an
+    /// operation sampled twice is reported).
+    public static var sampleProblems: [String] {
+        let sampled = samples.map { $0.operation.id }
+        var problems: [String] = []
+        var seen: Set<String> = []
+        for id in sampled where !seen.insert(id).inserted {
+            problems.append("\(id) has more than one sample in \(Self.self).samples")
+        }
+        guard !declaredOperations.isEmpty else { return problems }
+        for name in declaredOperations where !seen.contains("\(group).\(name)") {
+            problems.append(
+                "\(group).\(name) is declared but has no sample in \(Self.self).samples: it is missing from the "
+                    + "OpenAPI document, the mock's routing and verification")
+        }
+        let declared = Set(declaredOperations.map { "\(group).\($0)" })
+        for id in seen.sorted() where !declared.contains(id) {
+            problems.append("\(id) has a sample but is not in \(Self.self).declaredOperations")
+        }
+        return problems
+    }
+
     /// Every operation, in the order of `samples`.
     public static var operations: [APIOperation] { samples.map(\.operation) }
 
@@ -62,7 +98,7 @@ extension API {
     ///   - status: the success status. Default 200.
     ///   - auth: whether the operation needs a bearer token (401 is then declared too).
     ///   - errors: other error statuses it may answer with (400 is declared for any operation
-    ///     with parameters or a body).
+    ///     with parameters or a body, 415 for any operation with a body).
     ///   - function: the declaring function's name (filled in by the compiler), which names the
     ///     operation.
     ///   - parts: the parameters (`Path`, `Query`, `Header`) and the body (`Body`,

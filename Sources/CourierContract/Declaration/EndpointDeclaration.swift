@@ -30,7 +30,8 @@ struct EndpointDeclaration: Sendable, Hashable {
             }
         }
         let hasInput = !parameters.isEmpty || body != nil
-        var statuses = (hasInput ? [400] : []) + (auth ? [401] : []) + errors
+        // A body of another media type is refused with 415, so every operation with a body declares it.
+        var statuses = (hasInput ? [400] : []) + (auth ? [401] : []) + (body != nil ? [415] : []) + errors
         statuses = statuses.reduce(into: []) { unique, status in
             if !unique.contains(status) { unique.append(status) }
         }

@@ -28,7 +28,8 @@ extension APIOperation {
     ///   - header: looks up a header value, case-insensitively.
     ///   - body: the body when it is in memory and the operation takes JSON; otherwise `nil`.
     ///   - hasBody: whether any body was sent (it may be in a file).
-    /// - Throws: `ContractViolation` (400) naming the parameter and why.
+    /// - Throws: `ContractViolation` naming the parameter and why: 400 for a parameter, 415 for
+    ///   a body of another media type, 400 (or the declared 422) for a body that breaks its schema.
     package func validate(
         pathParameters: [String: String], query: [(name: String, value: String)],
         header: (String) -> String?, body: Data?, hasBody: Bool
@@ -62,22 +63,38 @@ extension APIOperation {
             }
             guard requestBody.contentTypes.contains(contentType) else {
                 throw ContractViolation(
-                    parameter: "Content-Type",
+                    status: 415, parameter: "Content-Type",
                     reason:
                         "must be \(requestBody.contentTypes.joined(separator: " or ")), not \(contentType.debugDescription)"
                 )
             }
             if case .json(let schema) = requestBody {
                 guard let body, let value = try? JSONValue.parse(body) else {
-                    throw ContractViolation(parameter: "body", reason: "is not valid JSON")
+                    throw ContractViolation(
+                        status: bodyRefusalStatus, parameter: "body", reason: "is not valid JSON")
                 }
                 if let (path, reason) = schema.violation(of: value, at: "body") {
-                    throw ContractViolation(parameter: path, reason: reason)
+                    throw ContractViolation(status: bodyRefusalStatus, parameter: path, reason: reason)
                 }
                 json = value
             }
         }
         return ValidatedRequest(operation: self, values: values, json: json)
+    }
+
+    /// The status a body that breaks its schema gets: 422 when the operation declares 422 and
+    /// not 400, else 400.
+    package var bodyRefusalStatus: Int {
+        let declared = Set(errors.map(\.status))
+        return declared.contains(422) && !declared.contains(400) ? 422 : 400
+    }
+
+    /// Whether `authorization` (an `Authorization` header's value) carries a bearer token.
+    package static func hasBearerToken(_ authorization: String?) -> Bool {
+        guard let authorization else { return false }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        return parts.count == 2 && parts[0].lowercased() == "bearer"
+            && !parts[1].trimmingCharacters(in: .whitespaces).isEmpty
     }
 
     /// The media type of a `Content-Type` value, lowercased, without parameters.

@@ -2,6 +2,38 @@ import Courier
 import CourierPrimitives
 import Foundation
 
+/// One way a JSON value breaks a schema: where, which rule, and why.
+package struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
+    /// The kind of rule broken, for reports and tests.
+    package enum Rule: String, Sendable, Hashable {
+        /// A required property is absent.
+        case required
+        /// A required property is `null`.
+        case null
+        /// The value is of another JSON type.
+        case type
+        /// A string outside the declared enumeration.
+        case enumeration = "enum"
+        /// A string that is not of its format (date-time, uri, email, uuid).
+        case format
+        /// A string too short or too long.
+        case length
+        /// A number outside its bounds.
+        case bounds
+        /// A string breaking its pattern (prefix, allowed characters).
+        case pattern
+    }
+
+    /// Where the value sits, such as `response.items[2].id`.
+    package var path: String
+    /// The rule broken.
+    package var rule: Rule
+    /// Why, for people.
+    package var reason: String
+
+    package var description: String { "\(path) \(reason)" }
+}
+
 extension Schema {
     /// Checks `value` against the schema.
     ///
@@ -10,64 +42,92 @@ extension Schema {
     ///   - path: where the value sits, for messages (`body.items[2].id`).
     /// - Returns: the first problem as (path, reason), or `nil` when the value conforms.
     package func violation(of value: JSONValue, at path: String) -> (path: String, reason: String)? {
+        violations(of: value, at: path, limit: 1).first.map { ($0.path, $0.reason) }
+    }
+
+    /// Every way `value` breaks the schema, in document order (at most `limit`).
+    /// - Parameters:
+    ///   - value: the JSON value.
+    ///   - path: where the value sits, for messages (`response.items[2].id`).
+    ///   - limit: the most violations to collect.
+    package func violations(of value: JSONValue, at path: String, limit: Int = 1000) -> [SchemaViolation] {
+        var found: [SchemaViolation] = []
+        collect(value, at: path, into: &found, limit: limit)
+        return found
+    }
+
+    private func collect(_ value: JSONValue, at path: String, into found: inout [SchemaViolation], limit: Int)
+    {
+        func add(_ rule: SchemaViolation.Rule, _ reason: String, at where: String = path) {
+            if found.count < limit {
+                found.append(SchemaViolation(path: `where`, rule: rule, reason: reason))
+            }
+        }
+        guard found.count < limit else { return }
         switch self {
         case .model(_, let schema):
-            return schema.violation(of: value, at: path)
+            schema.collect(value, at: path, into: &found, limit: limit)
         case .ref, .any:
-            return nil
+            return
         case .number:
             switch value {
-            case .int, .double: return nil
-            default: return (path, "must be a number, not \(value.typeName)")
+            case .int, .double: return
+            default: add(.type, "must be a number, not \(value.typeName)")
             }
         case .enumeration(let allowed):
-            guard case .string(let text) = value, allowed.contains(text) else {
-                return (path, "must be one of \(allowed.joined(separator: ", "))")
+            guard case .string(let text) = value else {
+                return add(.type, "must be one of \(allowed.joined(separator: ", ")), not \(value.typeName)")
             }
-            return nil
+            if !allowed.contains(text) {
+                add(
+                    .enumeration,
+                    "must be one of \(allowed.joined(separator: ", ")), not \(text.debugDescription)")
+            }
         case .map(let member):
             guard case .object(let members) = value else {
-                return (path, "must be an object, not \(value.typeName)")
+                return add(.type, "must be an object, not \(value.typeName)")
             }
             for (name, child) in members.sorted(by: { $0.key < $1.key }) {
-                if let problem = member.violation(of: child, at: Schema.join(path, name)) { return problem }
+                member.collect(child, at: Schema.join(path, name), into: &found, limit: limit)
             }
-            return nil
         case .boolean:
-            if case .bool = value { return nil }
-            return (path, "must be a boolean, not \(value.typeName)")
+            if case .bool = value { return }
+            add(.type, "must be a boolean, not \(value.typeName)")
         case .integer(let minimum, let maximum):
             guard case .int(let number) = value else {
-                return (path, "must be an integer, not \(value.typeName)")
+                return add(.type, "must be an integer, not \(value.typeName)")
             }
-            return Schema.boundsViolation(number, minimum: minimum, maximum: maximum).map { (path, $0) }
+            if let reason = Schema.boundsViolation(number, minimum: minimum, maximum: maximum) {
+                add(.bounds, reason)
+            }
         case .string(let rules):
             guard case .string(let text) = value else {
-                return (path, "must be a string, not \(value.typeName)")
+                return add(.type, "must be a string, not \(value.typeName)")
             }
-            return rules.violation(of: text).map { (path, $0) }
+            if let (rule, reason) = rules.ruleViolation(of: text) { add(rule, reason) }
         case .array(let item):
             guard case .array(let items) = value else {
-                return (path, "must be an array, not \(value.typeName)")
+                return add(.type, "must be an array, not \(value.typeName)")
             }
             for (index, element) in items.enumerated() {
-                if let problem = item.violation(of: element, at: "\(path)[\(index)]") { return problem }
+                item.collect(element, at: "\(path)[\(index)]", into: &found, limit: limit)
             }
-            return nil
         case .object(let properties, let required):
             guard case .object(let members) = value else {
-                return (path, "must be an object, not \(value.typeName)")
+                return add(.type, "must be an object, not \(value.typeName)")
             }
-            for name in required where members[name] == nil || members[name] == .null {
-                return (Schema.join(path, name), "is required")
+            for name in required {
+                if members[name] == nil {
+                    add(.required, "is required", at: Schema.join(path, name))
+                } else if members[name] == .null {
+                    add(.null, "is required, not null", at: Schema.join(path, name))
+                }
             }
             for property in properties {
                 guard let member = members[property.name], member != .null else { continue }
-                if let problem = property.schema.violation(of: member, at: Schema.join(path, property.name)) {
-                    return problem
-                }
+                property.schema.collect(
+                    member, at: Schema.join(path, property.name), into: &found, limit: limit)
             }
-            return nil
         }
     }
 
@@ -108,29 +168,40 @@ extension Schema {
 
 extension Schema.StringRules {
     /// The reason `text` breaks these rules, or `nil`.
-    package func violation(of text: String) -> String? {
+    package func violation(of text: String) -> String? { ruleViolation(of: text)?.reason }
+
+    /// The rule `text` breaks and why, or `nil`.
+    func ruleViolation(of text: String) -> (rule: SchemaViolation.Rule, reason: String)? {
         let count = text.unicodeScalars.count
-        if let minLength, count < minLength { return "must have at least \(minLength) characters" }
-        if let maxLength, count > maxLength { return "must have at most \(maxLength) characters" }
+        if let minLength, count < minLength { return (.length, "must have at least \(minLength) characters") }
+        if let maxLength, count > maxLength { return (.length, "must have at most \(maxLength) characters") }
         var rest = Substring(text)
         if let prefix {
-            guard text.hasPrefix(prefix) else { return "must start with \(prefix.debugDescription)" }
+            guard text.hasPrefix(prefix) else {
+                return (.pattern, "must start with \(prefix.debugDescription)")
+            }
             rest = rest.dropFirst(prefix.count)
         }
-        if noLeadingDot, rest.hasPrefix(".") { return "must not start with \".\"" }
+        if noLeadingDot, rest.hasPrefix(".") { return (.pattern, "must not start with \".\"") }
         if let allowed, let bad = rest.first(where: { !allowed.contains($0) }) {
-            return "must not contain \(String(bad).debugDescription)"
+            return (.pattern, "must not contain \(String(bad).debugDescription)")
         }
         switch format {
         case "email":
             let parts = text.split(separator: "@", omittingEmptySubsequences: false)
             if parts.count < 2 || parts.first?.isEmpty == true || parts.last?.isEmpty == true {
-                return "must be an email address"
+                return (.format, "must be an email address")
             }
         case "uri":
-            guard let url = URL(string: text), url.scheme != nil else { return "must be an absolute URI" }
+            guard let url = URL(string: text), url.scheme != nil else {
+                return (.format, "must be an absolute URI")
+            }
         case "date-time":
-            if ISO8601DateFormatter().date(from: text) == nil { return "must be an RFC 3339 date-time" }
+            if ISO8601DateFormatter().date(from: text) == nil {
+                return (.format, "must be an RFC 3339 date-time")
+            }
+        case "uuid":
+            if UUID(uuidString: text) == nil { return (.format, "must be a UUID") }
         default:
             break
         }

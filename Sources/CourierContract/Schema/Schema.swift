@@ -101,3 +101,11 @@ extension Schema {
             allowed: Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-"),
             pattern: "^[A-Za-z0-9-]{1,64}$"))
 }
+
+extension Schema {
+    /// The schema inside a named model (itself for any other schema).
+    package var unwrapped: Schema {
+        if case .model(_, let inner) = self { return inner.unwrapped }
+        return self
+    }
+}

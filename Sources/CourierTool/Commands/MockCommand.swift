@@ -127,6 +127,8 @@ package enum MockCommand: Command {
                 try server.addStubs(json: try JSONSerialization.data(withJSONObject: catchAll))
             }
         }
+        // An operation declared but without a sample is not served: say so where it is seen.
+        for warning in startupWarnings(tool) { standardError(warning + "\n") }
         // Written unbuffered: scripts read this line to learn the port.
         FileHandle.standardOutput.write(
             Data("listening on http://\(configuration.host):\(server.port)\n".utf8))
@@ -147,6 +149,14 @@ package enum MockCommand: Command {
         backend?.stop()
         standardError("\(tool.name) mock: stopped\n")
         return ExitStatus.success
+    }
+}
+
+extension MockCommand {
+    /// What `mock` prints on stderr when it starts: each problem with the declarations (an
+    /// operation declared but without a sample, which it does not serve).
+    package static func startupWarnings(_ tool: CourierTool) -> [String] {
+        tool.declarationProblems.map { "\(tool.name) mock: warning: \($0)" }
     }
 }
 

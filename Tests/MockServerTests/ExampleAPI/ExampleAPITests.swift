@@ -39,7 +39,8 @@ struct ExampleAPITests {
         try await withMockServer(handlers: [ContractHandler(NotesAPI.self)]) { server in
             let transport = Self.transport(name)
             let failures = await ContractCheck.run(
-                NotesAPI.self, transport: transport, baseURL: server.baseURL)
+                NotesAPI.self, transport: transport, baseURL: server.baseURL,
+                headers: ["Authorization": "Bearer t0ken"])
             await transport.shutdown()
             #expect(failures.isEmpty, "\(failures)")
         }
@@ -54,7 +55,9 @@ struct ExampleAPITests {
             #expect(head.body.isEmpty)
             let padded = #"{"text": "hello"# + "\"" + String(repeating: " ", count: 1_200_000) + "}"
             let created = try perform(
-                server, "POST", "/notes", headers: [("Content-Type", "application/json")], body: padded)
+                server, "POST", "/notes",
+                headers: [("Content-Type", "application/json"), ("Authorization", "Bearer t0ken")],
+                body: padded)
             #expect(created.status == 201, "\(created.text)")
             let deleted = try perform(server, "PUT", "/notes")
             #expect(deleted.status == 405)
@@ -66,7 +69,9 @@ struct ExampleAPITests {
     func aRequestBreakingTheDeclarationGetsA400ThatSaysWhy(_ name: String) async throws {
         try await withMockServer(handlers: [ContractHandler(NotesAPI.self)]) { server in
             let transport = Self.transport(name)
-            let manager = NetworkManager(transport: transport, baseURL: server.baseURL)
+            let manager = NetworkManager(
+                transport: transport, baseURL: server.baseURL,
+                defaultHeaders: ["Authorization": "Bearer t0ken"])
             let error = await #expect(throws: CourierError.self) {
                 try await manager.send(NotesAPI.create(NewNote(text: "")))
             }
@@ -84,7 +89,7 @@ struct ExampleAPITests {
     /// A WireMock stub answers one operation for real, while requests to it are still validated.
     @Test func aStubOverridesOneOperationAndValidationStillApplies() async throws {
         let note =
-            #"{"id":"n7","text":"from a stub","pinned":true,"tags":[],"created":"2026-01-01T00:00:00Z"}"#
+            #"{"id":"n7","text":"from a stub","pinned":true,"color":"blue","tags":[],"created":"2026-01-01T00:00:00Z"}"#
         let stub = """
             {"request": {"method": "GET", "urlPathPattern": "/notes/.*"},
              "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": \(note.debugDescription)}}
@@ -129,6 +134,9 @@ struct ExampleAPITests {
                 schemathesis,
                 [
                     "run", spec.path, "--url", server.baseURL.absoluteString, "--checks", "all",
+                    // The stub server takes any bearer token (it cannot know which are valid), so
+                    // schemathesis's check that a made-up token is refused does not apply.
+                    "--header", "Authorization: Bearer t0ken", "--exclude-checks", "ignored_auth",
                     "--max-examples", "20",
                     "--seed", "1", "--no-color",
                 ], in: folder)
@@ -149,7 +157,9 @@ struct ExampleAPITests {
                     ?? NewNote(text: "?")
                 let id = "n\(counter.withLock { $0 += 1; return $0 })"
                 let note = Note(
-                    id: id, text: new.text, pinned: new.pinned ?? false, tags: [], created: Date())
+                    id: id, text: new.text, pinned: new.pinned ?? false, color: new.color ?? .yellow,
+                    tags: [],
+                    created: Date())
                 notes.withLock { $0[id] = note }
                 return Self.json(note, 201)
             }

@@ -9,14 +9,18 @@ struct Note: Codable, Sendable, Equatable, SchemaDescribing {
     var id: String
     var text: String
     var pinned: Bool
+    var color: Color
     var tags: [String]
     var created: Date
     static let propertySchemas: [String: Schema] = ["id": .identifier, "text": .text(1, 500)]
 }
 
+enum Color: String, Codable, Sendable, CaseIterable { case yellow, green, blue }
+
 struct NewNote: Codable, Sendable, SchemaDescribing {
     var text: String
     var pinned: Bool?
+    var color: Color?
     static let propertySchemas: [String: Schema] = ["text": .text(1, 500)]
 }
 
@@ -33,11 +37,11 @@ enum NotesAPI: API {
     }
 
     static func create(_ note: NewNote) -> Endpoint<Note> {
-        endpoint(.post, "/notes", "Write a note", status: 201) { Body(note) }
+        endpoint(.post, "/notes", "Write a note", status: 201, auth: true) { Body(note) }
     }
 
     static func delete(id: String) -> Endpoint<EmptyResponse> {
-        endpoint(.delete, "/notes/{id}", "Delete a note", status: 204, errors: [404]) {
+        endpoint(.delete, "/notes/{id}", "Delete a note", status: 204, auth: true, errors: [404]) {
             Path("id", id, .identifier)
         }
     }

@@ -1,0 +1,75 @@
+import Courier
+import CourierContract
+import Foundation
+
+/// `verify --base-url URL`: checks a live server against the declared APIs.
+package enum VerifyCommand: Command {
+    package static let name = "verify"
+    package static let summary = "check a live server against the declarations (exit 1 on any violation)"
+
+    enum Options {
+        static let baseURL = Option.value(
+            "--base-url", placeholder: "URL", help: "the server to check (default: courier.json's baseURL)")
+        static let token = Option.value(
+            "--token", placeholder: "TOKEN",
+            help: "bearer token for operations that need one (default: $COURIER_TOKEN)")
+        static let allowUnsafe = Option.flag(
+            "--allow-unsafe",
+            help:
+                "also send POST, PUT, PATCH and DELETE, which may change the server's data (skipped otherwise)"
+        )
+        static let junit = Option.value(
+            "--junit", placeholder: "FILE", help: "write the results as JUnit XML, one test case per request")
+    }
+
+    static func spec(in tool: CourierTool) -> ArgumentSpec {
+        ArgumentSpec(
+            program: tool.name, command: name,
+            summary: """
+                Sends every operation's sample, and requests made from the declarations (bounds, absent optionals, \
+                no token, an unknown id, a bad body or parameter), to a live server, and reports every way an answer \
+                breaks the declaration: status, content type, missing or null required fields, types, enum values, \
+                formats, lengths and bounds, each with its request and JSON path. Exit status 0 when clean, 1 on any \
+                violation, 64 on a usage mistake.
+                """,
+            options: [
+                Options.baseURL, Options.token, Options.allowUnsafe, Options.junit, ClientOptions.transport,
+                ClientOptions.config,
+            ])
+    }
+
+    package static func specs(in tool: CourierTool) -> [ArgumentSpec] { [spec(in: tool)] }
+
+    package static func run(_ arguments: [String], in tool: CourierTool) async throws -> Int32 {
+        try await run(arguments, in: tool, environment: ProcessInfo.processInfo.environment)
+    }
+
+    static func run(_ arguments: [String], in tool: CourierTool, environment: [String: String]) async throws
+        -> Int32
+    {
+        guard let parsed = try spec(in: tool).parseUnlessHelp(arguments) else { return ExitStatus.success }
+        let settings = try ClientSettings(parsed: parsed, environment: environment)
+        var baseURL = settings.configuration.baseURL
+        if let text = parsed.value(Options.baseURL) {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else { throw UsageError("--base-url takes an absolute http or https URL, not '\(text)'") }
+            baseURL = url
+        }
+        guard let baseURL else { throw UsageError("give --base-url or a baseURL in courier.json") }
+        let token =
+            parsed.value(Options.token) ?? environment["COURIER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        var verification = ProviderVerification(
+            samples: tool.samples, token: token, allowUnsafe: parsed.has(Options.allowUnsafe))
+        verification.declarationProblems = tool.declarationProblems
+        let transport = try settings.configuration.makeTransport(choosingFrom: ClientSettings.transports)
+        let report = await verification.run(against: baseURL, transport: transport)
+        await transport.shutdown()
+        print(report.summary)
+        if let path = parsed.value(Options.junit) {
+            try Data(report.junitXML(suiteName: "\(tool.name) verify").utf8).write(
+                to: URL(fileURLWithPath: path), options: .atomic)
+        }
+        return report.isClean ? ExitStatus.success : ExitStatus.failure
+    }
+}
