@@ -243,7 +243,7 @@ let package = Package(
             name: "EndpointsTests",
             dependencies: [
                 "Endpoints", "Courier", "CourierContract", "CourierCurl", "CourierInterceptors",
-                "CourierTesting", "CourierURLSession", "MockServer", "TestSupport",
+                "CourierTesting", "CourierTool", "CourierURLSession", "MockServer", "TestSupport",
                 "SocialBackend",
             ],
             path: "Tests/EndpointsTests"),

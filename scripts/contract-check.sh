@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks the mock server's social backend against the contract with independent tools:
 #   1. `courier openapi` writes the contract as OpenAPI 3.1; openapi-spec-validator must accept it.
-#   2. `courier mock --seed-data 20` serves it; schemathesis (every check, bounded examples) must
-#      find no failure, signed in as a seeded user so authenticated operations are exercised.
+#   2. `courier mock --seed-data 20` serves it; `courier verify --allow-unsafe` (every sample and the
+#      cases made from the declaration) must find no violation, and schemathesis (every check, bounded
+#      examples) no failure, both signed in as a seeded user so authenticated operations are exercised.
 # Usage: scripts/contract-check.sh   (env: COURIER=path/to/courier, MAX_EXAMPLES=20, SEED=1, VENV=dir)
 set -euo pipefail
 
@@ -50,6 +51,13 @@ echo "mock at $BASE_URL"
 TOKEN="$(curl -fsS -X POST -H 'Content-Type: application/json' \
     -d '{"email":"user1@example.com","password":"password1"}' "$BASE_URL/auth/login" |
     "$VENV/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["token"])')"
+
+echo "== courier verify --allow-unsafe: the social backend against its own declaration"
+if ! "$COURIER" verify --base-url "$BASE_URL" --token "$TOKEN" --allow-unsafe --junit "$WORK/verify.xml" \
+    > "$WORK/verify.log" 2>&1; then
+    cat "$WORK/verify.log"; echo "courier verify found drift" >&2; exit 1
+fi
+tail -n 1 "$WORK/verify.log"
 
 echo "== schemathesis run --checks all --max-examples $MAX_EXAMPLES --seed $SEED"
 # Run from the scratch folder: schemathesis keeps a .schemathesis/ cache in the current directory.

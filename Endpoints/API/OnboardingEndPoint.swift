@@ -31,8 +31,9 @@ public enum OnboardingEndPoint: SocialAPIGroup {
 
     public static var samples: [any EndpointDescribing] {
         [
-            login(email: "ada@example.com", password: "secret1"),
+            // In the order a client calls them, so that they also work against a server with data.
             signup(name: "Ada", email: "ada@example.com", password: "secret1"),
+            login(email: "ada@example.com", password: "secret1"),
             refresh(refreshToken: "r-sample"), me,
         ]
     }

@@ -50,10 +50,11 @@ public enum PostsEndPoint: SocialAPIGroup {
         }
     }
 
+    /// `p-000006` is the first post of the mock server's sample data (after its five users).
     public static var samples: [any EndpointDescribing] {
         [
             page(pageNumber: 1, size: 5), feed(userId: "u-000001", limit: 5, after: "c12"),
-            latest(limit: 5, before: "p-000010"), post(id: "p-000001"), like(id: "p-000001"),
+            latest(limit: 5, before: "p-000010"), post(id: "p-000006"), like(id: "p-000006"),
         ]
     }
 }

@@ -6,6 +6,9 @@ import MockServer
 extension SocialBackend {
     /// The seeded users' password: user N signs in as `userN@example.com` with it.
     public static let seedPassword = "password1"
+    /// User 1's refresh token in the sample data (the value `OnboardingEndPoint`'s refresh sample
+    /// sends, so that the samples work against a server with sample data).
+    public static let seedRefreshToken = "r-sample"
     /// How many users `seedData` creates.
     public static let seedUserCount = 5
 
@@ -15,7 +18,7 @@ extension SocialBackend {
     static let seedEpoch = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
 
     /// Adds deterministic sample data: 5 users (`user1@example.com` … with password
-    /// `password1`), `count` posts with small sample videos and page numbers 1…count, and
+    /// `password1`, user 1 with the refresh token `r-sample`), `count` posts with small sample videos and page numbers 1…count, and
     /// `count` tweets, spread over the users, one minute apart.
     /// - Throws: when a sample video cannot be written.
     public func seedData(count: Int) throws {
@@ -43,6 +46,7 @@ extension SocialBackend {
                 state.emailIndex[email] = id
                 userIds.append(id)
             }
+            state.refreshTokens[Self.seedRefreshToken] = userIds[0]
             let firstPage = state.maxPageNumber
             for (offset, file) in files.enumerated() {
                 let author = userIds[offset % userIds.count]

@@ -1,0 +1,33 @@
+import Courier
+import CourierCurl
+import CourierTesting
+import CourierTool
+import Endpoints
+import Foundation
+import SocialBackend
+import Testing
+
+/// The social backend holds to its own declaration under provider verification: every sample, in
+/// order, and every case made from the declaration, writes included, signed in as a seeded user.
+@Suite(.timeLimit(.minutes(3)))
+struct SocialVerificationTests {
+    @Test func theSocialBackendVerifiesClean() async throws {
+        let backend = try SocialBackend(seedCount: 3)
+        defer { backend.removeStorage() }
+        let report = try await withMockServer(handlers: [backend]) { server in
+            let transport = CurlTransport()
+            let manager = NetworkManager(transport: transport, baseURL: server.baseURL)
+            let session = try await manager.send(
+                OnboardingEndPoint.login(email: "user1@example.com", password: SocialBackend.seedPassword)
+            ).value
+            let report = await ProviderVerification(
+                samples: SocialAPI.samples, token: session.token, allowUnsafe: true
+            ).run(against: server.baseURL, transport: transport)
+            await transport.shutdown()
+            return report
+        }
+        #expect(report.isClean, "\(report.summary)")
+        #expect(report.cases.allSatisfy { $0.skipped == nil }, "\(report.summary)")
+        #expect(Set(report.cases.map(\.operation)).count == SocialAPI.operations.count)
+    }
+}
