@@ -115,7 +115,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
                 "CourierJSON", "CourierOpenAPI", "CourierPrimitives", "CourierURLSession", "MockServer",
-                "MockServerContract",
+                "MockServerContract", "CourierPact", "MockServerPact",
             ],
             path: "Sources/CourierTool"),
         // `courier`: the tool over the social API, with the demo's commands (demo, send, bench).
@@ -282,10 +282,8 @@ let package = Package(
         .testTarget(
             name: "CourierToolTests",
             dependencies: [
-                "notes-tool", "CourierTool", "Courier", "CourierContract", "CourierCurl", "CourierTesting",
-                "MockServer",
-                "MockServerContract",
-                "TestSupport",
+                "notes-tool", "CourierTool", "Courier", "CourierContract", "CourierCurl", "CourierPact",
+                "CourierTesting", "MockServer", "MockServerContract", "TestSupport",
             ],
             path: "Tests/CourierToolTests"),
     ],

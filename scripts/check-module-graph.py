@@ -29,10 +29,11 @@ ALLOWED = {
     # Pact files, matching and verification: the declaration's schemas and the Transport protocol, no server.
     "CourierPact": {"CourierPrimitives", "Courier", "CourierContract"},
     "MockServerPact": {"MockServer", "Courier", "CourierContract", "CourierPact", "CourierPrimitives"},
-    # A command-line tool for any declared API: both transports, the configuration, the mock server.
+    # A command-line tool for any declared API: both transports, the configuration, the mock server, and
+    # Pact (the mock's --pact-out records through MockServerPact; verify --pact replays with CourierPact).
     "CourierTool": {"Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
                     "CourierJSON", "CourierPrimitives", "CourierURLSession", "MockServer", "MockServerContract",
-                    "CourierOpenAPI"},
+                    "CourierOpenAPI", "CourierPact", "MockServerPact"},
 }
 
 # What a library must never reach, even through another module.

@@ -145,9 +145,16 @@ package struct MockBackend: Sendable {
     package struct Served: Sendable {
         package var handlers: [any HTTPHandler]
         package var stop: @Sendable () -> Void
+        /// Paths the handlers serve for a test's set-up rather than as the API (a provider-state
+        /// endpoint), which `--pact-out` does not record.
+        package var setUpPaths: Set<String>
 
-        package init(handlers: [any HTTPHandler], stop: @escaping @Sendable () -> Void = {}) {
+        package init(
+            handlers: [any HTTPHandler], setUpPaths: Set<String> = [],
+            stop: @escaping @Sendable () -> Void = {}
+        ) {
             self.handlers = handlers
+            self.setUpPaths = setUpPaths
             self.stop = stop
         }
     }

@@ -12,13 +12,17 @@ extension CourierTool {
         title: SocialAPI.title, documentDescription: SocialAPI.description, samples: SocialAPI.samples,
         declarationProblems: SocialAPI.groups.flatMap { $0.sampleProblems },
         backend: MockBackend(
-            options: [SocialOptions.seedData], description: "the social backend",
+            options: [SocialOptions.seedData, SocialOptions.providerStates],
+            description: "the social backend",
             make: { parsed in
                 let seedCount = try parsed.int(SocialOptions.seedData) ?? 0
                 guard (0...SeedLimit.posts).contains(seedCount) else { throw UsageError(SeedLimit.message) }
-                let backend = try SocialBackend(seedCount: seedCount)
+                let providerStates = parsed.has(SocialOptions.providerStates)
+                let backend = try SocialBackend(seedCount: seedCount, providerStates: providerStates)
                 // Uploaded videos live in a temporary folder of the backend's.
-                return MockBackend.Served(handlers: [backend], stop: { backend.removeStorage() })
+                return MockBackend.Served(
+                    handlers: [backend], setUpPaths: providerStates ? [SocialBackend.providerStatesPath] : [],
+                    stop: { backend.removeStorage() })
             }),
         commands: [
             DemoCommand.self, MockCommand.self, SendCommand.self, CallCommand.self, OpenAPICommand.self,
@@ -30,6 +34,11 @@ extension CourierTool {
 enum SocialOptions {
     static let seedData = Option.value(
         "--seed-data", placeholder: "N", help: "fill the social backend with N sample users, posts, tweets")
+    static let providerStates = Option.flag(
+        "--provider-states",
+        help:
+            "serve POST /_pact/provider-states, which sets the social backend up for a pact's provider states (sample data exists, a user is signed in)"
+    )
 }
 
 /// `--seed-data` writes a 32 KiB sample video per post before the server listens: 10,000 posts are

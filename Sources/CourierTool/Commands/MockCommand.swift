@@ -59,7 +59,7 @@ package enum MockCommand: Command {
             options: [Options.host, Options.port, Options.mappings] + tool.backend.options + [
                 Options.chaos, Options.chaosSeed, Options.maxBody, Options.noBackend(tool.backend),
                 Options.globalTemplating, Options.proxyAll, Options.record,
-            ])
+            ] + PactOutput.Options.all(tool))
     }
 
     package static func specs(in tool: CourierTool) -> [ArgumentSpec] { [spec(in: tool)] }
@@ -112,7 +112,9 @@ package enum MockCommand: Command {
         let curl = CurlTransport()
         configuration.proxyClient = TransportProxyClient(
             transport: curl, maxResponseBytes: configuration.maxBodyBytes)
+        let pact = try PactOutput.make(parsed, in: tool)
         let backend = parsed.has(Options.noBackend(tool.backend)) ? nil : try tool.backend.make(parsed)
+        pact?.observe(&configuration, except: backend?.setUpPaths ?? [])
         let server = MockServer(configuration: configuration, handlers: backend?.handlers ?? [])
         try server.start()
         if let proxyTarget {
@@ -145,8 +147,11 @@ package enum MockCommand: Command {
             standardError("\(tool.name) mock: recorded \(ids.count) stubs to \(folder)\n")
         }
         server.shutdown()
+        // After the server has stopped, so that every answered exchange is in the pact.
+        let written = Result { try pact.map { try $0.write(in: tool) } }
         await curl.shutdown()
         backend?.stop()
+        if let line = try written.get() { standardError(line) }
         standardError("\(tool.name) mock: stopped\n")
         return ExitStatus.success
     }
