@@ -18,6 +18,7 @@ test: deps-test
 	scripts/generate-check.sh
 	scripts/check-doc-snippets.sh
 	scripts/check-module-graph.py
+	scripts/pact-interop.sh
 
 build: deps-build
 	$(SWIFT) build $(SWIFTFLAGS)

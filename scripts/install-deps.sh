@@ -25,11 +25,14 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # The PyPI tools live in one virtualenv that the tests and the contract check share (Debian's python3 has
 # no pip, and refuses installs into the system, PEP 668): openapi-spec-validator and schemathesis for the
-# contract checks; requests and WireMock's own client (`wiremock`) for the mock server's third-party tests.
+# contract checks; requests and WireMock's own client (`wiremock`) for the mock server's third-party tests;
+# pact-python-cli for Pact's own `pact` binary (verifier and mock server; a wheel with no Python module, so
+# its check is the binary), which scripts/pact-interop.sh runs.
 if [ "${1:-build}" = test ]; then
   venv="$(cd "$(dirname "$0")/.." && pwd)/.build/contract-venv"
-  tools=(openapi-spec-validator schemathesis requests wiremock)
-  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openapi_spec_validator, schemathesis, requests, wiremock' >/dev/null 2>&1; then
+  tools=(openapi-spec-validator schemathesis requests wiremock pact-python-cli)
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openapi_spec_validator, schemathesis, requests, wiremock' >/dev/null 2>&1 \
+    || ! PACT_DO_NOT_TRACK=true "$venv/bin/pact" verifier --version >/dev/null 2>&1; then
     echo "install-deps: pip install ${tools[*]} into $venv"
     mkdir -p "$(dirname "$venv")"
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
