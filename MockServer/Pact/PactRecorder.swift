@@ -36,7 +36,8 @@ public final class PactRecorder: Sendable {
     ///   - consumer: the consumer's name.
     ///   - provider: the provider's name.
     ///   - operations: the declared operations (matching rules come from their schemas; an exchange
-    ///     with no declared operation is recorded with its exact values).
+    ///     with no declared operation is recorded with its exact values; the body of a declared
+    ///     error status with no schema is not recorded, since the mock's wording is not the contract).
     public init(consumer: String, provider: String, operations: [APIOperation] = []) {
         self.consumer = consumer
         self.provider = provider

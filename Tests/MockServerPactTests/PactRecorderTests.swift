@@ -49,8 +49,8 @@ import Testing
         #expect(one.providerStates == [ProviderState("a note exists", params: ["id": .string("n1")])])
         #expect(one.request.matchingRules[.path]["$"] == RuleList([.regex("/notes/(?:[A-Za-z0-9-]{1,64})")]))
         let rules = one.response.matchingRules[.body]
-        #expect(rules["$.id"] == RuleList([.regex("[A-Za-z0-9-]{1,64}")]))
-        #expect(rules["$.text"] == RuleList([.type]))
+        #expect(rules["$.id"] == RuleList([.regex("[A-Za-z0-9-]{1,64}"), .type]))
+        #expect(rules["$.text"] == RuleList([.regex("[\\s\\S]{1,500}"), .type]))
         #expect(rules["$.tags"] == RuleList([.typeBounded(min: 0, max: nil)]))
         #expect(
             rules["$.created"]?.matchers.first.map { if case .regex = $0 { true } else { false } } == true)
@@ -61,7 +61,8 @@ import Testing
         let create = pact.interactions[2]
         #expect(create.providerStates.isEmpty)
         #expect(create.request.body?.content == .json(.object(["text": .string("Buy milk")])))
-        #expect(create.request.matchingRules[.body]["$.text"] == RuleList([.type]))
+        #expect(
+            create.request.matchingRules[.body]["$.text"] == RuleList([.regex("[\\s\\S]{1,500}"), .type]))
         #expect(create.response.status == 201)
         // The recorded responses satisfy their own rules.
         for interaction in pact.interactions {
@@ -91,6 +92,27 @@ import Testing
         #expect(interaction.providerStates == [ProviderState("a note exists", params: ["id": .string("n2")])])
         #expect(interaction.request.headers[PactRecorder.stateHeader] == nil)
         #expect(interaction.request.headers["Accept"] == ["application/json"])
+    }
+
+    /// The mock's refusal of a declared error status whose body the declaration leaves open (no
+    /// error schema) is the mock's own wording: a pact recorded from it holds the status and the
+    /// content type, not a body a real provider would have to repeat word for word.
+    @Test func anErrorBodyTheDeclarationLeavesOpenIsNotPinned() async throws {
+        let recorder = PactRecorder(consumer: "C", provider: "P", operations: NotesAPI.operations)
+        var configuration = MockServerConfiguration()
+        configuration.exchangeObserver = recorder.observer
+        try await withMockServer(configuration: configuration, handlers: [handler]) { server in
+            var request = URLRequest(url: server.baseURL.appendingPathComponent("notes"))
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(#"{"text": ""}"#.utf8)
+            // A 400 fails the manager's validation; the exchange is recorded all the same.
+            _ = try? await manager(server).sendRaw(request)
+        }
+        let interaction = try #require(recorder.pact.interactions.first)
+        #expect(interaction.response.status == 400)
+        #expect(interaction.response.body == nil, "\(String(describing: interaction.response.body))")
+        #expect(interaction.response.matchingRules[.header]["Content-Type"] != nil)
     }
 
     @Test func runsMergeAndAFailingTestWritesNothing() async throws {

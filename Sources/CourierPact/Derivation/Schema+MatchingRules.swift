@@ -3,10 +3,10 @@ import CourierPrimitives
 import Foundation
 
 extension MatchingRules {
-    /// Body rules for `value`, a body of `schema`: a type matcher for each value, a regex for a
-    /// format, pattern or enumeration, integer, number and boolean matchers, and arrays of any
-    /// length (`min` 0) whose items follow the item schema. The example values themselves are not
-    /// required; only what the schema declares is.
+    /// Body rules for `value`, a body of `schema`: a type matcher for each value, a regex (with a
+    /// type matcher) for a format, pattern, string length or enumeration, integer, number and
+    /// boolean matchers, and arrays of any length (`min` 0) whose items follow the item schema.
+    /// The example values themselves are not required; only what the schema declares is.
     ///
     /// - Parameters:
     ///   - schema: the body's declared schema.
@@ -68,7 +68,14 @@ extension MatchingRules {
                 derive(member, first.value, path: path + ".*", into: &rules)
             }
         case .string, .integer, .number, .boolean, .enumeration:
-            if let rule = valueRule(for: schema, value: value) { rules[path] = RuleList([rule]) }
+            guard let rule = valueRule(for: schema, value: value) else { break }
+            // Pact's verifiers match a regex against a number's text as well ("42" passes
+            // `[A-Za-z0-9-]{1,64}`): with a type matcher beside it, a string stays a string.
+            if case .regex = rule, case .string = value {
+                rules[path] = RuleList([rule, .type])
+            } else {
+                rules[path] = RuleList([rule])
+            }
         }
     }
 
@@ -93,7 +100,8 @@ extension MatchingRules {
         }
     }
 
-    /// The regular expression for a string's declared format or pattern.
+    /// The regular expression for a string's declared format or pattern, or else for its declared
+    /// length (Pact has no length matcher): any characters, as many as declared.
     static func formatRegex(_ rules: Schema.StringRules) -> String? {
         switch rules.format {
         case "date-time":
@@ -105,7 +113,10 @@ extension MatchingRules {
         case "uri": return "[A-Za-z][A-Za-z0-9+.-]*:[^\\s]*"
         default: break
         }
-        guard var pattern = rules.pattern else { return nil }
+        guard var pattern = rules.pattern else {
+            guard rules.minLength != nil || rules.maxLength != nil else { return nil }
+            return "[\\s\\S]{\(rules.minLength ?? 0),\(rules.maxLength.map(String.init) ?? "")}"
+        }
         if pattern.hasPrefix("^") { pattern.removeFirst() }
         if pattern.hasSuffix("$") { pattern.removeLast() }
         return pattern

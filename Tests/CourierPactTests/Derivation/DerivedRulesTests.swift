@@ -29,14 +29,14 @@ import Testing
     @Test func rulesComeFromTheSchemaNotTheExampleValues() {
         let rules = MatchingRules.bodyRules(for: Self.note, value: Self.example)
         #expect(rules["$"] == RuleList([.type]))
-        #expect(rules["$.id"] == RuleList([.regex("[A-Za-z0-9-]{1,64}")]))
-        #expect(rules["$.title"] == RuleList([.type]))
+        #expect(rules["$.id"] == RuleList([.regex("[A-Za-z0-9-]{1,64}"), .type]))
+        #expect(rules["$.title"] == RuleList([.regex("[\\s\\S]{1,100}"), .type]))
         #expect(rules["$.tags"] == RuleList([.typeBounded(min: 0, max: nil)]))
         #expect(rules["$.tags[*]"] == RuleList([.type]))
         #expect(rules["$.views"] == RuleList([.integer]))
         #expect(rules["$.score"] == RuleList([.number]))
         #expect(rules["$.pinned"] == RuleList([.boolean]))
-        #expect(rules["$.state"] == RuleList([.regex("draft|published")]))
+        #expect(rules["$.state"] == RuleList([.regex("draft|published"), .type]))
         #expect(
             rules["$.owner.email"]?.matchers.first.map { if case .regex = $0 { true } else { false } } == true
         )
@@ -82,6 +82,30 @@ import Testing
                 "$.link",
                 "$.owner.email", "$.extra.a", "$.archivedAt",
             ])
+    }
+
+    /// Pact has no length matcher: a declared length of a string without a format or pattern is a
+    /// regex of any characters, as many as declared.
+    @Test func aStringsDeclaredLengthIsARegex() {
+        let schema = Schema.object([.init("title", .text(1, 100))], required: ["title"])
+        let value: JSONValue = .object(["title": .string("Buy milk")])
+        let response = PactResponse(
+            status: 200, body: .json(value),
+            matchingRules: MatchingRules([.body: MatchingRules.bodyRules(for: schema, value: value)]))
+        let headers = PactHeaders([("Content-Type", ["application/json"])])
+        for accepted in ["x", "line one\nline two", String(repeating: "é", count: 100)] {
+            let body = JSONValue.object(["title": .string(accepted)]).serialized()
+            #expect(response.mismatches(status: 200, headers: headers, body: body) == [], "\(accepted)")
+        }
+        // A number passes a regex matched against its text in Pact's verifiers: the type matcher
+        // beside the regex refuses it.
+        let refused: [JSONValue] = [.string(""), .string(String(repeating: "a", count: 101)), .int(42)]
+        for value in refused {
+            let body = JSONValue.object(["title": value]).serialized()
+            #expect(
+                response.mismatches(status: 200, headers: headers, body: body).map(\.path) == ["$.title"],
+                "\(value)")
+        }
     }
 
     @Test func aRecordedValueThatBreaksItsFormatGetsATypeMatcher() {
