@@ -29,13 +29,15 @@ package enum VerifyCommand: Command {
                 Sends every operation's sample, and requests made from the declarations (bounds, absent optionals, \
                 no token, an unknown id, a bad body or parameter), to a live server, and reports every way an answer \
                 breaks the declaration: status, content type, missing or null required fields, types, enum values, \
-                formats, lengths and bounds, each with its request and JSON path. Exit status 0 when clean, 1 on any \
-                violation, 64 on a usage mistake.
+                formats, lengths and bounds, each with its request and JSON path. With --pact FILE, replays a pact's \
+                interactions instead, as Pact's verifier does, and reports each mismatch with its path, what was \
+                expected and what arrived. Exit status 0 when clean, 1 on any violation, 64 on a usage mistake, 65 \
+                when the pact cannot be read.
                 """,
             options: [
                 Options.baseURL, Options.token, Options.allowUnsafe, Options.junit, ClientOptions.transport,
                 ClientOptions.config,
-            ])
+            ] + PactMode.Options.all)
     }
 
     package static func specs(in tool: CourierTool) -> [ArgumentSpec] { [spec(in: tool)] }
@@ -57,6 +59,13 @@ package enum VerifyCommand: Command {
             baseURL = url
         }
         guard let baseURL else { throw UsageError("give --base-url or a baseURL in courier.json") }
+        if let file = parsed.value(PactMode.Options.pact) {
+            return try await PactMode.run(
+                file: file, parsed: parsed, baseURL: baseURL, settings: settings, in: tool)
+        }
+        guard parsed.value(PactMode.Options.providerStatesURL) == nil,
+            !parsed.has(PactMode.Options.stateTeardown)
+        else { throw UsageError("--provider-states-url and --state-teardown go with --pact FILE") }
         let token =
             parsed.value(Options.token) ?? environment["COURIER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         var verification = ProviderVerification(
