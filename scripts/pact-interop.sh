@@ -4,7 +4,10 @@
 #   (a) Pact's verifier (`pact verifier`) verifies a pact file that Courier wrote: a consumer (curl here,
 #       any language) exercises `courier mock --pact-out`, and the pact is verified against the social
 #       backend served by another `courier mock --provider-states`;
-# and a drifted provider (the backend with a WireMock stub that breaks one answer) fails it.
+#   (b) Courier's `verify --pact` verifies a pact file that Pact's own mock server wrote (driven by
+#       scripts/pact-consumer.py) against the same backend;
+# and a drifted provider (the backend with a WireMock stub that breaks one answer) fails both, for the
+# planted reasons.
 # Every server is ours: loopback, a free port, its own pid and log in a temporary folder.
 # Usage: scripts/pact-interop.sh   (after swift build; env COURIER=path to the courier binary)
 set -euo pipefail
@@ -101,4 +104,26 @@ done
 grep -q '^There were 1 pact failures' "$work/a-drifted.txt" ||
   { echo "pact-interop: pact verifier failed more than the drifted interaction" >&2; exit 1; }
 
-echo "pact-interop: (a) passes against the faithful provider and fails against the drifted one"
+
+# (b) Pact's mock server writes the pact; Courier verifies it.
+"$venv/bin/python" scripts/pact-consumer.py --pact "$pact" --out "$work/pact-mock" --work "$work"
+mock_pact="$(ls "$work"/pact-mock/*.json | head -1)"
+echo "pact-interop: (b) courier verify --pact, Pact's pact, faithful provider"
+"$courier" verify --pact "$mock_pact" --base-url "http://127.0.0.1:$provider_port" \
+  --provider-states-url "http://127.0.0.1:$provider_port/_pact/provider-states" --junit "$work/b-faithful.xml"
+echo "pact-interop: (b) courier verify --pact, Pact's pact, drifted provider (must fail)"
+if "$courier" verify --pact "$mock_pact" --base-url "http://127.0.0.1:$drifted_port" \
+  --provider-states-url "http://127.0.0.1:$drifted_port/_pact/provider-states" --junit "$work/b-drifted.xml" \
+  >"$work/b-drifted.txt"; then
+  cat "$work/b-drifted.txt" >&2
+  echo "pact-interop: courier verify passed a drifted provider" >&2
+  exit 1
+fi
+cat "$work/b-drifted.txt"
+for planted in 'BodyMismatch $.name' 'BodyMismatch $.createdAt' '2 interactions, 1 failed'; do
+  grep -qF -- "$planted" "$work/b-drifted.txt" ||
+    { echo "pact-interop: courier verify did not report '$planted'" >&2; exit 1; }
+done
+grep -q 'failures="1"' "$work/b-drifted.xml" ||
+  { echo "pact-interop: the JUnit file of the drifted run does not hold its one failure" >&2; exit 1; }
+echo "pact-interop: both ways pass against the faithful provider and fail against the drifted one"
