@@ -36,7 +36,7 @@ public enum SocialAPI {
 
     /// The OpenAPI 3.1 document of the social API.
     public static func openAPI(serverURL: URL? = nil) -> JSONValue {
-        OpenAPIDocument.make(
+        OpenAPIWriter.make(
             title: title, description: description, operations: operations, serverURL: serverURL)
     }
 }

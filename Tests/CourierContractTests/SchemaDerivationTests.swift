@@ -135,7 +135,7 @@ struct SchemaDerivationTests {
 
     @Test func aFieldAddedToAModelAppearsInTheOpenAPIDocument() throws {
         func document(_ operations: [APIOperation]) throws -> String {
-            String(decoding: try OpenAPIDocument.data(title: "Cards", operations: operations), as: UTF8.self)
+            String(decoding: try OpenAPIWriter.data(title: "Cards", operations: operations), as: UTF8.self)
         }
         let before = try document(CardsV1.operations)
         let after = try document(CardsV2.operations)

@@ -21,7 +21,7 @@ import Foundation
 /// ```
 ///
 /// From the declarations come the requests (`send` returns `Response<Note>`; asking for
-/// another type does not compile), `operations` (for `OpenAPIDocument`, the mock server's
+/// another type does not compile), `operations` (for `OpenAPIWriter`, the mock server's
 /// contract routing and validation, and `courier call`), and the schemas of the models
 /// (`Schema.of(_:)`).
 public protocol API: SendableMetatype {

@@ -60,7 +60,7 @@ extension SwiftDeclarationWriter {
         namespaceFile += "\n    }\n\n    /// The OpenAPI document of these declarations.\n"
         namespaceFile += "    static func openAPI(serverURL: URL? = nil) -> JSONValue {\n"
         namespaceFile +=
-            "        OpenAPIDocument.make(\n            title: \(SwiftNames.literal(title)), version: \(SwiftNames.literal(version)),\n"
+            "        OpenAPIWriter.make(\n            title: \(SwiftNames.literal(title)), version: \(SwiftNames.literal(version)),\n"
         if let text = info?["description"]?.stringValue {
             namespaceFile += "            description: \(SwiftNames.literal(text)),\n"
         }

@@ -37,14 +37,14 @@ package enum ContractCommand: Command {
         guard let path = parsed.positionals.first else { throw UsageError("contract diff needs DOCUMENT") }
         let diff: ContractDiff
         do {
-            let provider = try CourierOpenAPI.OpenAPIDocument.load(from: URL(fileURLWithPath: path))
-            let client: CourierOpenAPI.OpenAPIDocument
+            let provider = try OpenAPIDocument.load(from: URL(fileURLWithPath: path))
+            let client: OpenAPIDocument
             if let file = parsed.value(Options.client) {
-                client = try CourierOpenAPI.OpenAPIDocument.load(from: URL(fileURLWithPath: file))
+                client = try OpenAPIDocument.load(from: URL(fileURLWithPath: file))
             } else {
-                let ours = CourierContract.OpenAPIDocument.make(
+                let ours = CourierContract.OpenAPIWriter.make(
                     title: tool.title, description: tool.documentDescription, operations: tool.operations)
-                client = try CourierOpenAPI.OpenAPIDocument.parse(
+                client = try OpenAPIDocument.parse(
                     ours.prettyData(), url: URL(fileURLWithPath: "\(tool.name)-openapi.json"))
             }
             diff = try ContractDiff.compare(client: client, provider: provider)

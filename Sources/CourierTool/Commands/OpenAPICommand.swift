@@ -33,7 +33,7 @@ package enum OpenAPICommand: Command {
             }
             server = url
         }
-        let document = OpenAPIDocument.make(
+        let document = OpenAPIWriter.make(
             title: tool.title, description: tool.documentDescription, operations: tool.operations,
             serverURL: server)
         let data = try document.prettyData() + Data("\n".utf8)

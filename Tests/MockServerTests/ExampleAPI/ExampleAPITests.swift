@@ -125,7 +125,7 @@ struct ExampleAPITests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let spec = folder.appendingPathComponent("openapi.json")
-        try OpenAPIDocument.data(title: "Notes", operations: NotesAPI.operations).write(to: spec)
+        try OpenAPIWriter.data(title: "Notes", operations: NotesAPI.operations).write(to: spec)
         let validated = try await Self.run(python, ["-m", "openapi_spec_validator", spec.path], in: folder)
         #expect(validated.status == 0, "\(validated.stdoutText)\(validated.stderrText)")
         try await withMockServer(handlers: [Self.statefulNotes()]) { server in

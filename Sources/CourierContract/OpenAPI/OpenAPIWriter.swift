@@ -3,7 +3,7 @@ import CourierPrimitives
 import Foundation
 
 /// Writes operations as an OpenAPI 3.1 document, for any API.
-public enum OpenAPIDocument {
+public enum OpenAPIWriter {
     /// The document for `operations`.
     ///
     /// Every named model the operations use (a `Schema.model`, as `Schema.of(_:)` derives
