@@ -13,13 +13,15 @@ import Testing
 /// rule, request and JSON path, and nothing in the faithful one.
 @Suite(.timeLimit(.minutes(5)))
 struct ProviderVerificationTests {
-    /// Verifies the notes API against `provider`, with the token and unsafe methods allowed.
-    static func verify(_ provider: DriftingProvider) async throws -> VerificationReport {
+    /// Verifies the notes API against `provider`, with the token and unsafe methods allowed, and
+    /// undeclared properties reported unless `strict` is false.
+    static func verify(_ provider: DriftingProvider, strict: Bool = true) async throws -> VerificationReport {
         try await withMockServer(handlers: [provider]) { server in
             let transport = CurlTransport()
-            let report = await ProviderVerification(
-                apis: [NotesAPI.self], token: DriftingProvider.token, allowUnsafe: true
-            ).run(against: server.baseURL, transport: transport)
+            var verification = ProviderVerification(
+                apis: [NotesAPI.self], token: DriftingProvider.token, allowUnsafe: true)
+            verification.reportsUndeclaredProperties = strict
+            let report = await verification.run(against: server.baseURL, transport: transport)
             await transport.shutdown()
             return report
         }
@@ -56,7 +58,14 @@ struct ProviderVerificationTests {
                 (.lengthBroken, "notes.note", "sample", "length", "response.text"),
                 (.boundaryRefused, "notes.list", "maximum values", "status", "status"),
                 (.optionalRequired, "notes.list", "absent optionals", "status", "status"),
+                (.extraField, "notes.note", "sample", "undeclared", "response.archived"),
             ]
+
+    /// An added property breaks no client that ignores it: only a strict verification reports it.
+    @Test func anUndeclaredPropertyIsReportedOnlyWhenStrict() async throws {
+        let lenient = try await Self.verify(DriftingProvider(drift: .extraField), strict: false)
+        #expect(lenient.isClean, "\(lenient.summary)")
+    }
 
     @Test func everyDriftHasAnExpectation() {
         #expect(Set(Self.expectations.map(\.0)) == Set(DriftingProvider.Drift.allCases))

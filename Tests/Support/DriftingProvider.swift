@@ -44,6 +44,9 @@ public struct DriftingProvider: HTTPHandler {
         case boundaryRefused
         /// Leaving out the optional `limit` is refused with 400.
         case optionalRequired
+        /// A note carries `archived`, a property the declaration does not list (reported by a
+        /// strict verification only: an added field breaks no client that ignores it).
+        case extraField
     }
 
     private let drift: Drift?
@@ -155,6 +158,7 @@ public struct DriftingProvider: HTTPHandler {
         case .arrayItemWrongType: note["tags"] = .array([.int(7)])
         case .idBreaksPattern: note["id"] = .string("n 1!")
         case .lengthBroken: note["text"] = .string("")
+        case .extraField: note["archived"] = .bool(false)
         default: break
         }
         return note

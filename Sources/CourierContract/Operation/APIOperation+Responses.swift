@@ -34,11 +34,12 @@ extension APIOperation {
     ///   - contentType: its `Content-Type`, if any.
     ///   - body: its body.
     ///   - expected: the statuses this request should get; default the success status.
+    ///   - undeclared: whether a body member the schema does not list is a violation.
     /// - Returns: a status violation when `status` is not expected (or not declared at all); then,
     ///   when the status is declared with a body schema, a content-type violation, an invalid-JSON
     ///   violation, or every schema violation of the body, each with its JSON path.
     package func responseViolations(
-        status: Int, contentType: String?, body: Data, expected: Set<Int>? = nil
+        status: Int, contentType: String?, body: Data, expected: Set<Int>? = nil, undeclared: Bool = false
     ) -> [ResponseViolation] {
         let expected = expected ?? [successStatus]
         var found: [ResponseViolation] = []
@@ -68,7 +69,7 @@ extension APIOperation {
                 ResponseViolation(rule: "json", path: "response", message: "the body is not valid JSON"))
             return found
         }
-        for violation in schema.violations(of: json, at: "response") {
+        for violation in schema.violations(of: json, at: "response", undeclared: undeclared) {
             found.append(
                 ResponseViolation(
                     rule: violation.rule.rawValue, path: violation.path, message: violation.reason))

@@ -22,6 +22,8 @@ package struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
         case bounds
         /// A string breaking its pattern (prefix, allowed characters).
         case pattern
+        /// An object member the schema does not list (reported only when asked).
+        case undeclared
     }
 
     /// Where the value sits, such as `response.items[2].id`.
@@ -50,14 +52,19 @@ extension Schema {
     ///   - value: the JSON value.
     ///   - path: where the value sits, for messages (`response.items[2].id`).
     ///   - limit: the most violations to collect.
-    package func violations(of value: JSONValue, at path: String, limit: Int = 1000) -> [SchemaViolation] {
+    ///   - undeclared: whether a member of an object that its schema does not list is a violation
+    ///     (by default unknown members are allowed and ignored).
+    package func violations(
+        of value: JSONValue, at path: String, limit: Int = 1000, undeclared: Bool = false
+    ) -> [SchemaViolation] {
         var found: [SchemaViolation] = []
-        collect(value, at: path, into: &found, limit: limit)
+        collect(value, at: path, into: &found, limit: limit, undeclared: undeclared)
         return found
     }
 
-    private func collect(_ value: JSONValue, at path: String, into found: inout [SchemaViolation], limit: Int)
-    {
+    private func collect(
+        _ value: JSONValue, at path: String, into found: inout [SchemaViolation], limit: Int, undeclared: Bool
+    ) {
         func add(_ rule: SchemaViolation.Rule, _ reason: String, at where: String = path) {
             if found.count < limit {
                 found.append(SchemaViolation(path: `where`, rule: rule, reason: reason))
@@ -66,7 +73,7 @@ extension Schema {
         guard found.count < limit else { return }
         switch self {
         case .model(_, let schema):
-            schema.collect(value, at: path, into: &found, limit: limit)
+            schema.collect(value, at: path, into: &found, limit: limit, undeclared: undeclared)
         case .ref, .any:
             return
         case .number:
@@ -88,7 +95,8 @@ extension Schema {
                 return add(.type, "must be an object, not \(value.typeName)")
             }
             for (name, child) in members.sorted(by: { $0.key < $1.key }) {
-                member.collect(child, at: Schema.join(path, name), into: &found, limit: limit)
+                member.collect(
+                    child, at: Schema.join(path, name), into: &found, limit: limit, undeclared: undeclared)
             }
         case .boolean:
             if case .bool = value { return }
@@ -110,7 +118,8 @@ extension Schema {
                 return add(.type, "must be an array, not \(value.typeName)")
             }
             for (index, element) in items.enumerated() {
-                item.collect(element, at: "\(path)[\(index)]", into: &found, limit: limit)
+                item.collect(
+                    element, at: "\(path)[\(index)]", into: &found, limit: limit, undeclared: undeclared)
             }
         case .object(let properties, let required):
             guard case .object(let members) = value else {
@@ -123,10 +132,17 @@ extension Schema {
                     add(.null, "is required, not null", at: Schema.join(path, name))
                 }
             }
+            if undeclared {
+                let declared = Set(properties.map(\.name))
+                for name in members.keys.sorted() where !declared.contains(name) {
+                    add(.undeclared, "is not in the declaration", at: Schema.join(path, name))
+                }
+            }
             for property in properties {
                 guard let member = members[property.name], member != .null else { continue }
                 property.schema.collect(
-                    member, at: Schema.join(path, property.name), into: &found, limit: limit)
+                    member, at: Schema.join(path, property.name), into: &found, limit: limit,
+                    undeclared: undeclared)
             }
         }
     }

@@ -18,6 +18,8 @@ package enum VerifyCommand: Command {
             help:
                 "also send POST, PUT, PATCH and DELETE, which may change the server's data (skipped otherwise)"
         )
+        static let strict = Option.flag(
+            "--strict", help: "also report response properties the declaration does not list")
         static let junit = Option.value(
             "--junit", placeholder: "FILE", help: "write the results as JUnit XML, one test case per request")
     }
@@ -35,8 +37,8 @@ package enum VerifyCommand: Command {
                 when the pact cannot be read.
                 """,
             options: [
-                Options.baseURL, Options.token, Options.allowUnsafe, Options.junit, ClientOptions.transport,
-                ClientOptions.config,
+                Options.baseURL, Options.token, Options.allowUnsafe, Options.strict, Options.junit,
+                ClientOptions.transport, ClientOptions.config,
             ] + PactMode.Options.all)
     }
 
@@ -71,6 +73,7 @@ package enum VerifyCommand: Command {
         var verification = ProviderVerification(
             samples: tool.samples, token: token, allowUnsafe: parsed.has(Options.allowUnsafe))
         verification.declarationProblems = tool.declarationProblems
+        verification.reportsUndeclaredProperties = parsed.has(Options.strict)
         let transport = try settings.configuration.makeTransport(choosingFrom: ClientSettings.transports)
         let report = await verification.run(against: baseURL, transport: transport)
         await transport.shutdown()

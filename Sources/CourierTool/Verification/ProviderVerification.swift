@@ -30,6 +30,9 @@ public struct ProviderVerification: Sendable {
     public var token: String?
     /// Whether POST, PUT, PATCH and DELETE operations are sent.
     public var allowUnsafe: Bool
+    /// Whether a response property the declaration does not list is a violation (rule
+    /// `undeclared`). Off by default: an added field does not break a client that ignores it.
+    public var reportsUndeclaredProperties = false
     /// Problems with the declarations, reported as failures: an operation declared but missing
     /// from `samples` (see `API.sampleProblems`; `init(apis:)` fills this in).
     public var declarationProblems: [String]
@@ -92,7 +95,8 @@ public struct ProviderVerification: Sendable {
                         result.status = response.status
                         result.violations = operation.responseViolations(
                             status: response.status, contentType: response.headers["Content-Type"],
-                            body: response.body.data, expected: plan.expected
+                            body: response.body.data, expected: plan.expected,
+                            undeclared: reportsUndeclaredProperties
                         ).map { .init(rule: $0.rule, path: $0.path, message: $0.message) }
                     } catch {
                         result.violations = [
