@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of Courier, CourierJSON, CourierCookies, CourierURLSession,
 # CourierInterceptors, CourierCache, CourierEvents, CourierContract, CourierConfiguration, CourierCurl
-# MockServer and MockServerContract with the toolchain's docc, from symbol graphs,
+# MockServer, MockServerContract, CourierPact, MockServerPact and CourierTool with the toolchain's docc, from symbol graphs,
 # warnings as errors.
 # Output: .build/docs/<Module>.doccarchive
 # Usage: scripts/docs.sh   (builds the modules first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for target in MockServer MockServerContract CourierCurl CourierEvents; do swift build --target "$target" >/dev/null; done
+for target in MockServer MockServerContract MockServerPact CourierCurl CourierEvents CourierPact CourierTool; do swift build --target "$target" >/dev/null; done
 triple="$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')"
 modules=".build/debug/Modules"
 out=".build/docs"
@@ -20,13 +20,15 @@ for pair in Courier:Sources/Courier/Courier.docc CourierJSON:Sources/CourierJSON
   CourierContract:Sources/CourierContract/CourierContract.docc \
   CourierConfiguration:Sources/CourierConfiguration/CourierConfiguration.docc \
   CourierCurl:Sources/CourierCurl/CourierCurl.docc MockServer:MockServer/MockServer.docc \
-  MockServerContract:MockServer/Contract/MockServerContract.docc; do
+  MockServerContract:MockServer/Contract/MockServerContract.docc \
+  CourierPact:Sources/CourierPact/CourierPact.docc MockServerPact:MockServer/Pact/MockServerPact.docc \
+  CourierTool:Sources/CourierTool/CourierTool.docc; do
   module="${pair%%:*}"
   catalog="${pair#*:}"
   graphs="$out/graphs-$module"
   mkdir -p "$graphs"
   swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$modules" -output-dir "$graphs" \
-    -I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl \
+    -I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl -I Sources/CYAML \
     -minimum-access-level public
   docc convert "$catalog" --additional-symbol-graph-dir "$graphs" --output-path "$out/$module.doccarchive" \
     --fallback-display-name "$module" --fallback-bundle-identifier "org.courier.$module" --warnings-as-errors

@@ -7,9 +7,9 @@ extension PactResponse {
     /// only the first). Empty when the response satisfies the interaction.
     ///
     /// - Parameters:
-    ///   - status: the actual status code.
-    ///   - headers: the actual header fields.
-    ///   - body: the actual body bytes.
+    ///   - actualStatus: the actual status code.
+    ///   - actualHeaders: the actual header fields.
+    ///   - actualBody: the actual body bytes.
     public func mismatches(
         status actualStatus: Int, headers actualHeaders: PactHeaders, body actualBody: Data
     )
