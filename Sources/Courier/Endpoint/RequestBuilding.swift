@@ -92,10 +92,7 @@ package enum RequestBuilding {
         guard let first = bytes.next(), first.isASCIILetter else { return false }
         while let byte = bytes.next() {
             if byte == UInt8(ascii: ":") { return true }
-            guard
-                byte.isASCIILetter || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "+")
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-            else { return false }
+            guard byte.isSchemeCharacter else { return false }
         }
         return false
     }
@@ -138,7 +135,14 @@ package enum RequestBuilding {
 }
 
 extension UInt8 {
-    fileprivate var isASCIILetter: Bool { (self >= 0x41 && self <= 0x5A) || (self >= 0x61 && self <= 0x7A) }
+    var isASCIILetter: Bool { (self >= 0x41 && self <= 0x5A) || (self >= 0x61 && self <= 0x7A) }
+
+    /// RFC 3986 scheme character after the first: a letter, a digit, `+`, `-` or `.`.
+    var isSchemeCharacter: Bool {
+        isASCIILetter || (self >= 0x30 && self <= 0x39) || self == UInt8(ascii: "+")
+            || self == UInt8(ascii: "-")
+            || self == UInt8(ascii: ".")
+    }
 
     /// RFC 9110 `tchar`: a digit, a letter, or one of ``!#$%&'*+-.^_`|~``.
     fileprivate var isTokenCharacter: Bool {

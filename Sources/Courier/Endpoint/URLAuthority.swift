@@ -17,54 +17,66 @@ package struct URLAuthority: Sendable, Equatable {
     /// The parts of `text`, or nil when it is not `scheme://authority…` with a host that is
     /// not empty and, if written, a port of digits up to 65535.
     package init?(_ text: String) {
-        let bytes = text.utf8
-        guard RequestBuilding.startsWithScheme(text), let colon = bytes.firstIndex(of: UInt8(ascii: ":"))
-        else { return nil }
-        var index = bytes.index(after: colon)
-        for _ in 0..<2 {
-            guard index != bytes.endIndex, bytes[index] == UInt8(ascii: "/") else { return nil }
-            index = bytes.index(after: index)
+        // Read over the contiguous UTF-8 bytes: stepping `String.UTF8View` indices costs several
+        // times as much, and this runs a few times for every request.
+        var text = text
+        text.makeContiguousUTF8()
+        guard let parts = text.utf8.withContiguousStorageIfAvailable(Self.parse) ?? nil else { return nil }
+        let utf8 = text.utf8
+        let colon = utf8.index(utf8.startIndex, offsetBy: parts.colon)
+        let hostStart = utf8.index(colon, offsetBy: parts.hostStart - parts.colon)
+        let hostEnd = utf8.index(hostStart, offsetBy: parts.hostEnd - parts.hostStart)
+        scheme = text[..<colon]
+        host = text[hostStart..<hostEnd]
+        port = parts.port
+    }
+
+    /// The byte offsets of the scheme's colon and of the host, and the port, in `bytes`; nil
+    /// when they are not a URL with an authority (see `init`).
+    private static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> (colon: Int, hostStart: Int, hostEnd: Int, port: Int?)? {
+        guard let first = bytes.first, first.isASCIILetter else { return nil }
+        var colon = 1
+        while colon < bytes.count, bytes[colon] != UInt8(ascii: ":") {
+            guard bytes[colon].isSchemeCharacter else { return nil }
+            colon += 1
         }
-        var end = index
-        while end != bytes.endIndex {
+        guard colon + 2 < bytes.count, bytes[colon + 1] == UInt8(ascii: "/"),
+            bytes[colon + 2] == UInt8(ascii: "/")
+        else { return nil }
+        let authorityStart = colon + 3
+        var end = authorityStart
+        // The host and port follow the last "@" of the authority, if there is one.
+        var start = authorityStart
+        while end < bytes.count {
             let byte = bytes[end]
             if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-            end = bytes.index(after: end)
-        }
-        // The host and port follow the last "@" of the authority, if there is one.
-        var start = index
-        var cursor = index
-        while cursor != end {
-            if bytes[cursor] == UInt8(ascii: "@") { start = bytes.index(after: cursor) }
-            cursor = bytes.index(after: cursor)
+            if byte == UInt8(ascii: "@") { start = end + 1 }
+            end += 1
         }
         var hostEnd = start
-        if start != end, bytes[start] == UInt8(ascii: "[") {
-            guard let close = bytes[start..<end].firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            hostEnd = bytes.index(after: close)
+        if start < end, bytes[start] == UInt8(ascii: "[") {
+            while hostEnd < end, bytes[hostEnd] != UInt8(ascii: "]") { hostEnd += 1 }
+            guard hostEnd < end else { return nil }
+            hostEnd += 1
         } else {
-            while hostEnd != end, bytes[hostEnd] != UInt8(ascii: ":") {
-                hostEnd = bytes.index(after: hostEnd)
-            }
+            while hostEnd < end, bytes[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
         }
         guard hostEnd != start else { return nil }
         var port: Int?
         if hostEnd != end {
             guard bytes[hostEnd] == UInt8(ascii: ":") else { return nil }
             var value = 0
-            var digits = 0
-            for byte in bytes[bytes.index(after: hostEnd)..<end] {
+            for byte in bytes[(hostEnd + 1)..<end] {
                 let digit = byte &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
                 value = value * 10 + Int(digit)
-                digits += 1
                 guard value <= 65535 else { return nil }
             }
-            if digits > 0 { port = value }
+            if hostEnd + 1 < end { port = value }
         }
-        scheme = text[..<colon]
-        host = text[start..<hostEnd]
-        self.port = port
+        return (colon, start, hostEnd, port)
     }
 
     /// Whether the scheme is "https" (true) or "http" (false), in any case; nil for another scheme.
