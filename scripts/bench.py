@@ -8,16 +8,22 @@ against the plain-C libcurl program, and writes the full output to BENCHMARKS.md
 
 Clients:
   c-multi      courier-curl-bench: plain C on libcurl's multi interface (the baseline)
-  curl-nm      NetworkManager + CurlTransport (enum endpoint -> URLRequest -> send -> validate -> decode), the
-               requesting tasks on the transport's loop thread (`withTaskExecutorPreference(transport.executor)`)
+  curl-nm      NetworkManager + CurlTransport (enum endpoint -> URLRequest -> send -> validate -> decode), by
+               default settings: the requesting tasks prefer no executor, as an app's do unless it asks
   curl-raw     the same without decoding (small workloads only), to separate the JSON decoder's cost
   curl-typed   the same request declared the typed way (`API`, `Endpoint<SmallPayload>`), decoding
   curl-typed-raw  the typed request without decoding
-  curl-raw-pool  the same, its tasks on the global concurrent pool instead of the transport's loop thread
+  curl-raw-loop  curl-raw with tasks that prefer the transport's loop thread
+               (`withTaskExecutorPreference(transport.executor)`): no thread is woken per request
   curl-raw-64c the same as curl-raw with 64 connections per host (64 in flight only): the C program opens
                one connection per transfer in flight, CurlTransport 8 per host unless configured
   session-nm   NetworkManager + URLSessionTransport (same path)
   curl-cli     the curl command-line tool, many URLs on one connection (outside reference)
+
+Every client reports its process's user and system CPU time while its requests ran (`getrusage`
+around the request loop, process start excluded): the CPU-per-request table. The 1,000 and 10,000
+in-flight rows give resident memory per request in flight: peak RSS over the same client's sequential
+run against nginx, divided by the extra requests in flight.
 
 Before the HTTP workloads, `courier bench decode` measures the JSON decoders alone: Foundation's
 JSONDecoder against CourierJSONDecoder on the 500-post page and the 1 KiB body, alternating inside
@@ -96,10 +102,11 @@ class Servers:
         with open(conf, "w") as f:
             f.write(f"""
 worker_processes 1;
+worker_rlimit_nofile 40000;
 pid {self.workdir}/nginx.pid;
 error_log {self.workdir}/nginx-error.log;
 daemon off;
-events {{ worker_connections 4096; }}
+events {{ worker_connections 20000; }}
 http {{
     access_log off;
     client_body_temp_path {self.workdir}/nginx-body;
@@ -150,7 +157,7 @@ CLIENTS = {
     "curl-raw": "NetworkManager + CurlTransport, no decoding",
     "curl-typed": "NetworkManager + CurlTransport, typed Endpoint<T>",
     "curl-typed-raw": "NetworkManager + CurlTransport, typed Endpoint<T>, no decoding",
-    "curl-raw-pool": "NetworkManager + CurlTransport, no decoding, tasks on the global pool",
+    "curl-raw-loop": "NetworkManager + CurlTransport, no decoding, tasks on the loop thread",
     "curl-raw-64c": "NetworkManager + CurlTransport, no decoding, 64 connections",
     "session-nm": "NetworkManager + URLSessionTransport",
     "curl-cli": "curl CLI",
@@ -168,6 +175,9 @@ WORKLOADS = {
     "200": lambda n: ("200 in flight", "small", "small.json", n * 2, 200, ("nginx",), ("c-multi", "curl-raw")),
     "1000": lambda n: ("1,000 in flight", "small", "small.json", n * 20 // 3, 1000, ("nginx",),
                        ("c-multi", "curl-nm", "curl-raw")),
+    # The C program opens one connection per transfer in flight: 10,000 sockets (nginx is given room).
+    "10000": lambda n: ("10,000 in flight", "small", "small.json", n * 10, 10000, ("nginx",),
+                        ("c-multi", "curl-nm", "curl-raw")),
     "decode": lambda n: ("decode 500 posts", "decode", "posts.json", max(200, n // 10), 1, ("mock", "nginx"),
                          ("c-multi", "curl-nm", "session-nm")),
     "big": None,  # the 1 GiB download and upload, CurlTransport against URLSessionTransport
@@ -273,9 +283,9 @@ def main():
                         "curl-typed": lambda: swift_client("curl", "small-typed", url, requests, concurrency),
                         "curl-typed-raw": lambda: swift_client("curl", "small-typed-raw", url, requests,
                                                                concurrency),
-                        # Tasks that do not prefer the transport's loop thread: two thread switches a request.
-                        "curl-raw-pool": lambda: swift_client("curl", "small-raw", url, requests, concurrency,
-                                                              extra=("--executor", "global")),
+                        # Tasks that prefer the transport's loop thread: no thread switch a request.
+                        "curl-raw-loop": lambda: swift_client("curl", "small-raw", url, requests, concurrency,
+                                                              extra=("--executor", "loop")),
                         # As many connections as the C program opens for the same number in flight.
                         "curl-raw-64c": lambda: swift_client("curl", "small-raw", url, requests, concurrency,
                                                              extra=("--connections", "64")),
@@ -535,6 +545,54 @@ def fair_share_report(rows, args):
     return lines if len(lines) > 6 else []
 
 
+CPU_CLIENTS = ("c-multi", "curl-raw", "curl-nm", "curl-typed-raw", "curl-typed")
+
+
+def cpu_report(rows):
+    """User and system CPU per request (getrusage around the request loop), against the C program's."""
+    lines = ["## CPU per request", "",
+             "The client process's user and system CPU time while its requests ran (`getrusage` around the "
+             "request loop, so process start and exit are not counted), divided by the requests; median "
+             "(min–max) µs over rounds against nginx. The ratio is the client's CPU per request over the C "
+             "program's, round by round.", "",
+             "| workload | client | user µs | system µs | total µs | ratio to C |",
+             "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for (title, server, client), results in rows.items():
+        if server != "nginx" or client not in (CLIENTS[key] for key in CPU_CLIENTS):
+            continue
+        baseline = rows.get((title, server, CLIENTS["c-multi"]))
+        if not baseline or not any("user_s" in r for r in results):
+            continue
+        per = lambda r, keys: sum(r[k] for k in keys) / r["requests"] * 1e6
+        measured = [r for r in results if "user_s" in r]
+        ratios = [per(r, ("user_s", "sys_s")) / per(b, ("user_s", "sys_s")) for r, b in zip(results, baseline)
+                  if "user_s" in r and "user_s" in b and b["user_s"] + b["sys_s"] > 0]
+        lines.append(f"| {title} | {client} | {spread([per(r, ('user_s',)) for r in measured])} | "
+                     f"{spread([per(r, ('sys_s',)) for r in measured])} | "
+                     f"{spread([per(r, ('user_s', 'sys_s')) for r in measured])} | {spread(ratios, 2)} |")
+    return lines if len(lines) > 6 else []
+
+
+def in_flight_memory_report(rows, args):
+    """Resident memory per request in flight: peak RSS over the client's sequential run, per extra request."""
+    in_flight = {spec[0]: spec[4] for spec in (make(args.requests) for make in WORKLOADS.values() if make)}
+    sequential = WORKLOADS["seq"](args.requests)[0]
+    lines = ["## Memory per request in flight", "",
+             "Peak RSS of a run with N requests in flight against nginx, minus the same client's peak RSS in "
+             "the sequential run of the same round, divided by N − 1; median (min–max) KiB over rounds.", "",
+             "| in flight | client | peak RSS MiB | KiB per request in flight |", "| ---: | --- | ---: | ---: |"]
+    for (title, server, client), results in rows.items():
+        count = in_flight.get(title, 1)
+        baseline = rows.get((sequential, server, client))
+        if server != "nginx" or count < 1000 or not baseline:
+            continue
+        per = [(r["rss_kib"] - b["rss_kib"]) / (count - 1) for r, b in zip(results, baseline)
+               if r.get("rss_kib") and b.get("rss_kib")]
+        rss = median(results, "rss_kib")
+        lines.append(f"| {count:,} | {client} | {fmt(rss / 1024 if rss else None)} | {spread(per, 2)} |")
+    return lines if len(lines) > 6 else []
+
+
 def report(rows, args):
     lines = ["# Benchmarks", "",
              f"`make bench` (scripts/bench.py, {args.rounds} rounds, clients alternated within each round), "
@@ -556,6 +614,12 @@ def report(rows, args):
     fair = fair_share_report(rows, args)
     if fair:
         lines += [""] + fair
+    cpu = cpu_report(rows)
+    if cpu:
+        lines += [""] + cpu
+    in_flight_memory = in_flight_memory_report(rows, args)
+    if in_flight_memory:
+        lines += [""] + in_flight_memory
     lines += memory_report(rows)
     lines += ["", "Raw results (one JSON per client run):", "", "```"]
     for key, results in rows.items():

@@ -56,8 +56,8 @@ def main():
     clients = {"C libcurl": [os.path.join(BIN, "courier-curl-bench"), args.url, n, c]}
     if args.before:
         clients["before"] = run(args.before, "--workload", "small-raw")
-    clients["tasks on the pool"] = run(courier, "--workload", "small-raw", "--executor", "global")
-    clients["tasks on the loop"] = run(courier, "--workload", "small-raw")
+    clients["tasks on the pool"] = run(courier, "--workload", "small-raw", "--executor", "default")
+    clients["tasks on the loop"] = run(courier, "--workload", "small-raw", "--executor", "loop")
     clients["transport alone"] = run(courier, "--workload", "transport")
     results = {name: [] for name in clients}
     data = os.path.join(tempfile.mkdtemp(prefix="courier-profile-"), "perf.data")

@@ -6,11 +6,13 @@
 //   courier-curl-bench URL REQUESTS CONCURRENCY
 //
 // It keeps CONCURRENCY transfers in flight until REQUESTS have completed, reusing
-// connections, and prints one JSON line: requests, errors, seconds, rps, p50_ms, p99_ms, bytes.
+// connections, and prints one JSON line: requests, errors, seconds, rps, p50_ms, p99_ms, bytes,
+// and user_s and sys_s, the process's CPU time while the requests ran.
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 typedef struct {
@@ -30,6 +32,13 @@ static size_t on_body(char *data, size_t size, size_t count, void *context) {
     (void)data;
     slot->bytes += size * count;
     return size * count;
+}
+
+static void cpu_seconds(double *user, double *sys) {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    *user = (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6;
+    *sys = (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6;
 }
 
 static int compare_doubles(const void *a, const void *b) {
@@ -70,6 +79,8 @@ int main(int argc, char **argv) {
 
     long started = 0, finished = 0, errors = 0;
     size_t bytes = 0;
+    double user_before, sys_before;
+    cpu_seconds(&user_before, &sys_before);
     double begin = now_seconds();
     for (long i = 0; i < concurrency; i++) {
         slots[i].easy = curl_easy_init();
@@ -100,11 +111,14 @@ int main(int argc, char **argv) {
         if (finished < total) curl_multi_poll(multi, NULL, 0, 1000, NULL);
     }
     double seconds = now_seconds() - begin;
+    double user_after, sys_after;
+    cpu_seconds(&user_after, &sys_after);
     qsort(latencies, (size_t)total, sizeof(double), compare_doubles);
-    printf("{\"requests\":%ld,\"errors\":%ld,\"seconds\":%.6f,\"rps\":%.1f,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"bytes\":%zu}\n",
+    printf("{\"requests\":%ld,\"errors\":%ld,\"seconds\":%.6f,\"rps\":%.1f,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"bytes\":%zu,"
+           "\"user_s\":%.6f,\"sys_s\":%.6f}\n",
            total, errors, seconds, (double)total / seconds, latencies[total / 2] * 1000.0,
            latencies[(long)((double)total * 0.99) < total ? (long)((double)total * 0.99) : total - 1] * 1000.0,
-           bytes);
+           bytes, user_after - user_before, sys_after - sys_before);
     for (long i = 0; i < concurrency; i++) curl_easy_cleanup(slots[i].easy);
     curl_multi_cleanup(multi);
     curl_global_cleanup();

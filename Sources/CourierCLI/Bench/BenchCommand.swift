@@ -33,8 +33,10 @@ enum BenchCommand: Command {
             "--connections", placeholder: "N",
             help: "curl: connections per host (default 8, CurlTransport's default)")
         static let executor = Option.value(
-            "--executor", placeholder: "loop|global",
-            help: "curl: run the tasks on the transport's loop thread (default) or the global pool")
+            "--executor", placeholder: "default|loop|global",
+            help:
+                "the tasks' executor preference: none, as an app writes by default; curl's loop thread; or the global pool"
+        )
     }
 
     static let runSpec = ArgumentSpec(

@@ -16,6 +16,9 @@ struct BenchRunner {
         var seconds: Double
         var latencies: [Double]
         var bytes: Int64
+        /// CPU time of the whole process while the requests ran (`getrusage`), in seconds.
+        var userSeconds: Double
+        var systemSeconds: Double
 
         var json: String {
             let sorted = latencies.sorted()
@@ -25,10 +28,9 @@ struct BenchRunner {
             let mib = Double(bytes) / 1_048_576
             return String(
                 format:
-                    "{\"requests\":%d,\"errors\":%d,\"seconds\":%.6f,\"rps\":%.1f,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"bytes\":%lld,\"mib_per_s\":%.1f}",
+                    "{\"requests\":%d,\"errors\":%d,\"seconds\":%.6f,\"rps\":%.1f,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"bytes\":%lld,\"mib_per_s\":%.1f,\"user_s\":%.6f,\"sys_s\":%.6f}",
                 requests, errors, seconds, Double(requests) / seconds, percentile(0.5), percentile(0.99),
-                bytes,
-                mib / seconds)
+                bytes, mib / seconds, userSeconds, systemSeconds)
         }
     }
 
@@ -136,12 +138,15 @@ struct BenchRunner {
             throw UsageError(
                 "--workload takes small, small-raw, transport, decode, download, stream or upload")
         }
-        let executorName = parsed.value(BenchCommand.RunOptions.executor) ?? "loop"
-        guard ["loop", "global"].contains(executorName) else {
-            throw UsageError("--executor takes loop or global")
+        // `default` writes no preference, as an app does unless it asks. A task that prefers the curl
+        // loop's executor (`loop`) is resumed on that thread: no thread switch per request.
+        let executor: (any TaskExecutor)?
+        switch parsed.value(BenchCommand.RunOptions.executor) ?? "default" {
+        case "default": executor = nil
+        case "loop": executor = (transport as? CurlTransport)?.executor
+        case "global": executor = globalConcurrentExecutor
+        default: throw UsageError("--executor takes default, loop or global")
         }
-        // A task that prefers the curl loop's executor is resumed on that thread: no thread switch per request.
-        let executor = executorName == "loop" ? (transport as? CurlTransport)?.executor : nil
         let result = try await measure(
             requests: requests, concurrency: concurrency, executor: executor, operation)
         await transport.shutdown()
@@ -154,6 +159,7 @@ struct BenchRunner {
     ) async throws -> Result {
         let next = TicketCounter()
         let clock = ContinuousClock()
+        let cpuBefore = ProcessCPU.now()
         let start = clock.now
         let parts = try await withThrowingTaskGroup(of: ([Double], Int, Int64).self) { group in
             for _ in 0..<concurrency {
@@ -178,9 +184,27 @@ struct BenchRunner {
             for try await part in group { all.append(part) }
             return all
         }
+        let seconds = (clock.now - start).seconds
+        let cpu = ProcessCPU.now()
         return Result(
-            requests: requests, errors: parts.reduce(0) { $0 + $1.1 }, seconds: (clock.now - start).seconds,
-            latencies: parts.flatMap(\.0), bytes: parts.reduce(0) { $0 + $1.2 })
+            requests: requests, errors: parts.reduce(0) { $0 + $1.1 }, seconds: seconds,
+            latencies: parts.flatMap(\.0), bytes: parts.reduce(0) { $0 + $1.2 },
+            userSeconds: cpu.user - cpuBefore.user, systemSeconds: cpu.system - cpuBefore.system)
+    }
+}
+
+/// The process's user and system CPU time so far, in seconds (`getrusage(RUSAGE_SELF)`).
+enum ProcessCPU {
+    static func now() -> (user: Double, system: Double) {
+        var usage = rusage()
+        #if canImport(Glibc)
+            let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+        #else
+            let who = RUSAGE_SELF
+        #endif
+        guard getrusage(who, &usage) == 0 else { return (0, 0) }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return (seconds(usage.ru_utime), seconds(usage.ru_stime))
     }
 }
 
