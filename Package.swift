@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "MockServerContract", targets: ["MockServerContract"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
+        .library(name: "MockServerOpenAPI", targets: ["MockServerOpenAPI"]),
         .library(name: "CourierPact", targets: ["CourierPact"]),
         .library(name: "MockServerPact", targets: ["MockServerPact"]),
         .library(name: "CourierTool", targets: ["CourierTool"]),
@@ -101,6 +102,11 @@ let package = Package(
             name: "MockServerContract",
             dependencies: ["MockServer", "Courier", "CourierContract", "CourierPrimitives"],
             path: "MockServer/Contract"),
+        // An OpenAPI document served by the mock server: routing, request validation, security, examples.
+        .target(
+            name: "MockServerOpenAPI",
+            dependencies: ["MockServer", "CourierOpenAPI", "CourierPrimitives"],
+            path: "MockServer/OpenAPI"),
         // The demo's stateful social backend, a handler for the mock server.
         .target(
             name: "SocialBackend",
@@ -239,6 +245,13 @@ let package = Package(
             name: "CourierOpenAPITests",
             dependencies: ["CourierOpenAPI", "CourierPrimitives", "Endpoints"],
             path: "Tests/CourierOpenAPITests"),
+        .testTarget(
+            name: "MockServerOpenAPITests",
+            dependencies: [
+                "MockServerOpenAPI", "Courier", "CourierCurl", "CourierOpenAPI", "CourierPrimitives",
+                "CourierTesting", "MockServer",
+            ],
+            path: "Tests/MockServerOpenAPITests"),
         .testTarget(
             name: "EndpointsTests",
             dependencies: [

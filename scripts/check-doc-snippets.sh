@@ -30,6 +30,7 @@ module_of() {
   case "$1" in
     Sources/*) cut -d/ -f2 <<<"$1" ;;
     MockServer/Contract/*) echo MockServerContract ;;
+    MockServer/OpenAPI/*) echo MockServerOpenAPI ;;
     MockServer/Social/*) echo SocialBackend ;;
     MockServer/Pact/*) echo MockServerPact ;;
     *) cut -d/ -f1 <<<"$1" ;;
@@ -62,6 +63,7 @@ for file in "${files[@]}"; do
   case "$file" in
     Sources/*) folder="Sources/$module" ;;
     MockServer/Contract/*) folder="MockServer/Contract" ;;
+    MockServer/OpenAPI/*) folder="MockServer/OpenAPI" ;;
     MockServer/Social/*) folder="MockServer/Social" ;;
     *) folder="$module" ;;
   esac

@@ -26,6 +26,8 @@ ALLOWED = {
     "MockServerContract": {"MockServer", "Courier", "CourierContract", "CourierPrimitives"},
     # Reading OpenAPI documents needs JSON values and libyaml, nothing of the client or the server.
     "CourierOpenAPI": {"CourierPrimitives", "CYAML"},
+    # An OpenAPI document served: the server and the reading, nothing of the client.
+    "MockServerOpenAPI": {"MockServer", "CourierOpenAPI", "CourierPrimitives"},
     # Pact files, matching and verification: the declaration's schemas and the Transport protocol, no server.
     "CourierPact": {"CourierPrimitives", "Courier", "CourierContract"},
     "MockServerPact": {"MockServer", "Courier", "CourierContract", "CourierPact", "CourierPrimitives"},
@@ -44,6 +46,7 @@ DENIED = {
     "MockServer": {"Courier", "CourierContract", "Endpoints", "SocialBackend", "CourierCurl"},
     "MockServerContract": {"Endpoints", "SocialBackend", "CourierCurl", "CCurl"},
     "CourierOpenAPI": {"Courier", "MockServer", "CourierContract", "CourierCurl", "CCurl"},
+    "MockServerOpenAPI": {"Courier", "CourierContract", "Endpoints", "SocialBackend", "CourierCurl", "CCurl"},
     "CourierPact": {"MockServer", "CourierCurl", "CCurl", "CourierURLSession", "Endpoints", "SocialBackend"},
     "MockServerPact": {"CourierCurl", "CCurl", "CourierURLSession", "Endpoints", "SocialBackend"},
     "CourierCurl": {"CourierURLSession", "CourierConfiguration"},

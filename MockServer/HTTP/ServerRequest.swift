@@ -68,6 +68,19 @@ public struct ServerRequest: Sendable {
         return body
     }
 
+    /// The cookies of every `Cookie` field, in order, as `name=value` pairs (values as sent).
+    package var cookies: [(name: String, value: String)] {
+        var cookies: [(name: String, value: String)] = []
+        for header in headers.values(for: "Cookie") {
+            for pair in header.split(separator: ";") {
+                let trimmed = pair.trimmingWhitespace()
+                guard let equals = trimmed.firstIndex(of: "=") else { continue }
+                cookies.append((String(trimmed[..<equals]), String(trimmed[trimmed.index(after: equals)...])))
+            }
+        }
+        return cookies
+    }
+
     /// The path with percent-escapes decoded (for matching against literal paths).
     public var decodedPath: String {
         TargetDecoding.percentDecode(path, plusIsSpace: false)

@@ -22,14 +22,7 @@ final class RequestView {
     /// Cookies from every `Cookie` header, in order.
     var cookies: [(String, String)] {
         if let cachedCookies { return cachedCookies }
-        var cookies: [(String, String)] = []
-        for header in request.headers.values(for: "Cookie") {
-            for pair in header.split(separator: ";") {
-                let trimmed = pair.trimmingWhitespace()
-                guard let equals = trimmed.firstIndex(of: "=") else { continue }
-                cookies.append((String(trimmed[..<equals]), String(trimmed[trimmed.index(after: equals)...])))
-            }
-        }
+        let cookies = request.cookies.map { ($0.name, $0.value) }
         cachedCookies = cookies
         return cookies
     }
@@ -49,11 +42,13 @@ package struct MultipartPart {
     /// for: finding an n-byte delimiter costs up to n steps per body byte.
     package static let maxBoundaryLength = 70
 
-    var headers: ServerHeaders
-    var body: Data
+    /// The part's header fields.
+    package var headers: ServerHeaders
+    /// The part's content.
+    package var body: Data
 
     /// Splits a multipart body at its boundary; nil when the content type is not multipart or has no boundary.
-    static func parse(contentType: String?, body: Data) -> [MultipartPart]? {
+    package static func parse(contentType: String?, body: Data) -> [MultipartPart]? {
         guard let contentType, contentType.lowercased().hasPrefix("multipart/") else { return nil }
         var boundary: String?
         for parameter in contentType.split(separator: ";").dropFirst() {

@@ -1,0 +1,220 @@
+import CourierOpenAPI
+import CourierTesting
+import Foundation
+import MockServerOpenAPI
+import Testing
+
+/// Requests checked against an inline document: parameter styles, security, bodies by media type, and
+/// content negotiation.
+@Suite struct RequestValidationTests {
+    static let yaml = """
+        openapi: 3.1.0
+        info: {title: Shop, version: '1'}
+        servers: [{url: 'https://shop.example.com/api/v2'}]
+        components:
+          securitySchemes:
+            bearer: {type: http, scheme: bearer}
+            basic: {type: http, scheme: basic}
+            key: {type: apiKey, in: query, name: key}
+            session: {type: apiKey, in: cookie, name: session}
+            tenant: {type: apiKey, in: header, name: X-Tenant}
+          schemas:
+            Item:
+              type: object
+              required: [name, price]
+              properties:
+                id: {type: integer, readOnly: true}
+                name: {type: string, maxLength: 10}
+                price: {type: number, exclusiveMinimum: 0}
+                tags: {type: array, items: {type: string}}
+        paths:
+          /items:
+            get:
+              parameters:
+                - {name: ids, in: query, schema: {type: array, items: {type: integer}}}
+                - {name: sizes, in: query, style: pipeDelimited, explode: false, schema: {type: array, items: {type: string, enum: [s, m, l]}}}
+                - {name: filter, in: query, style: deepObject, schema: {type: object, properties: {min: {type: integer}, max: {type: integer, maximum: 100}}}}
+                - {name: X-Trace, in: header, schema: {type: array, items: {type: integer}, maxItems: 2}}
+                - {name: lang, in: cookie, schema: {type: string, enum: [en, fr]}}
+              responses:
+                '200':
+                  description: items
+                  content:
+                    application/json:
+                      schema: {type: array, items: {$ref: '#/components/schemas/Item'}}
+                      examples:
+                        two: {value: [{id: 1, name: pen, price: 2}, {id: 2, name: ink, price: 3.5}]}
+                        none: {value: []}
+                    application/xml:
+                      schema: {type: array, items: {$ref: '#/components/schemas/Item'}}
+            post:
+              security: [{bearer: []}, {key: [], tenant: []}]
+              requestBody:
+                required: true
+                content:
+                  application/json: {schema: {$ref: '#/components/schemas/Item'}}
+                  application/x-www-form-urlencoded: {schema: {$ref: '#/components/schemas/Item'}}
+                  multipart/form-data: {schema: {$ref: '#/components/schemas/Item'}}
+              responses:
+                '201':
+                  description: made
+                  headers:
+                    Location: {required: true, schema: {type: string, format: uri}}
+                  content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}
+                '422': {description: invalid}
+          /items/{id}:
+            get:
+              security: [{basic: []}, {session: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: integer, minimum: 1}}
+              responses:
+                '200': {description: one, content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}
+                '404': {description: none, content: {application/json: {example: {message: gone}}}}
+          /items/{id}/labels/{range}:
+            get:
+              parameters:
+                - {name: id, in: path, required: true, style: label, explode: true, schema: {type: array, items: {type: integer}}}
+                - {name: range, in: path, required: true, style: matrix, schema: {type: array, items: {type: integer}, minItems: 2}}
+              responses:
+                '200': {description: ok}
+        """
+
+    let handler: OpenAPIHandler
+
+    init() throws {
+        handler = OpenAPIHandler(document: try Fixtures.document(Self.yaml), seed: 1)
+    }
+
+    private func problems(_ answer: Answer) -> [String] {
+        (answer.json?["problems"]?.arrayValue ?? []).map { problem in
+            [problem["in"], problem["name"], problem["path"], problem["rule"]].compactMap { $0?.stringValue }
+                .joined(separator: " ")
+        }
+    }
+
+    @Test func queryHeaderAndCookieStyles() async throws {
+        try await Fixtures.serve(handler) { client, _ in
+            let good = try await client.send(
+                "GET", "/api/v2/items?ids=1&ids=2&sizes=s%7Cl&filter%5Bmin%5D=1&filter%5Bmax%5D=9",
+                headers: ["X-Trace": "4, 5", "Cookie": "lang=fr"])
+            #expect(good.status == 200, "\(String(decoding: good.body, as: UTF8.self))")
+            let bad = try await client.send(
+                "GET", "/api/v2/items?ids=1&ids=x&sizes=s%7Cxl&filter%5Bmax%5D=101",
+                headers: ["X-Trace": "1,2,3", "Cookie": "lang=de"])
+            #expect(bad.status == 400)
+            #expect(
+                Set(problems(bad)) == [
+                    "query ids $[1] type", "query sizes $[1] enum", "query filter $.max maximum",
+                    "header X-Trace $ maxItems", "cookie lang $ enum",
+                ])
+        }
+    }
+
+    @Test func pathStyles() async throws {
+        try await Fixtures.serve(handler) { client, _ in
+            #expect(try await client.send("GET", "/items/.1.2/labels/;range=3,4").status == 200)
+            let bad = try await client.send("GET", "/items/.1.x/labels/;range=3")
+            #expect(Set(problems(bad)) == ["path id $[1] type", "path range $ minItems"])
+            let unstyled = try await client.send("GET", "/items/1/labels/3,4")
+            #expect(Set(problems(unstyled)) == ["path id $ style", "path range $ style"])
+        }
+    }
+
+    @Test func securityIsAnOrOfAnds() async throws {
+        try await Fixtures.serve(handler) { client, _ in
+            let item = #"{"name": "pen", "price": 2}"#
+            let none = try await client.json("POST", "/items", item)
+            #expect(none.status == 401)
+            #expect(none.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+            #expect(
+                try await client.json("POST", "/items", item, headers: ["Authorization": "Bearer t0k"]).status
+                    == 201)
+            #expect(try await client.json("POST", "/items?key=k", item).status == 401)
+            #expect(
+                try await client.json("POST", "/items?key=k", item, headers: ["X-Tenant": "a"]).status == 201)
+            #expect(try await client.send("GET", "/items/3").status == 401)
+            #expect(
+                try await client.send("GET", "/items/3", headers: ["Authorization": "Basic bm9jb2xvbg=="])
+                    .status == 401)
+            #expect(
+                try await client.send("GET", "/items/3", headers: ["Authorization": "Basic dTpw"]).status
+                    == 200)
+            #expect(
+                try await client.send("GET", "/items/3", headers: ["Cookie": "a=b; session=s1"]).status == 200
+            )
+        }
+    }
+
+    @Test func bodiesByMediaType() async throws {
+        let auth = ["Authorization": "Bearer t"]
+        try await Fixtures.serve(handler) { client, _ in
+            let made = try await client.json(
+                "POST", "/items", #"{"name": "pen", "price": 2, "tags": ["a"]}"#, headers: auth)
+            #expect(made.status == 201)
+            #expect(made.header("Location")?.hasPrefix("https://") == true)
+            let invalid = try await client.json(
+                "POST", "/items", #"{"name": "a very long name", "price": 0}"#, headers: auth)
+            #expect(invalid.status == 422)
+            #expect(Set(problems(invalid)) == ["body $.name maxLength", "body $.price exclusiveMinimum"])
+            let malformed = try await client.json("POST", "/items", #"{"name": "pen",}"#, headers: auth)
+            #expect(malformed.status == 400)
+            #expect(problems(malformed) == ["body $ syntax"])
+            let missing = try await client.send("POST", "/items", headers: auth)
+            #expect(missing.status == 400)
+            #expect(problems(missing) == ["body required"])
+            let text = try await client.send(
+                "POST", "/items", headers: auth.merging(["Content-Type": "text/plain"]) { $1 },
+                body: Data("pen".utf8))
+            #expect(text.status == 415)
+            let form = try await client.send(
+                "POST", "/items",
+                headers: auth.merging(["Content-Type": "application/x-www-form-urlencoded"]) { $1 },
+                body: Data("name=pen&price=2.5&tags=a&tags=b".utf8))
+            #expect(form.status == 201)
+            let badForm = try await client.send(
+                "POST", "/items",
+                headers: auth.merging(["Content-Type": "application/x-www-form-urlencoded"]) { $1 },
+                body: Data("name=pen&price=free".utf8))
+            #expect(problems(badForm) == ["body $.price type"])
+            let multipart =
+                "--XyZ\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\npen\r\n--XyZ\r\nContent-Disposition: form-data; name=\"price\"\r\n\r\n-1\r\n--XyZ--\r\n"
+            let parts = try await client.send(
+                "POST", "/items",
+                headers: auth.merging(["Content-Type": "multipart/form-data; boundary=XyZ"]) { $1 },
+                body: Data(multipart.utf8))
+            #expect(problems(parts) == ["body $.price exclusiveMinimum"])
+        }
+    }
+
+    @Test func examplesNegotiationAndPrefer() async throws {
+        try await Fixtures.serve(handler) { client, _ in
+            let named = try await client.send("GET", "/items", headers: ["Prefer": "example=two"])
+            #expect(named.json?.arrayValue?.count == 2)
+            let none = try await client.send("GET", "/items", headers: ["Prefer": "example=none"])
+            #expect(none.json == .array([]))
+            let xml = try await client.send("GET", "/items", headers: ["Accept": "application/xml"])
+            #expect(xml.header("Content-Type") == "application/xml")
+            #expect(String(decoding: xml.body, as: UTF8.self).hasPrefix("<?xml"))
+            let json = try await client.send(
+                "GET", "/items", headers: ["Accept": "application/xml;q=0.5, application/json"])
+            #expect(json.header("Content-Type") == "application/json")
+            let refused = try await client.send("GET", "/items", headers: ["Accept": "text/csv"])
+            #expect(refused.status == 406)
+            let gone = try await client.send(
+                "GET", "/items/3", headers: ["Prefer": "code=404", "Authorization": "Basic dTpw"])
+            #expect(gone.status == 404)
+            #expect(gone.json == .object(["message": .string("gone")]))
+            let undeclared = try await client.send(
+                "GET", "/items/3", headers: ["Prefer": "code=418", "Authorization": "Basic dTpw"])
+            #expect(undeclared.status == 404)
+            #expect(undeclared.json?["error"] == .string("no_response"))
+        }
+    }
+
+    @Test func invalidDocumentIsRefusedAtStart() throws {
+        let error = #expect(throws: OpenAPIDocumentError.self) {
+            try OpenAPIHandler(contentsOf: URL(fileURLWithPath: "/nonexistent/openapi.yaml"))
+        }
+        #expect(error?.code == .unreadable)
+    }
+}
