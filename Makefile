@@ -14,6 +14,7 @@ test: deps-test
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
 	$(SWIFT) test --skip-build --parallel --num-workers 2
 	scripts/contract-check.sh
+	scripts/openapi-mock-check.sh
 	scripts/compile-fail.sh
 	scripts/generate-check.sh
 	scripts/check-doc-snippets.sh

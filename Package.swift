@@ -121,7 +121,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
                 "CourierJSON", "CourierOpenAPI", "CourierPrimitives", "CourierURLSession", "MockServer",
-                "MockServerContract", "CourierPact", "MockServerPact",
+                "MockServerContract", "MockServerOpenAPI", "CourierPact", "MockServerPact",
             ],
             path: "Sources/CourierTool"),
         // `courier`: the tool over the social API, with the demo's commands (demo, send, bench).
@@ -142,7 +142,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierCache", "CourierContract", "CourierCookies", "CourierEvents",
                 "CourierPrimitives",
-                "MockServer", "MockServerContract",
+                "MockServer", "MockServerContract", "MockServerOpenAPI",
             ],
             path: "Sources/CourierTesting"),
         .executableTarget(name: "courier-curl-bench", dependencies: ["CCurl"], path: "Sources/CCurlBench"),

@@ -35,7 +35,7 @@ ALLOWED = {
     # Pact (the mock's --pact-out records through MockServerPact; verify --pact replays with CourierPact).
     "CourierTool": {"Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
                     "CourierJSON", "CourierPrimitives", "CourierURLSession", "MockServer", "MockServerContract",
-                    "CourierOpenAPI", "CourierPact", "MockServerPact"},
+                    "CourierOpenAPI", "MockServerOpenAPI", "CourierPact", "MockServerPact"},
 }
 
 # What a library must never reach, even through another module.

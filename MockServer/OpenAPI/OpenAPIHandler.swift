@@ -61,7 +61,7 @@ public struct OpenAPIHandler: HTTPHandler {
             case .operation(let operation, let path) = router.match(
                 method: request.method, path: request.path)
         else { return nil }
-        return check.check(request, operation, path: path)?.response
+        return check.check(request, operation, path: path).map { builder.refusal($0, operation) }
     }
 
     /// Answers an operation of the document; 405 with `Allow` for a known path and another method.
@@ -76,7 +76,9 @@ public struct OpenAPIHandler: HTTPHandler {
             response.headers.add(name: "Allow", value: allowed.joined(separator: ", "))
             return response
         case .operation(let operation, let path):
-            if let refusal = check.check(request, operation, path: path) { return refusal.response }
+            if let refusal = check.check(request, operation, path: path) {
+                return builder.refusal(refusal, operation)
+            }
             return builder.respond(to: request, operation)
         }
     }

@@ -98,16 +98,18 @@ struct OpenAPIRouter: Sendable {
             for route in routes {
                 if let values = Self.match(route.segments, segments) { found.append((route, values)) }
             }
-            guard !found.isEmpty else { continue }
-            if let hit = found.first(where: { $0.0.operation.method == method }) {
+            guard let best = found.first?.0.variables else { continue }
+            // A concrete path wins over a template it also fits (`/pets/mine` over `/pets/{id}`), whatever
+            // the method: a method `/pets/mine` lacks gets 405, not `/pets/{id}`'s operation.
+            let path = found.first?.0.operation.path
+            let specific = found.filter { $0.0.variables == best && $0.0.operation.path == path }
+            if let hit = specific.first(where: { $0.0.operation.method == method }) {
                 return .operation(hit.0.operation, path: hit.1)
             }
-            if method == "HEAD", let get = found.first(where: { $0.0.operation.method == "GET" }) {
+            if method == "HEAD", let get = specific.first(where: { $0.0.operation.method == "GET" }) {
                 return .operation(get.0.operation, path: get.1)
             }
-            // Only the most specific template's methods: `/pets/mine` hides `/pets/{id}`.
-            let best = found[0].0.variables
-            allowed = found.filter { $0.0.variables == best }.map(\.0.operation.method)
+            allowed = specific.map(\.0.operation.method)
             break
         }
         return allowed.isEmpty ? .noRoute : .methodNotAllowed(Array(Set(allowed)).sorted())

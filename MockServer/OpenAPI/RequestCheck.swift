@@ -34,7 +34,8 @@ struct Refusal: Error {
     var problems: [Problem]
     var headers: ServerHeaders = ServerHeaders()
 
-    var response: ServerResponse {
+    /// The body: the status, a message and each problem.
+    var body: JSONValue {
         let error =
             switch status {
             case 401: "unauthorized"
@@ -42,11 +43,14 @@ struct Refusal: Error {
             case 422: "unprocessable_entity"
             default: "bad_request"
             }
-        let body: JSONValue = .object([
+        return .object([
             "error": .string(error), "status": .int(Int64(status)),
             "message": .string(problems.map(\.sentence).joined(separator: "; ")),
             "problems": .array(problems.map(\.json)),
         ])
+    }
+
+    var response: ServerResponse {
         var response = ServerResponse.json(body.serialized(pretty: true), status: status)
         for field in headers { response.headers.add(name: field.name, value: field.value) }
         return response
@@ -225,7 +229,11 @@ struct RequestCheck {
 
     func checkBody(_ request: ServerRequest, _ operation: OpenAPIOperation) -> Refusal? {
         guard let requestBody = operation.requestBody else { return nil }
-        let hasBody = request.bodyFile != nil || !request.body.isEmpty
+        // An empty form is a body too: `Content-Type: application/x-www-form-urlencoded` with no bytes is {}.
+        let emptyForm =
+            request.headers["Content-Type"].map { MediaTypes.essence($0) }
+            == "application/x-www-form-urlencoded"
+        let hasBody = request.bodyFile != nil || !request.body.isEmpty || emptyForm
         var content: [String: JSONValue] = [:]
         if case .object(let media) = requestBody["content"] ?? .null { content = media }
         guard hasBody else {

@@ -79,6 +79,53 @@ struct ResponseBuilder {
             status: status, headers: headers, body: request.method == "HEAD" ? .empty : .data(body))
     }
 
+    /// A refusal as the operation declares it: under a declared status (a 400 becomes the declared 422
+    /// when only that is declared, and the other way round), and with a body that conforms to that
+    /// response's schema, carrying the refusal's message, status and problems where the schema has room.
+    func refusal(_ refusal: Refusal, _ operation: OpenAPIOperation) -> ServerResponse {
+        var refusal = refusal
+        let keys = operation.responses.keys
+        func declared(_ status: Int) -> Bool {
+            keys.contains(String(status)) || keys.contains("\(status / 100)XX") || keys.contains("default")
+        }
+        if !declared(refusal.status), refusal.status == 400 || refusal.status == 422 {
+            // The document's own word for a refused request: the other of 400 and 422, else its lowest 4xx.
+            let other = refusal.status == 400 ? 422 : 400
+            let fallback = keys.compactMap(Int.init).filter { (400...499).contains($0) && $0 != 401 }.min()
+            if declared(other) {
+                refusal.status = other
+            } else if let fallback {
+                refusal.status = fallback
+            }
+        }
+        var response = refusal.response
+        let status = String(refusal.status)
+        let key =
+            keys.contains(status)
+            ? status : keys.contains("\(refusal.status / 100)XX") ? "\(refusal.status / 100)XX" : "default"
+        guard case .object(let content) = operation.responses[key]?["content"] ?? .null,
+            let type = content.keys.sorted().first(where: MediaTypes.isJSON),
+            let schema = content[type]?["schema"],
+            case .object(var ours) = refusal.body
+        else { return response }
+        if validator.isValid(.object(ours), against: schema) { return response }
+        guard
+            let generated = try? SchemaValueGenerator(document: document).value(
+                for: schema, seed: seed ^ Self.hash([key])),
+            case .object(var members) = generated
+        else { return response }
+        ours["code"] = .int(Int64(refusal.status))
+        for (name, value) in ours.sorted(by: { $0.key < $1.key }) {
+            var trial = members
+            trial[name] = value
+            if validator.isValid(.object(trial), against: schema) { members = trial }
+        }
+        response.headers.remove(name: "Content-Type")
+        response.headers.add(name: "Content-Type", value: concrete(type))
+        response.body = .data(JSONValue.object(members).serialized(pretty: true))
+        return response
+    }
+
     struct Failure: Error {
         var response: ServerResponse
     }

@@ -46,6 +46,12 @@ import Testing
         try await Fixtures.serve(handler) { client, _ in
             let answer = try await client.send("GET", "/pets?limit=many")
             #expect(answer.status == 400)
+            // The document's `default` answer is an Error {code, message}: the refusal takes that shape,
+            // its message and problems kept where the schema leaves room.
+            let body = try #require(answer.json)
+            #expect(SchemaValidator(document: document).validate(body, against: schema("Error")).isEmpty)
+            #expect(body["code"] == .int(400))
+            #expect(body["message"]?.stringValue?.contains("limit") == true)
             let problem = answer.json?["problems"]?.arrayValue?.first
             #expect(problem?["in"] == .string("query"))
             #expect(problem?["name"] == .string("limit"))

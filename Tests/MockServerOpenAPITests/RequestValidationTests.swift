@@ -70,6 +70,32 @@ import Testing
               responses:
                 '200': {description: one, content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}
                 '404': {description: none, content: {application/json: {example: {message: gone}}}}
+            delete:
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: integer}}
+              responses:
+                '204': {description: gone}
+          /items/featured:
+            get:
+              responses:
+                '200': {description: featured}
+          /search:
+            post:
+              requestBody:
+                content:
+                  application/x-www-form-urlencoded:
+                    schema: {type: object, required: [q], properties: {q: {type: string}}}
+              responses:
+                '200': {description: found}
+                '404':
+                  description: nothing
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [code, reason]
+                        additionalProperties: false
+                        properties: {code: {type: integer}, reason: {type: string}}
           /items/{id}/labels/{range}:
             get:
               parameters:
@@ -156,11 +182,12 @@ import Testing
                 "POST", "/items", #"{"name": "a very long name", "price": 0}"#, headers: auth)
             #expect(invalid.status == 422)
             #expect(Set(problems(invalid)) == ["body $.name maxLength", "body $.price exclusiveMinimum"])
+            // A malformed or missing body is a 400, but this operation declares 422 and no 400: its 422.
             let malformed = try await client.json("POST", "/items", #"{"name": "pen",}"#, headers: auth)
-            #expect(malformed.status == 400)
+            #expect(malformed.status == 422)
             #expect(problems(malformed) == ["body $ syntax"])
             let missing = try await client.send("POST", "/items", headers: auth)
-            #expect(missing.status == 400)
+            #expect(missing.status == 422)
             #expect(problems(missing) == ["body required"])
             let text = try await client.send(
                 "POST", "/items", headers: auth.merging(["Content-Type": "text/plain"]) { $1 },
@@ -208,6 +235,38 @@ import Testing
                 "GET", "/items/3", headers: ["Prefer": "code=418", "Authorization": "Basic dTpw"])
             #expect(undeclared.status == 404)
             #expect(undeclared.json?["error"] == .string("no_response"))
+        }
+    }
+
+    @Test func concretePathsWinOverTemplatesWhateverTheMethod() async throws {
+        try await Fixtures.serve(handler) { client, _ in
+            #expect(try await client.send("GET", "/items/featured").status == 200)
+            let other = try await client.send("DELETE", "/items/featured")
+            #expect(other.status == 405)
+            #expect(other.header("Allow") == "GET")
+            #expect(try await client.send("DELETE", "/items/5").status == 204)
+        }
+    }
+
+    @Test func refusalsTakeTheDocumentsStatusAndShape() async throws {
+        try await Fixtures.serve(handler) { client, _ in
+            // An empty form is the object {}, which lacks `q`; the operation declares no 400 or 422, so its
+            // 404 carries the refusal, in the 404's own shape.
+            let answer = try await client.send(
+                "POST", "/search", headers: ["Content-Type": "application/x-www-form-urlencoded"])
+            #expect(answer.status == 404)
+            let body = try #require(answer.json)
+            let schema = try #require(
+                handler.document.operations.first { $0.path == "/search" }?.responses["404"]?["content"]?[
+                    "application/json"]?["schema"])
+            #expect(
+                SchemaValidator(document: handler.document).validate(body, against: schema).isEmpty,
+                "\(body.text)")
+            #expect(body["code"] == .int(404))
+            let found = try await client.send(
+                "POST", "/search", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data("q=pen".utf8))
+            #expect(found.status == 200)
         }
     }
 

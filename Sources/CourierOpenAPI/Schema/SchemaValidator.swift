@@ -197,7 +197,7 @@ private struct Run {
         }
         checkComposition(value, schema, path: path, depth: depth)
         switch value {
-        case .int, .double: checkNumber(value.doubleValue ?? 0, schema, path: path)
+        case .int, .double: checkNumber(value.doubleValue ?? 0, exact: value, schema, path: path)
         case .string(let text): checkString(text, schema, path: path)
         case .array(let items): checkArray(items, schema, path: path, depth: depth)
         case .object(let members): checkObject(members, schema, path: path, depth: depth)
@@ -249,7 +249,7 @@ private struct Run {
         }
     }
 
-    mutating func checkNumber(_ number: Double, _ schema: JSONValue, path: String) {
+    mutating func checkNumber(_ number: Double, exact: JSONValue, _ schema: JSONValue, path: String) {
         if let minimum = schema["minimum"]?.doubleValue {
             let exclusive = isOpenAPI30 && schema["exclusiveMinimum"]?.boolValue == true
             if exclusive ? number <= minimum : number < minimum {
@@ -281,7 +281,9 @@ private struct Run {
         switch schema["format"]?.stringValue {
         case "int32" where number < Double(Int32.min) || number > Double(Int32.max):
             fail(path, "format", "out of the int32 range")
-        case "int64" where number < -9_223_372_036_854_775_808 || number >= 9_223_372_036_854_775_808:
+        // Every integer in range reads as `.int`; a `.double` this large (even one that rounds to -2⁶³)
+        // was written outside it.
+        case "int64" where exact.isDouble && abs(number) >= 9_223_372_036_854_775_808.0:
             fail(path, "format", "out of the int64 range")
         case "float" where number.isFinite && abs(number) > Double(Float.greatestFiniteMagnitude):
             fail(path, "format", "out of the float range")
@@ -387,7 +389,16 @@ private struct Run {
     }
 }
 
+extension JSONValue {
+    /// Whether the number was read as a double (it had a fraction, an exponent, or was past Int64).
+    var isDouble: Bool {
+        if case .double = self { return true }
+        return false
+    }
+}
+
 extension Double {
+
     /// The number as JSON writes it: `3`, not `3.0`.
     var json: String {
         if rounded() == self, abs(self) < 1e15 { return String(Int64(self)) }

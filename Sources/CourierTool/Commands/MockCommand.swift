@@ -3,6 +3,7 @@ import CourierCurl
 import Foundation
 import MockServer
 import MockServerContract
+import MockServerOpenAPI
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -31,6 +32,11 @@ package enum MockCommand: Command {
             "--chaos", placeholder: "RATE", help: "inject faults, 5xx and 429 at this rate, 0 to 1")
         static let chaosSeed = Option.value(
             "--chaos-seed", placeholder: "N", help: "seed for reproducible chaos")
+        static let openAPI = Option.value(
+            "--openapi", placeholder: "FILE",
+            help: "serve this OpenAPI 3.0 or 3.1 document (JSON or YAML) instead of the declared APIs")
+        static let seed = Option.value(
+            "--seed", placeholder: "N", help: "with --openapi: seed of the generated answers (default 0)")
         static let maxBody = Option.value(
             "--max-body", placeholder: "BYTES", help: "largest request body accepted, in bytes")
         static func noBackend(_ backend: MockBackend) -> Option {
@@ -56,13 +62,26 @@ package enum MockCommand: Command {
             program: tool.name, command: name,
             summary:
                 "Runs Courier's mock server in the foreground, serving the declared APIs. The first line printed is 'listening on http://HOST:PORT'.",
-            options: [Options.host, Options.port, Options.mappings] + tool.backend.options + [
-                Options.chaos, Options.chaosSeed, Options.maxBody, Options.noBackend(tool.backend),
-                Options.globalTemplating, Options.proxyAll, Options.record,
-            ] + PactOutput.Options.all(tool))
+            options: [Options.host, Options.port, Options.mappings, Options.openAPI, Options.seed]
+                + tool.backend.options + [
+                    Options.chaos, Options.chaosSeed, Options.maxBody, Options.noBackend(tool.backend),
+                    Options.globalTemplating, Options.proxyAll, Options.record,
+                ] + PactOutput.Options.all(tool))
     }
 
     package static func specs(in tool: CourierTool) -> [ArgumentSpec] { [spec(in: tool)] }
+
+    /// The handler serving `--openapi FILE`, loaded (and refused with each problem's pointer) before
+    /// the server starts.
+    static func openAPIHandler(_ parsed: ParsedArguments) throws -> OpenAPIHandler? {
+        let seed = try parsed.int(Options.seed)
+        guard let file = parsed.value(Options.openAPI) else {
+            if seed != nil { throw UsageError("--seed needs --openapi FILE") }
+            return nil
+        }
+        return try OpenAPIHandler(
+            contentsOf: URL(fileURLWithPath: file), seed: UInt64(truncatingIfNeeded: seed ?? 0))
+    }
 
     package static func run(_ arguments: [String], in tool: CourierTool) async throws -> Int32 {
         guard let parsed = try spec(in: tool).parseUnlessHelp(arguments) else { return ExitStatus.success }
@@ -113,9 +132,12 @@ package enum MockCommand: Command {
         configuration.proxyClient = TransportProxyClient(
             transport: curl, maxResponseBytes: configuration.maxBodyBytes)
         let pact = try PactOutput.make(parsed, in: tool)
-        let backend = parsed.has(Options.noBackend(tool.backend)) ? nil : try tool.backend.make(parsed)
+        let document = try openAPIHandler(parsed)
+        let served = parsed.has(Options.noBackend(tool.backend)) || document != nil
+        let backend = served ? nil : try tool.backend.make(parsed)
         pact?.observe(&configuration, except: backend?.setUpPaths ?? [])
-        let server = MockServer(configuration: configuration, handlers: backend?.handlers ?? [])
+        let server = MockServer(
+            configuration: configuration, handlers: document.map { [$0] } ?? backend?.handlers ?? [])
         try server.start()
         if let proxyTarget {
             if record {

@@ -125,6 +125,14 @@ enum SchemaFixtures {
         #expect(try violations(v31, "Bag", "{}") == ["$ minProperties"])
         #expect(Set(try violations(v31, "Bag", "{a: 1, b: x, c: 3}")) == ["$ maxProperties", "$.b type"])
         #expect(try violations(v31, "Set", "[1, 2, 1]") == ["$[2] uniqueItems"])
+        let huge = SchemaValidator(document: v31).validate(
+            try JSONValue.parse(Data("-9223372036854775809".utf8)),
+            against: .object(["type": .string("integer"), "format": .string("int64")]))
+        #expect(huge.map(\.rule) == ["format"])
+        #expect(
+            SchemaValidator(document: v31).validate(
+                .int(.min), against: .object(["type": .string("integer"), "format": .string("int64")])
+            ).isEmpty)
         #expect(try violations(v31, "Either", "4").isEmpty)
         #expect(try violations(v31, "Either", "3") == ["$ not"])
         #expect(try violations(v31, "Either", "true") == ["$ anyOf"])

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Checks `courier mock --openapi` against each fixture document with independent tools:
+#   1. schemathesis runs its checks against the mock (the mock must find no failure);
+#   2. scripts/openapi-mock-answers.py sends valid requests for every operation and openapi-core
+#      validates every answer against the document.
+# Each document gets its own mock on a free loopback port (own log and pid, stopped on exit).
+# Usage: scripts/openapi-mock-check.sh [DOCUMENT…]   (env: COURIER=path/to/courier, MAX_EXAMPLES=20,
+#        SEED=1, VENV=dir; default documents: Tests/Fixtures/OpenAPI/*.yaml and *.json)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+MAX_EXAMPLES="${MAX_EXAMPLES:-20}"
+SEED="${SEED:-1}"
+VENV="$(realpath -m "${VENV:-.build/contract-venv}")"
+WORK="$(mktemp -d)"
+MOCK_PID=""
+# Which checks apply to a mock, and each document's exceptions with their reasons.
+CONFIG="$(pwd)/Tests/Fixtures/OpenAPI/schemathesis.toml"
+
+stop_mock() {
+    if [[ -n "$MOCK_PID" ]]; then kill "$MOCK_PID" 2>/dev/null || true; wait "$MOCK_PID" 2>/dev/null || true; fi
+    MOCK_PID=""
+}
+cleanup() {
+    stop_mock
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+if [[ ! -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -c 'import schemathesis; from openapi_core import OpenAPI' 2>/dev/null; then
+    scripts/install-deps.sh test
+fi
+"$VENV/bin/python" -m pip show schemathesis openapi-core | grep -E '^(Name|Version)'
+
+if [[ -z "${COURIER:-}" ]]; then
+    echo "== building courier"
+    swift build --product courier >/dev/null
+    COURIER="$(pwd)/.build/debug/courier"
+fi
+
+if [[ $# -gt 0 ]]; then documents=("$@"); else
+    shopt -s nullglob
+    documents=(Tests/Fixtures/OpenAPI/*.yaml Tests/Fixtures/OpenAPI/*.json)
+fi
+
+failed=0
+for document in "${documents[@]}"; do
+    name="$(basename "$document")"
+    path="$(realpath "$document")"
+    echo "== $name: $(wc -c < "$document") bytes"
+    "$COURIER" mock --port 0 --openapi "$document" --seed "$SEED" > "$WORK/$name.log" 2>&1 &
+    MOCK_PID=$!
+    BASE_URL=""
+    for _ in $(seq 1 100); do
+        BASE_URL="$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$WORK/$name.log" | head -n 1)"
+        [[ -n "$BASE_URL" ]] && break
+        kill -0 "$MOCK_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [[ -z "$BASE_URL" ]]; then
+        cat "$WORK/$name.log"
+        echo "$name: courier mock did not start" >&2
+        failed=1
+        stop_mock
+        continue
+    fi
+    # The credentials every security scheme of the document accepts, so protected operations are reached.
+    mapfile -t auth < <("$VENV/bin/python" - "$document" <<'EOF'
+import json, sys, yaml
+text = open(sys.argv[1]).read()
+document = json.loads(text) if text.lstrip().startswith("{") else yaml.safe_load(text)
+headers = {}
+for scheme in ((document.get("components") or {}).get("securitySchemes") or {}).values():
+    if scheme.get("type") == "http" and scheme.get("scheme", "").lower() == "basic":
+        headers.setdefault("Authorization", "Basic dXNlcjpwYXNz")
+    elif scheme.get("type") in ("http", "oauth2", "openIdConnect"):
+        headers.setdefault("Authorization", "Bearer mock-token")
+    elif scheme.get("type") == "apiKey" and scheme.get("in") == "header":
+        headers[scheme["name"]] = "mock-key"
+for name, value in headers.items():
+    print("-H")
+    print(f"{name}: {value}")
+EOF
+)
+    echo "-- schemathesis (mock at $BASE_URL)"
+    # From the scratch folder: schemathesis keeps a .schemathesis/ cache in the current directory.
+    if ! (cd "$WORK" && "$VENV/bin/schemathesis" --config-file "$CONFIG" run "$path" --url "$BASE_URL" \
+        --max-examples "$MAX_EXAMPLES" --seed "$SEED" --no-color "${auth[@]}" \
+        --request-timeout 10 > "$WORK/$name.st" 2>&1); then
+        failed=1
+    fi
+    grep -E "^(API Operations|Test cases|Test Phases|Failures|Errors|Warnings|=+ [0-9]|  [A-Z].*:|✅|❌|⏭|🚫)" "$WORK/$name.st" || true
+    tail -n 3 "$WORK/$name.st"
+    if [[ $failed -ne 0 ]] && grep -q "FAILURES\|ERRORS" "$WORK/$name.st"; then
+        sed -n '/FAILURES\|ERRORS/,$p' "$WORK/$name.st" | head -n 80
+    fi
+    echo "-- openapi-core"
+    "$VENV/bin/python" scripts/openapi-mock-answers.py "$document" "$BASE_URL" --examples "$MAX_EXAMPLES" \
+        --seed "$SEED" || failed=1
+    stop_mock
+done
+if [[ $failed -ne 0 ]]; then
+    echo "== openapi mock check FAILED" >&2
+    exit 1
+fi
+echo "== openapi mock check passed: ${#documents[@]} documents"
