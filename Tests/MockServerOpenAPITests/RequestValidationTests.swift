@@ -277,3 +277,54 @@ import Testing
         #expect(error?.code == .unreadable)
     }
 }
+
+/// XML bodies checked by their schema's `xml` objects.
+@Suite struct XMLBodyTests {
+    static let yaml = """
+        openapi: 3.0.3
+        info: {title: XML, version: '1'}
+        paths:
+          /orders:
+            post:
+              requestBody:
+                required: true
+                content:
+                  application/xml:
+                    schema:
+                      type: object
+                      xml: {name: order}
+                      required: [id, complete]
+                      properties:
+                        id: {type: integer, format: int32, xml: {attribute: true}}
+                        complete: {type: boolean}
+                        tags: {type: array, xml: {wrapped: true}, items: {type: string, xml: {name: tag}}}
+                        lines: {type: array, items: {type: integer, xml: {name: line}}}
+              responses:
+                '201': {description: made}
+                '400': {description: bad}
+        """
+
+    @Test func xmlBodiesAreValidatedLikeJSON() async throws {
+        let handler = OpenAPIHandler(document: try Fixtures.document(Self.yaml))
+        try await Fixtures.serve(handler) { client, _ in
+            let headers = ["Content-Type": "application/xml"]
+            let good =
+                "<order id=\"7\"><complete>true</complete><tags><tag>a</tag><tag>b</tag></tags><line>1</line><line>2</line></order>"
+            #expect(
+                try await client.send("POST", "/orders", headers: headers, body: Data(good.utf8)).status
+                    == 201)
+            let bad = "<order id=\"2147483648\"><complete></complete><line>x</line></order>"
+            let refused = try await client.send("POST", "/orders", headers: headers, body: Data(bad.utf8))
+            #expect(refused.status == 400)
+            let rules = Set(
+                (refused.json?["problems"]?.arrayValue ?? []).compactMap { problem in
+                    problem["path"]?.stringValue.map { "\($0) \(problem["rule"]?.stringValue ?? "")" }
+                })
+            #expect(rules == ["$.id format", "$.complete type", "$.lines[0] type"])
+            let broken = try await client.send(
+                "POST", "/orders", headers: headers, body: Data("<order><id>".utf8))
+            #expect(broken.status == 400)
+            #expect(broken.json?["problems"]?.arrayValue?.first?["rule"] == .string("syntax"))
+        }
+    }
+}
