@@ -12,7 +12,9 @@ cd "$(dirname "$0")/.."
 MAX_EXAMPLES="${MAX_EXAMPLES:-20}"
 SEED="${SEED:-1}"
 VENV="$(realpath -m "${VENV:-.build/contract-venv}")"
-WORK="$(mktemp -d)"
+# Scratch under .build, not /tmp: the logs and the mock's pid live there for the whole run.
+mkdir -p .build
+WORK="$(realpath "$(mktemp -d .build/openapi-mock-check.XXXXXX)")"
 MOCK_PID=""
 # Which checks apply to a mock, and each document's exceptions with their reasons.
 CONFIG="$(pwd)/Tests/Fixtures/OpenAPI/schemathesis.toml"
