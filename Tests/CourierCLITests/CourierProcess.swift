@@ -11,19 +11,7 @@ struct CourierProcess {
     }
 
     /// The `courier` binary next to the test bundle (`swift build --build-tests` builds both).
-    static var executable: URL {
-        let candidates = [
-            Bundle.main.executableURL?.deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-        ].compactMap { $0 }
-        for directory in candidates {
-            let url = directory.appendingPathComponent("courier")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../.build/debug/courier").standardizedFileURL
-    }
+    static var executable: URL { Subprocess.built("courier") }
 
     /// The default time limit: a minute, three under a sanitizer, where the `courier` binary runs
     /// several times slower and shares two cores with the rest of the suite.

@@ -8,19 +8,7 @@ import TestSupport
 /// Runs the `notes-tool` executable (the README's notes API as a `CourierTool`), built next to the
 /// test bundle by `swift build --build-tests`.
 enum NotesTool {
-    static var executable: URL {
-        let candidates = [
-            Bundle.main.executableURL?.deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-        ].compactMap { $0 }
-        for directory in candidates {
-            let url = directory.appendingPathComponent("notes-tool")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../.build/debug/notes-tool").standardizedFileURL
-    }
+    static var executable: URL { Subprocess.built("notes-tool") }
 
     /// Runs `notes-tool arguments…` to completion.
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws

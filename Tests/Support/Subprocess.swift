@@ -175,6 +175,22 @@ public final class Subprocess: @unchecked Sendable {
         }
     }
 
+    /// A program of this package (`courier`, `notes-tool`), built next to the test bundle by
+    /// `swift build --build-tests`; the debug build's copy when the bundle is elsewhere.
+    public static func built(_ name: String, testFile: String = #filePath) -> URL {
+        let candidates = [
+            Bundle.main.executableURL?.deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+        ].compactMap { $0 }
+        for directory in candidates {
+            let url = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return URL(fileURLWithPath: testFile).deletingLastPathComponent()
+            .appendingPathComponent("../../.build/debug/\(name)").standardizedFileURL
+    }
+
     /// The full path of `name` on PATH (or the usual system folders), if it is installed.
     public static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
