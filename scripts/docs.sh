@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of Courier, CourierJSON, CourierCookies, CourierURLSession,
 # CourierInterceptors, CourierCache, CourierEvents, CourierContract, CourierConfiguration, CourierCurl
-# MockServer, MockServerContract, CourierPact, MockServerPact and CourierTool with the toolchain's docc, from symbol graphs,
+# MockServer, MockServerContract, CourierPact, MockServerPact, CourierTool, CourierOpenAPI and
+# MockServerOpenAPI with the toolchain's docc, from symbol graphs,
 # warnings as errors.
 # Output: .build/docs/<Module>.doccarchive
 # Usage: scripts/docs.sh   (builds the modules first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for target in MockServer MockServerContract MockServerPact CourierCurl CourierEvents CourierPact CourierTool; do swift build --target "$target" >/dev/null; done
+for target in MockServer MockServerContract MockServerPact MockServerOpenAPI CourierCurl CourierEvents CourierPact \
+  CourierTool; do swift build --target "$target" >/dev/null; done
 triple="$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')"
 modules=".build/debug/Modules"
 out=".build/docs"
@@ -22,7 +24,8 @@ for pair in Courier:Sources/Courier/Courier.docc CourierJSON:Sources/CourierJSON
   CourierCurl:Sources/CourierCurl/CourierCurl.docc MockServer:MockServer/MockServer.docc \
   MockServerContract:MockServer/Contract/MockServerContract.docc \
   CourierPact:Sources/CourierPact/CourierPact.docc MockServerPact:MockServer/Pact/MockServerPact.docc \
-  CourierTool:Sources/CourierTool/CourierTool.docc; do
+  CourierTool:Sources/CourierTool/CourierTool.docc CourierOpenAPI:Sources/CourierOpenAPI/CourierOpenAPI.docc \
+  MockServerOpenAPI:MockServer/OpenAPI/MockServerOpenAPI.docc; do
   module="${pair%%:*}"
   catalog="${pair#*:}"
   graphs="$out/graphs-$module"

@@ -46,7 +46,7 @@ public struct OpenAPIHandler: HTTPHandler {
     /// - Parameters:
     ///   - url: a JSON or YAML OpenAPI 3.0 or 3.1 document.
     ///   - seed: the seed of generated answers.
-    /// - Throws: ``OpenAPIDocumentError`` when the document cannot be read or is invalid (with the JSON
+    /// - Throws: `OpenAPIDocumentError` when the document cannot be read or is invalid (with the JSON
     ///   pointer of each problem).
     public init(contentsOf url: URL, seed: UInt64 = 0) throws(OpenAPIDocumentError) {
         self.init(document: try OpenAPIDocument.load(from: url), seed: seed)

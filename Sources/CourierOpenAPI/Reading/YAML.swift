@@ -2,7 +2,7 @@ import CYAML
 import CourierPrimitives
 import Foundation
 
-/// YAML text read into a ``JSONValue``, the way OpenAPI documents are written.
+/// YAML text read into a `JSONValue`, the way OpenAPI documents are written.
 ///
 /// Scalars follow YAML 1.2's core schema (`true`, `null`, `~`, `12`, `0x1F`, `1.5e3`, `.inf`); a quoted
 /// scalar, or one tagged `!!str`, is always a string. Mapping keys are kept as written, so `200:` is the
