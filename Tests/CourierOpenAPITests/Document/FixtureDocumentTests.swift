@@ -16,6 +16,7 @@ import Testing
             ("petstore-3.1.yaml", .v3_1, 6),
             ("swagger-petstore-3.0.yaml", .v3_0, 19),
             ("uspto.yaml", .v3_0, 3),
+            ("api-with-examples.yaml", .v3_0, 2),
         ])
     func loads(file: String, version: OpenAPIDocument.Version, operations: Int) throws {
         let document = try OpenAPIDocument.load(from: Self.folder.appendingPathComponent(file))
