@@ -26,22 +26,16 @@ fi
 # The PyPI tools live in one virtualenv that the tests and the contract check share (Debian's python3 has
 # no pip, and refuses installs into the system, PEP 668): openapi-spec-validator and schemathesis for the
 # contract checks; requests and WireMock's own client (`wiremock`) for the mock server's third-party tests;
-<<<<<<< HEAD
 # pact-python-cli for Pact's own `pact` binary (verifier and mock server; a wheel with no Python module, so
-# its check is the binary), which scripts/pact-interop.sh runs.
+# its check is the binary), which scripts/pact-interop.sh runs; openapi-core to validate every answer
+# `courier mock --openapi` gives against its document (0.19 or later: left unbounded, pip settles on 0.14
+# beside the newest openapi-spec-validator, and 0.14 cannot import).
 if [ "${1:-build}" = test ]; then
   venv="$(cd "$(dirname "$0")/.." && pwd)/.build/contract-venv"
-  tools=(openapi-spec-validator schemathesis requests wiremock pact-python-cli)
-  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openapi_spec_validator, schemathesis, requests, wiremock' >/dev/null 2>&1 \
+  tools=(openapi-spec-validator schemathesis requests wiremock pact-python-cli "openapi-core>=0.19")
+  if [ ! -x "$venv/bin/python" ] \
+    || ! "$venv/bin/python" -c 'import openapi_spec_validator, schemathesis, requests, wiremock; from openapi_core import OpenAPI' >/dev/null 2>&1 \
     || ! PACT_DO_NOT_TRACK=true "$venv/bin/pact" verifier --version >/dev/null 2>&1; then
-=======
-# openapi-core to validate every answer `courier mock --openapi` gives against its document (0.19 or later:
-# left unbounded, pip settles on 0.14 beside the newest openapi-spec-validator, and 0.14 cannot import).
-if [ "${1:-build}" = test ]; then
-  venv="$(cd "$(dirname "$0")/.." && pwd)/.build/contract-venv"
-  tools=(openapi-spec-validator schemathesis requests wiremock "openapi-core>=0.19")
-  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import openapi_spec_validator, schemathesis, requests, wiremock; from openapi_core import OpenAPI' >/dev/null 2>&1; then
->>>>>>> 481e7c6 (courier mock --openapi FILE [--seed N] serves a document (refused at start with each problem's pointer), and CourierTesting exports OpenAPIHandler for withMockServer; refusals take the status and answer shape the operation declares; concrete paths win over templates for every method; an empty form is {}; int64 bounds hold past a double's precision; scripts/openapi-mock-check.sh holds the mock to schemathesis and openapi-core for every fixture in make test; README: From an OpenAPI document)
     echo "install-deps: pip install ${tools[*]} into $venv"
     mkdir -p "$(dirname "$venv")"
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
