@@ -202,25 +202,15 @@ extension Schema.StringRules {
         if let allowed, let bad = rest.first(where: { !allowed.contains($0) }) {
             return (.pattern, "must not contain \(String(bad).debugDescription)")
         }
-        switch format {
-        case "email":
-            let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-            if parts.count < 2 || parts.first?.isEmpty == true || parts.last?.isEmpty == true {
-                return (.format, "must be an email address")
-            }
-        case "uri":
-            guard let url = URL(string: text), url.scheme != nil else {
-                return (.format, "must be an absolute URI")
-            }
-        case "date-time":
-            if ISO8601DateFormatter().date(from: text) == nil {
-                return (.format, "must be an RFC 3339 date-time")
-            }
-        case "uuid":
-            if UUID(uuidString: text) == nil { return (.format, "must be a UUID") }
-        default:
-            break
+        if let format, StringFormats.check(format, text) == false {
+            return (.format, Self.formatRule[format] ?? "must be a valid \(format)")
         }
         return nil
     }
+
+    /// What a value of each checked format must be, as a violation says it.
+    private static let formatRule: [String: String] = [
+        "email": "must be an email address", "uri": "must be an absolute URI",
+        "date-time": "must be an RFC 3339 date-time", "uuid": "must be a UUID",
+    ]
 }

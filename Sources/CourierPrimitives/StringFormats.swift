@@ -7,10 +7,11 @@ import Foundation
 #endif
 
 /// The string formats checked: date-time, date, time, uuid, email, uri, ipv4, ipv6 and byte. Other formats
-/// (`password`, `binary`, vendor formats) are annotations and pass.
-enum StringFormats {
+/// (`password`, `binary`, vendor formats) are annotations and pass. One set of rules for every
+/// validator: a declaration's schemas (CourierContract) and an OpenAPI document's (CourierOpenAPI).
+package enum StringFormats {
     /// Whether `text` is a valid `format`; nil when the format is not checked.
-    static func check(_ format: String, _ text: String) -> Bool? {
+    package static func check(_ format: String, _ text: String) -> Bool? {
         switch format {
         case "date-time": dateTime(text)
         case "date": date(text)
@@ -32,7 +33,7 @@ enum StringFormats {
     }
 
     /// RFC 3339 full-date: `2024-02-29`, with the month's real length.
-    static func date(_ text: String) -> Bool {
+    package static func date(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = digits(parts[0]), let month = digits(parts[1]), let day = digits(parts[2]),
@@ -44,7 +45,7 @@ enum StringFormats {
     }
 
     /// RFC 3339 full-time: `23:59:60.5Z`, `08:00:00+02:00`.
-    static func time(_ text: String) -> Bool {
+    package static func time(_ text: String) -> Bool {
         let utf8 = Array(text.utf8)
         guard utf8.count >= 9, utf8[2] == UInt8(ascii: ":"), utf8[5] == UInt8(ascii: ":") else {
             return false
@@ -71,12 +72,12 @@ enum StringFormats {
     }
 
     /// RFC 3339 date-time: a full-date, `T`, a full-time.
-    static func dateTime(_ text: String) -> Bool {
+    package static func dateTime(_ text: String) -> Bool {
         guard let separator = text.firstIndex(where: { $0 == "T" || $0 == "t" }) else { return false }
         return date(String(text[..<separator])) && time(String(text[text.index(after: separator)...]))
     }
 
-    static func uuid(_ text: String) -> Bool {
+    package static func uuid(_ text: String) -> Bool {
         let utf8 = Array(text.utf8)
         guard utf8.count == 36 else { return false }
         for (index, byte) in utf8.enumerated() {
@@ -94,7 +95,7 @@ enum StringFormats {
     }
 
     /// A pragmatic RFC 5321 mailbox: one `@`, a non-empty local part without spaces, a dotted domain.
-    static func email(_ text: String) -> Bool {
+    package static func email(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64, !text.contains(" ") else {
             return false
@@ -110,7 +111,7 @@ enum StringFormats {
     }
 
     /// An absolute URI: a scheme, `:`, and no spaces.
-    static func uri(_ text: String) -> Bool {
+    package static func uri(_ text: String) -> Bool {
         guard let colon = text.firstIndex(of: ":"), !text.contains(" ") else { return false }
         let scheme = text[..<colon]
         guard let first = scheme.unicodeScalars.first, CharacterSet.letters.contains(first) else {
@@ -121,7 +122,7 @@ enum StringFormats {
         } && URLComponents(string: text) != nil
     }
 
-    static func ipv4(_ text: String) -> Bool {
+    package static func ipv4(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4
             && parts.allSatisfy { part in
@@ -130,13 +131,13 @@ enum StringFormats {
             }
     }
 
-    static func ipv6(_ text: String) -> Bool {
+    package static func ipv6(_ text: String) -> Bool {
         var address = in6_addr()
         return inet_pton(AF_INET6, text, &address) == 1
     }
 
     /// Base64 (RFC 4648) with padding.
-    static func byte(_ text: String) -> Bool {
+    package static func byte(_ text: String) -> Bool {
         text.utf8.count % 4 == 0 && Data(base64Encoded: text) != nil
     }
 }
