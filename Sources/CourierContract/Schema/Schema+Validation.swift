@@ -14,7 +14,7 @@ package struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
         case type
         /// A string outside the declared enumeration.
         case enumeration = "enum"
-        /// A string that is not of its format (date-time, uri, email, uuid).
+        /// A string that is not of its format (date-time, date, time, uuid, email, uri, ipv4, ipv6, byte).
         case format
         /// A string too short or too long.
         case length
