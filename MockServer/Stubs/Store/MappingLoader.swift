@@ -25,6 +25,16 @@ enum MappingLoader {
     ///   that names no file in the files folder included).
     static func load(from directory: URL, globalTemplating: Bool = false) throws -> [StubMapping] {
         let (root, filesDirectory) = layout(of: directory)
+        // Foundation on Linux enumerates a missing folder as an empty one: a mistyped path would
+        // start a server with no stubs and no word of why.
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
+            throw ValuePattern.InvalidMapping(description: "there is no mappings folder at \(directory.path)")
+        }
+        guard isDirectory.boolValue else {
+            throw ValuePattern.InvalidMapping(
+                description: "\(directory.path) is a file, not a mappings folder")
+        }
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         else {
             throw ValuePattern.InvalidMapping(description: "cannot read the mappings folder \(root.path)")

@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// Mapping files and admin bodies are JSON to the letter, as WireMock reads them: a fault is reported
@@ -31,6 +32,21 @@ struct MappingJSONTests {
         #expect(message.contains("mappings/users.json: malformed JSON at \(position)"), "\(message)")
         #expect(message.contains(reason), "\(message)")
         #expect(!message.contains("DecodingError"), "\(message)")
+    }
+
+    /// A mappings folder that is not there (a mistyped path) stops the start, naming the path,
+    /// instead of serving no stubs; so does a file given as the folder.
+    @Test func aMissingMappingsFolderStopsTheStart() throws {
+        let folder = try MappingFolder([:])
+        defer { folder.remove() }
+        var missing = folder
+        missing.root = folder.root.appendingPathComponent("no-such-folder")
+        #expect(missing.startFailure().contains("there is no mappings folder at \(missing.root.path)"))
+        let file = folder.root.appendingPathComponent("stub.json")
+        try Data("{}".utf8).write(to: file)
+        var notAFolder = folder
+        notAFolder.root = file
+        #expect(notAFolder.startFailure().contains("\(file.path) is a file, not a mappings folder"))
     }
 
     @Test(arguments: [

@@ -4,7 +4,7 @@ import Testing
 
 /// A temporary mappings root (`mappings/`, `__files/`) holding the given files; removed by `remove()`.
 struct MappingFolder {
-    let root: URL
+    var root: URL
 
     /// - Parameter files: path under the root (`mappings/users.json`, `__files/a.json`) → contents.
     init(_ files: [String: String]) throws {
