@@ -154,6 +154,9 @@ let package = Package(
             ],
             path: "Tests/Support"),
         .testTarget(
+            name: "CourierPrimitivesTests", dependencies: ["CourierPrimitives"],
+            path: "Tests/CourierPrimitivesTests"),
+        .testTarget(
             name: "CourierTests",
             dependencies: [
                 "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierInterceptors",
@@ -236,11 +239,16 @@ let package = Package(
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "MockServer", "Courier", "CourierContract", "CourierCurl", "CourierTesting",
-                "CourierURLSession", "TestSupport",
-                "MockServerContract",
+                "MockServer", "Courier", "CourierCurl", "CourierTesting", "CourierURLSession", "TestSupport",
             ],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
+        .testTarget(
+            name: "MockServerContractTests",
+            dependencies: [
+                "MockServerContract", "Courier", "CourierContract", "CourierCurl", "CourierPrimitives",
+                "CourierURLSession", "MockServer", "TestSupport",
+            ],
+            path: "Tests/MockServerContractTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "CourierOpenAPITests",
             dependencies: ["CourierOpenAPI", "CourierPrimitives", "Endpoints"],

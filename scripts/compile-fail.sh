@@ -38,7 +38,7 @@ for snippet in Tests/CompileFail/*.swift; do
 done
 clang_paths=(-I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl -I Sources/CYAML)
 for example in Tests/ReadmeExamplesTests/Readme*Example.swift \
-  Tests/MockServerTests/ExampleAPI/NotesAPI.swift; do
+  Tests/MockServerContractTests/ExampleAPI/NotesAPI.swift; do
   if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" "$example" 2>&1)"; then
     echo "compile-fail: $(basename "$example") compiles with the public API alone"; passed=$((passed + 1))
   else
@@ -46,8 +46,8 @@ for example in Tests/ReadmeExamplesTests/Readme*Example.swift \
   fi
 done
 # The README's stub check uses the README's notes API: both files together, public API alone.
-if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" Tests/MockServerTests/ExampleAPI/NotesAPI.swift \
-  Tests/MockServerTests/ExampleAPI/ReadmeStubCheckExample.swift 2>&1)"; then
+if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" Tests/MockServerContractTests/ExampleAPI/NotesAPI.swift \
+  Tests/MockServerContractTests/ExampleAPI/ReadmeStubCheckExample.swift 2>&1)"; then
   echo "compile-fail: ReadmeStubCheckExample.swift compiles with the public API alone"; passed=$((passed + 1))
 else
   echo "compile-fail: ReadmeStubCheckExample.swift needs more than the public API"; echo "$output"; failed=$((failed + 1))

@@ -1,4 +1,3 @@
-import Courier
 import CourierPrimitives
 import Foundation
 import Testing

@@ -1,1 +1,1 @@
-../MockServerTests/ExampleAPI/NotesAPI.swift
+../MockServerContractTests/ExampleAPI/NotesAPI.swift

@@ -1,6 +1,6 @@
 import CourierTool
 
-// The README's notes API (NotesAPI.swift, the same file as Tests/MockServerTests/ExampleAPI's) as a
+// The README's notes API (NotesAPI.swift, the same file as Tests/MockServerContractTests/ExampleAPI's) as a
 // command-line tool: openapi, mock, call and verify.
 @main struct NotesTool {
     static func main() async {

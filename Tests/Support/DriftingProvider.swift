@@ -2,7 +2,7 @@ import CourierPrimitives
 import Foundation
 import MockServer
 
-/// A provider of the README's notes API (`Tests/MockServerTests/ExampleAPI/NotesAPI.swift`), written
+/// A provider of the README's notes API (`Tests/MockServerContractTests/ExampleAPI/NotesAPI.swift`), written
 /// by hand as a server team would: faithful to the declaration, or with one planted drift, for
 /// tests of provider verification (`verify`, `verify --pact`).
 ///

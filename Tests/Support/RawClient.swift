@@ -7,15 +7,15 @@ import Foundation
 #endif
 
 /// A blocking TCP client for tests: sends raw bytes and reads raw responses, with a receive timeout.
-final class RawClient {
-    let fd: Int32
+public final class RawClient {
+    public let fd: Int32
     private var buffer: [UInt8] = []
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    init(port: Int, timeout: Double = 5) throws {
+    public init(port: Int, timeout: Double = 5) throws {
         // `self.fd` is set last: once every stored property is set, a throw runs `deinit`, which would
         // close the descriptor a second time (by then its number may belong to another test's socket).
         #if canImport(Darwin)
@@ -48,11 +48,11 @@ final class RawClient {
         close(fd)
     }
 
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
@@ -67,7 +67,7 @@ final class RawClient {
         }
     }
 
-    func shutdownWrite() {
+    public func shutdownWrite() {
         #if canImport(Darwin)
             _ = shutdown(fd, SHUT_WR)
         #else
@@ -92,26 +92,26 @@ final class RawClient {
 
     /// Whether bytes (or the end of the stream) are waiting on `fd`, without waiting for them. Takes
     /// the descriptor rather than the client, so that another thread may ask.
-    static func hasInputWaiting(_ fd: Int32) -> Bool {
+    public static func hasInputWaiting(_ fd: Int32) -> Bool {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) > 0
     }
 
     /// Reads until the peer closes; returns everything received.
-    func readToEnd() throws -> [UInt8] {
+    public func readToEnd() throws -> [UInt8] {
         while try fill() {}
         defer { buffer.removeAll() }
         return buffer
     }
 
     /// Whether the peer closed (EOF) with nothing more to read; throws on reset.
-    func isClosedByPeer() throws -> Bool {
+    public func isClosedByPeer() throws -> Bool {
         if !buffer.isEmpty { return false }
         return try !fill()
     }
 
     /// Reads one response (head plus Content-Length or chunked body; no body for HEAD or 1xx/204/304).
-    func readResponse(isHead: Bool = false) throws -> RawResponse {
+    public func readResponse(isHead: Bool = false) throws -> RawResponse {
         let headEnd = try readUntil(Array("\r\n\r\n".utf8))
         let headBytes = Array(buffer[0..<headEnd])
         buffer.removeFirst(headEnd + 4)
@@ -180,16 +180,16 @@ final class RawClient {
 }
 
 /// A response as read off the wire.
-struct RawResponse {
-    var status: Int
-    var statusLine: String
-    var headers: [(String, String)]
-    var body: [UInt8]
-    var chunkCount = 0
+public struct RawResponse: Sendable {
+    public var status: Int
+    public var statusLine: String
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+    public var chunkCount = 0
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// The admin API can add a stub that serves a file: a web page the developer visits must not

@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// Admin routes WireMock clients call beyond mappings and the journal: save, metadata, settings, shutdown.

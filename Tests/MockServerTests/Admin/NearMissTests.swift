@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// `/__admin/near-misses/*` and `/__admin/requests/unmatched/near-misses`, in WireMock's JSON shape.

@@ -2,6 +2,7 @@ import Courier
 import CourierPrimitives
 import CourierTesting
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MockServer

@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 @Suite struct ServerSmokeTests {

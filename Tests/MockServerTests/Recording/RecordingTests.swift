@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// Record and playback: `/__admin/recordings/*` against a second in-process server as the upstream.

@@ -2,6 +2,7 @@ import Courier
 import CourierPrimitives
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// `withMockServer` ends without blocking the cooperative pool and without waiting for clients that left.

@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// A `bodyFileName` is checked when the mapping is loaded, as every other mapping error is: a file that

@@ -1,5 +1,6 @@
 import CourierPrimitives
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MockServer

@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// WireMock 3's method names beyond the HTTP ones: `ANY` matches every method, `GET_OR_HEAD` a GET

@@ -2,6 +2,7 @@ import CourierPrimitives
 import Dispatch
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// Stubs are matched outside the store's lock, but a scenario moves one step per request: a
