@@ -162,9 +162,12 @@ let package = Package(
                 "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierInterceptors",
                 "CourierJSON", "CourierTesting", "CourierURLSession", "TestSupport",
             ],
-            path: "Tests/CourierTests",
-            exclude: ["Fixtures"]
+            path: "Tests/CourierTests"
         ),
+        .testTarget(
+            name: "CourierTestingTests",
+            dependencies: ["CourierTesting", "Courier", "CourierContract", "TestSupport"],
+            path: "Tests/CourierTestingTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "CourierInterceptorsTests",
             dependencies: [

@@ -9,7 +9,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures")
 
 struct StubTransportTests {
