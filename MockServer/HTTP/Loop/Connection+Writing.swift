@@ -211,10 +211,21 @@ extension Connection {
             source = .bytes(data, offset: 0, end: data.count)
             length = Int64(data.count)
         case .file(let url):
-            if let opened = SocketSystem.openRegularFile(url.path) {
+            let path = url.path
+            if let data = loop.fileCache.cached(path: path) {
                 rangeable = true
-                source = .file(fd: opened.fd, offset: 0, remaining: opened.size)
-                length = opened.size
+                source = .bytes(data, offset: 0, end: data.count)
+                length = Int64(data.count)
+            } else if let opened = SocketSystem.openRegularFile(path) {
+                rangeable = true
+                if let data = loop.fileCache.keep(path: path, fd: opened.fd, size: opened.size) {
+                    SocketSystem.closeDescriptor(opened.fd)
+                    source = .bytes(data, offset: 0, end: data.count)
+                    length = Int64(data.count)
+                } else {
+                    source = .file(fd: opened.fd, offset: 0, remaining: opened.size)
+                    length = opened.size
+                }
             } else {
                 status = 404
                 reason = nil

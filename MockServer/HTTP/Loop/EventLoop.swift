@@ -39,6 +39,8 @@ final class EventLoop: @unchecked Sendable {
     /// A read buffer shared by this loop's connections.
     let scratch: UnsafeMutableRawBufferPointer
     var dateCache = HTTPDateCache()
+    /// Small body files this loop has served, kept while unchanged.
+    var fileCache = FileBodyCache()
 
     init(index: Int, context: HTTPServerContext) throws {
         self.index = index
