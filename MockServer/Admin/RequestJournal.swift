@@ -82,18 +82,11 @@ final class RequestJournal: Sendable {
     }
 
     private static func uuid(prefix: UInt64, sequence: UInt64) -> UUID {
-        let high = prefix.bigEndian
-        let low = sequence.bigEndian
-        return withUnsafeBytes(of: (high, low)) { raw in
-            var bytes = [UInt8](raw)
+        var raw = (prefix.bigEndian, sequence.bigEndian)
+        return withUnsafeMutableBytes(of: &raw) { bytes in
             bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4 layout
             bytes[8] = (bytes[8] & 0x3F) | 0x80
-            return UUID(
-                uuid: (
-                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
-                    bytes[9],
-                    bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-                ))
+            return UUID(uuid: bytes.load(as: uuid_t.self))
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Serialising status lines and headers, and interpreting `Range`, without Foundation formatters.
 enum ResponseEncoding {
     /// The statuses a stub or handler may end a response with: 1xx are interim answers, and one sent as
@@ -81,6 +83,40 @@ enum ResponseEncoding {
         }
     }
 
+    /// Appends the status line and the header fields, without the framing fields and `Connection`
+    /// (the server writes those); returns whether `Date` and `Accept-Ranges` were among the fields.
+    static func appendHead(status: Int, reason: String?, headers: ServerHeaders, to out: inout [UInt8])
+        -> (hasDate: Bool, hasAcceptRanges: Bool)
+    {
+        out.append(contentsOf: [72, 84, 84, 80, 47, 49, 46, 49, 32])  // "HTTP/1.1 "
+        appendDecimal(Int64(status), to: &out)
+        out.append(32)
+        appendSanitized(reason ?? Self.reason(for: status), to: &out)
+        out.append(contentsOf: [13, 10])
+        var hasDate = false
+        var hasAcceptRanges = false
+        for field in headers {
+            switch field.name.utf8.count {
+            case 14 where ServerHeaders.namesEqual(field.name, "content-length"): continue
+            case 17 where ServerHeaders.namesEqual(field.name, "transfer-encoding"): continue
+            case 10 where ServerHeaders.namesEqual(field.name, "connection"): continue
+            case 4 where ServerHeaders.namesEqual(field.name, "date"): hasDate = true
+            case 13 where ServerHeaders.namesEqual(field.name, "accept-ranges"): hasAcceptRanges = true
+            default: break
+            }
+            appendSanitized(field.name, to: &out)
+            out.append(contentsOf: [58, 32])
+            appendSanitized(field.value, to: &out)
+            out.append(contentsOf: [13, 10])
+        }
+        return (hasDate, hasAcceptRanges)
+    }
+
+    /// Appends text without CR or LF, so that no handler-supplied value can split the header block.
+    static func appendSanitized(_ text: String, to out: inout [UInt8]) {
+        for byte in text.utf8 where byte != 13 && byte != 10 { out.append(byte) }
+    }
+
     /// Appends the lowercase hexadecimal digits of `value` (chunk sizes).
     static func appendHex(_ value: Int, to out: inout [UInt8]) {
         out.append(contentsOf: String(value, radix: 16).utf8)
@@ -143,5 +179,48 @@ extension StringProtocol {
         while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
         while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
         return String(slice)
+    }
+}
+
+/// The head of a response that is the same on every request (a stub's response without templates or
+/// proxying), serialised once: the status line and the header fields, without `Date`, the framing
+/// fields and `Connection`, which the connection writes per response.
+///
+/// Immutable; made when a stub is installed, so that a changed stub gets a new one.
+final class PreparedResponse: Sendable {
+    /// Where the body comes from.
+    enum Body: Sendable {
+        case empty
+        case data(Data)
+        /// A file, by its path (resolved once).
+        case file(path: String)
+    }
+
+    /// The status it was made for.
+    let status: Int
+    /// How many header fields it was made with.
+    let headerCount: Int
+    /// `HTTP/1.1 200 OK\r\n` and the header fields, each ending in CRLF.
+    let head: [UInt8]
+    /// Whether the fields include `Date` (then none is added).
+    let hasDate: Bool
+    /// Whether the fields include `Accept-Ranges` (then none is added for a file body).
+    let hasAcceptRanges: Bool
+    let body: Body
+
+    /// A prepared head for these parts; nil when the status's responses have no body or no
+    /// `Content-Length` (1xx, 204, 304) or is not a final status: those take the general path.
+    init?(status: Int, reason: String?, headers: ServerHeaders, body: Body) {
+        guard ResponseEncoding.finalStatuses.contains(status), status != 204, status != 304 else {
+            return nil
+        }
+        var head: [UInt8] = []
+        let found = ResponseEncoding.appendHead(status: status, reason: reason, headers: headers, to: &head)
+        self.status = status
+        self.headerCount = headers.count
+        self.head = head
+        self.hasDate = found.hasDate
+        self.hasAcceptRanges = found.hasAcceptRanges
+        self.body = body
     }
 }

@@ -24,6 +24,9 @@ public struct ServerResponse: Sendable {
     public var truncateAfter: Int64?
     /// When set, the real response comes later from another thread (a proxied stub's).
     var deferred: DeferredResponse?
+    /// The serialised head of a static stub's response, set where this response is made from the stub
+    /// (and used only while the status and header count are still the stub's).
+    var prepared: PreparedResponse?
 
     /// Creates a response.
     /// - Parameters:

@@ -174,6 +174,7 @@ extension Connection {
             return
         }
         let response = slot.response
+        if let prepared = response.prepared, activate(prepared, slot: slot) { return }
         switch response.fault {
         case .emptyResponse?:
             finishAndClose(.abrupt)
@@ -211,21 +212,9 @@ extension Connection {
             source = .bytes(data, offset: 0, end: data.count)
             length = Int64(data.count)
         case .file(let url):
-            let path = url.path
-            if let data = loop.fileCache.cached(path: path) {
+            if let opened = openBodyFile(url.path) {
                 rangeable = true
-                source = .bytes(data, offset: 0, end: data.count)
-                length = Int64(data.count)
-            } else if let opened = SocketSystem.openRegularFile(path) {
-                rangeable = true
-                if let data = loop.fileCache.keep(path: path, fd: opened.fd, size: opened.size) {
-                    SocketSystem.closeDescriptor(opened.fd)
-                    source = .bytes(data, offset: 0, end: data.count)
-                    length = Int64(data.count)
-                } else {
-                    source = .file(fd: opened.fd, offset: 0, remaining: opened.size)
-                    length = opened.size
-                }
+                (source, length) = opened
             } else {
                 status = 404
                 reason = nil
@@ -293,46 +282,17 @@ extension Connection {
         }
 
         // Status line and headers.
-        out.append(contentsOf: [72, 84, 84, 80, 47, 49, 46, 49, 32])  // "HTTP/1.1 "
-        ResponseEncoding.appendDecimal(Int64(status), to: &out)
-        out.append(32)
-        Self.appendSanitized(reason ?? ResponseEncoding.reason(for: status), to: &out)
-        out.append(contentsOf: [13, 10])
-        var hasDate = false
-        var hasAcceptRanges = false
-        for field in response.headers {
-            switch field.name.utf8.count {
-            case 14 where ServerHeaders.namesEqual(field.name, "content-length"): continue
-            case 17 where ServerHeaders.namesEqual(field.name, "transfer-encoding"): continue
-            case 10 where ServerHeaders.namesEqual(field.name, "connection"): continue
-            case 4 where ServerHeaders.namesEqual(field.name, "date"): hasDate = true
-            case 13 where ServerHeaders.namesEqual(field.name, "accept-ranges"): hasAcceptRanges = true
-            default: break
-            }
-            Self.appendSanitized(field.name, to: &out)
-            out.append(contentsOf: [58, 32])
-            Self.appendSanitized(field.value, to: &out)
-            out.append(contentsOf: [13, 10])
-        }
-        if !hasDate {
-            out.append(contentsOf: [68, 97, 116, 101, 58, 32])  // "Date: "
-            out.append(contentsOf: loop.dateCache.current())
-            out.append(contentsOf: [13, 10])
-        }
-        if rangeable && !hasAcceptRanges { out.append(contentsOf: Array("Accept-Ranges: bytes\r\n".utf8)) }
+        let found = ResponseEncoding.appendHead(
+            status: status, reason: reason, headers: response.headers, to: &out)
+        if !found.hasDate { appendDate() }
+        if rangeable && !found.hasAcceptRanges { out.append(contentsOf: Self.acceptRangesBytes) }
         if let contentRange { out.append(contentsOf: Array("Content-Range: \(contentRange)\r\n".utf8)) }
         if chunked {
             out.append(contentsOf: Array("Transfer-Encoding: chunked\r\n".utf8))
         } else if framesLength {
-            out.append(contentsOf: [
-                67, 111, 110, 116, 101, 110, 116, 45, 76, 101, 110, 103, 116, 104, 58, 32,
-            ])
-            ResponseEncoding.appendDecimal(length, to: &out)
-            out.append(contentsOf: [13, 10])
+            appendContentLength(length)
         }
-        out.append(
-            contentsOf: keepAlive
-                ? Array("Connection: keep-alive\r\n\r\n".utf8) : Array("Connection: close\r\n\r\n".utf8))
+        out.append(contentsOf: keepAlive ? Self.keepAliveEnd : Self.closeEnd)
 
         if noBody {
             Self.release(source)
@@ -348,7 +308,71 @@ extension Connection {
             dribbling &+= events.interval.nanoseconds &* UInt64(events.chunks.count)
         }
         responseDeadline =
-            SocketSystem.monotonicNanos() &+ configuration.responseTimeout.nanoseconds &+ dribbling
+            SocketSystem.monotonicNanos() &+ settings.responseTimeout &+ dribbling
+    }
+
+    private static let acceptRangesBytes = Array("Accept-Ranges: bytes\r\n".utf8)
+    private static let keepAliveEnd = Array("Connection: keep-alive\r\n\r\n".utf8)
+    private static let closeEnd = Array("Connection: close\r\n\r\n".utf8)
+
+    private func appendDate() {
+        out.append(contentsOf: [68, 97, 116, 101, 58, 32])  // "Date: "
+        out.append(contentsOf: loop.dateCache.current())
+        out.append(contentsOf: [13, 10])
+    }
+
+    private func appendContentLength(_ length: Int64) {
+        // "Content-Length: "
+        out.append(contentsOf: [67, 111, 110, 116, 101, 110, 116, 45, 76, 101, 110, 103, 116, 104, 58, 32])
+        ResponseEncoding.appendDecimal(length, to: &out)
+        out.append(contentsOf: [13, 10])
+    }
+
+    /// A body file: from this loop's cache when kept and unchanged, else opened (and kept when small and
+    /// settled); nil when it cannot be opened as a regular file.
+    private func openBodyFile(_ path: String) -> (source: BodySource, length: Int64)? {
+        if let data = loop.fileCache.cached(path: path) {
+            return (.bytes(data, offset: 0, end: data.count), Int64(data.count))
+        }
+        guard let opened = SocketSystem.openRegularFile(path) else { return nil }
+        if let data = loop.fileCache.keep(path: path, fd: opened.fd, size: opened.size) {
+            SocketSystem.closeDescriptor(opened.fd)
+            return (.bytes(data, offset: 0, end: data.count), Int64(data.count))
+        }
+        return (.file(fd: opened.fd, offset: 0, remaining: opened.size), opened.size)
+    }
+
+    /// Starts a stub's response from its prepared head, when nothing of this exchange needs the general
+    /// path (a range, HEAD, a fault, a dribble, an event stream, a missing body file); false otherwise,
+    /// with nothing written.
+    private func activate(_ prepared: PreparedResponse, slot: Slot) -> Bool {
+        let response = slot.response
+        guard slot.rangeHeader == nil, slot.method != "HEAD", response.fault == nil, response.dribble == nil,
+            response.eventStream == nil, response.status == prepared.status,
+            response.headers.count == prepared.headerCount
+        else { return false }
+        let source: BodySource
+        let length: Int64
+        switch prepared.body {
+        case .empty:
+            (source, length) = (.none, 0)
+        case .data(let data):
+            (source, length) = (.bytes(data, offset: 0, end: data.count), Int64(data.count))
+        case .file(let path):
+            guard let opened = openBodyFile(path) else { return false }
+            (source, length) = opened
+        }
+        let keepAlive = slot.keepAlive && !serverStopping
+        out.append(contentsOf: prepared.head)
+        if !prepared.hasDate { appendDate() }
+        if case .file = prepared.body, !prepared.hasAcceptRanges {
+            out.append(contentsOf: Self.acceptRangesBytes)
+        }
+        appendContentLength(length)
+        out.append(contentsOf: keepAlive ? Self.keepAliveEnd : Self.closeEnd)
+        active = Active(source: source, closeAfter: keepAlive ? nil : .graceful)
+        responseDeadline = SocketSystem.monotonicNanos() &+ settings.responseTimeout
+        return true
     }
 
     /// Narrows a body source to `count` bytes starting at `lower`.
@@ -402,10 +426,5 @@ extension Connection {
         chunks.removeAll { $0.isEmpty }
         let interval = dribble.totalDuration.nanoseconds / UInt64(max(1, chunks.count))
         return .dribble(chunks: chunks, next: 0, interval: max(1, interval))
-    }
-
-    /// Appends text without CR or LF, so handler-supplied values cannot split the header block.
-    private static func appendSanitized(_ text: String, to out: inout [UInt8]) {
-        for byte in text.utf8 where byte != 13 && byte != 10 { out.append(byte) }
     }
 }

@@ -100,11 +100,13 @@ final class Connection {
         self.remoteAddress = remoteAddress
         self.loop = loop
         self.parser = HTTPRequestParser(limits: loop.context.limits)
+        self.settings = loop.context.settings
         self.lastActivity = SocketSystem.monotonicNanos()
         out.reserveCapacity(4096)
     }
 
-    var configuration: MockServerConfiguration { loop.context.configuration }
+    /// The server's per-request figures (a copy: they never change).
+    let settings: HTTPServerContext.ConnectionSettings
 
     /// Whether nothing is in progress in either direction.
     var isIdle: Bool {
@@ -161,7 +163,7 @@ final class Connection {
             if closed { return }
             pump()
             if closed { return }
-            again = progress.parsed || (progress.blocked && queue.count < configuration.maxPipelinedRequests)
+            again = progress.parsed || (progress.blocked && queue.count < settings.maxPipelinedRequests)
         }
         if readEOF && queue.isEmpty && active == nil && outIndex == out.count && closeWhenFlushed == nil {
             close(.abrupt)
@@ -182,7 +184,7 @@ final class Connection {
             wantRead = !readEOF && roomToBuffer
         } else {
             wantRead =
-                !readEOF && !stopParsing && queue.count < configuration.maxPipelinedRequests && roomToBuffer
+                !readEOF && !stopParsing && queue.count < settings.maxPipelinedRequests && roomToBuffer
         }
         let wantWrite = outIndex < out.count || yielded
         if wantRead != interestRead || wantWrite != interestWrite {
@@ -197,7 +199,7 @@ final class Connection {
     private func processInput() -> (parsed: Bool, blocked: Bool) {
         var parsed = false
         while !stopParsing && !closed {
-            if head == nil && queue.count >= configuration.maxPipelinedRequests { return (parsed, true) }
+            if head == nil && queue.count >= settings.maxPipelinedRequests { return (parsed, true) }
             let event: HTTPRequestParser.Event?
             do {
                 event = try parser.next()
@@ -220,7 +222,7 @@ final class Connection {
             case .body(let bytes):
                 do {
                     try body.append(
-                        bytes, threshold: configuration.bodySpillThreshold,
+                        bytes, threshold: settings.bodySpillThreshold,
                         directory: loop.context.spillDirectory)
                 } catch {
                     fail(error)
@@ -298,7 +300,7 @@ final class Connection {
             if now >= lingerDeadline { close(.abrupt) }
             return
         }
-        if writeBlockedSince != 0 && now &- writeBlockedSince > configuration.writeTimeout.nanoseconds {
+        if writeBlockedSince != 0 && now &- writeBlockedSince > settings.writeTimeout {
             close(.abrupt)
             return
         }
@@ -310,13 +312,13 @@ final class Connection {
             return
         }
         if requestStartedAt != 0 && !stopParsing
-            && now &- requestStartedAt > configuration.requestTimeout.nanoseconds
+            && now &- requestStartedAt > settings.requestTimeout
         {
             fail(HTTPParseError(status: 408, message: "the request did not arrive in time"))
             drive()
             return
         }
-        if isIdle && now &- lastActivity > configuration.idleTimeout.nanoseconds {
+        if isIdle && now &- lastActivity > settings.idleTimeout {
             close(.abrupt)
         }
     }

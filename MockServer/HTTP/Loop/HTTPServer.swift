@@ -12,7 +12,19 @@ import Foundation
 
 /// What every loop shares: the configuration, derived limits and the function that answers requests.
 final class HTTPServerContext: Sendable {
+    /// The figures a connection reads on every request, copied out of the configuration once: reading
+    /// them through the configuration copies the whole struct (and retains everything it holds).
+    struct ConnectionSettings: Sendable {
+        var maxPipelinedRequests: Int
+        var bodySpillThreshold: Int
+        var idleTimeout: UInt64
+        var requestTimeout: UInt64
+        var writeTimeout: UInt64
+        var responseTimeout: UInt64
+    }
+
     let configuration: MockServerConfiguration
+    let settings: ConnectionSettings
     let limits: HTTPRequestParser.Limits
     let spillDirectory: String
     let respond: @Sendable (ServerRequest) -> ServerResponse
@@ -21,6 +33,13 @@ final class HTTPServerContext: Sendable {
         configuration: MockServerConfiguration, respond: @escaping @Sendable (ServerRequest) -> ServerResponse
     ) {
         self.configuration = configuration
+        self.settings = ConnectionSettings(
+            maxPipelinedRequests: configuration.maxPipelinedRequests,
+            bodySpillThreshold: configuration.bodySpillThreshold,
+            idleTimeout: configuration.idleTimeout.nanoseconds,
+            requestTimeout: configuration.requestTimeout.nanoseconds,
+            writeTimeout: configuration.writeTimeout.nanoseconds,
+            responseTimeout: configuration.responseTimeout.nanoseconds)
         self.limits = HTTPRequestParser.Limits(
             maxRequestLineBytes: configuration.maxRequestLineBytes,
             maxHeaderBytes: configuration.maxHeaderBytes,

@@ -33,6 +33,26 @@ struct ResponseDefinition: Sendable {
     var templated: TemplatedResponse?
     /// Where to forward the request, when the stub proxies.
     var proxy: ProxySettings?
+    /// The response's serialised head, made when the stub is installed (see ``prepare()``).
+    var prepared: PreparedResponse?
+
+    /// Serialises the head once, for a response that is the same on every request: one without
+    /// templates or proxying, whose body file (if any) is resolved. Called when the stub is installed,
+    /// after its last change; delays, dribbles and faults are applied per request around it.
+    mutating func prepare() {
+        prepared = nil
+        guard templated == nil, proxy == nil else { return }
+        let preparedBody: PreparedResponse.Body
+        switch body {
+        case .none: preparedBody = .empty
+        case .data(let data): preparedBody = .data(data)
+        case .file:
+            guard let resolvedFile else { return }
+            preparedBody = .file(path: resolvedFile.path)
+        }
+        prepared = PreparedResponse(
+            status: status, reason: statusMessage, headers: headers, body: preparedBody)
+    }
 
     /// Reads a `response` object.
     /// - Parameters:
@@ -305,6 +325,7 @@ struct ResponseDefinition: Sendable {
         response.dribble = dribble
         response.fault = fault
         response.eventStream = eventStream
+        response.prepared = prepared
         return response
     }
 }

@@ -56,6 +56,7 @@ final class StubStore: Sendable {
         if case .file(let name) = stub.response.body, stub.response.resolvedFile == nil {
             stub.response.resolvedFile = bodyFilesDirectory.appendingPathComponent(name)
         }
+        stub.response.prepare()
         state.nextSequence += 1
         stub.sequence = state.nextSequence
         // An edited stub keeps the file it came from, to be saved back there.
@@ -80,7 +81,8 @@ final class StubStore: Sendable {
     /// The patterns are evaluated on a snapshot, outside the lock, so that one slow match (a
     /// large body against many stubs) does not hold up every other request. The scenario
     /// transition is made under the lock, and only if no scenario changed since the snapshot;
-    /// otherwise the match is run again on the new state.
+    /// otherwise the match is run again on the new state. A match that moves no scenario is the
+    /// answer of the snapshot's state, and takes the lock once.
     func match(_ view: RequestView) -> MatchResult {
         while true {
             let (stubs, scenarios, version) = state.withLock { ($0.stubs, $0.scenarios, $0.scenarioVersion) }
@@ -95,15 +97,16 @@ final class StubStore: Sendable {
                 found = stub
                 break
             }
+            guard let found, let scenario = found.scenarioName, let next = found.newScenarioState else {
+                return found.map { .matched($0) } ?? .unmatched(closest: nil, differences: [])
+            }
             let committed = state.withLock { state -> Bool in
                 guard state.scenarioVersion == version else { return false }
-                if let found, let scenario = found.scenarioName, let next = found.newScenarioState {
-                    state.scenarios[scenario] = next
-                }
+                state.scenarios[scenario] = next
                 return true
             }
             guard committed else { continue }
-            return found.map { .matched($0) } ?? .unmatched(closest: nil, differences: [])
+            return .matched(found)
         }
     }
 

@@ -61,6 +61,7 @@ struct TemplatedResponse: Sendable {
         now: Date = Date()
     ) -> ServerResponse {
         var response = stub.response.makeResponse(filesDirectory: filesDirectory)
+        response.prepared = nil  // rendered per request
         let context = TemplateValue.map([
             "request": requestModel(view, pathTemplate: stub.request.pathTemplate),
             "parameters": TemplateValue(json: templated.parameters),
