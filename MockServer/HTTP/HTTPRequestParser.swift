@@ -244,36 +244,54 @@ struct HTTPRequestParser: Sendable {
     }
 
     private func parseHeadBlock(_ range: Range<Int>) throws(HTTPParseError) -> RequestHead {
-        // Split into CRLF lines; a bare CR or LF is malformed (a smuggling vector).
-        var lines: [Range<Int>] = []
-        var lineStart = range.lowerBound
-        var cursor = range.lowerBound
-        while cursor < range.upperBound {
-            let byte = buffer[cursor]
-            if byte == 13 {
-                guard cursor + 1 < range.upperBound, buffer[cursor + 1] == 10 else {
-                    throw .malformed("bare CR in request head")
+        // Split into CRLF lines; a bare CR or LF anywhere is malformed (a smuggling vector). Only the
+        // first `maxHeaderCount + 1` field lines are kept: more is refused below anyway.
+        let keep = limits.maxHeaderCount + 1
+        var fieldLines: [Range<Int>] = []
+        var fieldCount = 0
+        var requestLine = range
+        let bare: HTTPParseError? = buffer.withUnsafeBufferPointer { bytes in
+            var lineStart = range.lowerBound
+            var cursor = range.lowerBound
+            var first = true
+            func end(_ line: Range<Int>) {
+                if first {
+                    requestLine = line
+                    first = false
+                } else {
+                    fieldCount += 1
+                    if fieldLines.count < keep { fieldLines.append(line) }
                 }
-                lines.append(lineStart..<cursor)
-                cursor += 2
-                lineStart = cursor
-                continue
             }
-            if byte == 10 { throw .malformed("bare LF in request head") }
-            cursor += 1
+            while cursor < range.upperBound {
+                let byte = bytes[cursor]
+                if byte == 13 {
+                    guard cursor + 1 < range.upperBound, bytes[cursor + 1] == 10 else {
+                        return .malformed("bare CR in request head")
+                    }
+                    end(lineStart..<cursor)
+                    cursor += 2
+                    lineStart = cursor
+                    continue
+                }
+                if byte == 10 { return .malformed("bare LF in request head") }
+                cursor += 1
+            }
+            end(lineStart..<range.upperBound)
+            return nil
         }
-        lines.append(lineStart..<range.upperBound)
-        guard let requestLine = lines.first else { throw .malformed("empty request") }
+        if let bare { throw bare }
         if requestLine.count > limits.maxRequestLineBytes {
             throw HTTPParseError(
                 status: 414, message: "request line longer than \(limits.maxRequestLineBytes) bytes")
         }
-        if lines.count - 1 > limits.maxHeaderCount {
+        if fieldCount > limits.maxHeaderCount {
             throw HTTPParseError(status: 431, message: "more than \(limits.maxHeaderCount) header fields")
         }
         var (method, target, version) = try parseRequestLine(requestLine)
         var headers = ServerHeaders()
-        for line in lines.dropFirst() {
+        headers.reserveCapacity(fieldLines.count)
+        for line in fieldLines {
             let field = try parseField(line)
             headers.add(name: field.name, value: field.value)
         }
@@ -281,26 +299,37 @@ struct HTTPRequestParser: Sendable {
     }
 
     private func parseRequestLine(_ line: Range<Int>) throws(HTTPParseError) -> (String, String, String) {
-        var spaces: [Int] = []
+        var first = -1
+        var second = -1
         for position in line where buffer[position] == 32 {
-            spaces.append(position)
-            if spaces.count > 2 { throw .malformed("request line has more than three parts") }
+            if first < 0 {
+                first = position
+            } else if second < 0 {
+                second = position
+            } else {
+                throw .malformed("request line has more than three parts")
+            }
         }
-        guard spaces.count == 2 else { throw .malformed("request line is not 'METHOD target HTTP/1.1'") }
-        let methodRange = line.lowerBound..<spaces[0]
-        let targetRange = spaces[0] + 1..<spaces[1]
-        let versionRange = spaces[1] + 1..<line.upperBound
+        guard second >= 0 else { throw .malformed("request line is not 'METHOD target HTTP/1.1'") }
+        let methodRange = line.lowerBound..<first
+        let targetRange = first + 1..<second
+        let versionRange = second + 1..<line.upperBound
         guard !methodRange.isEmpty, methodRange.allSatisfy({ Self.isTokenByte(buffer[$0]) }) else {
             throw .malformed("invalid method")
         }
         guard !targetRange.isEmpty, targetRange.allSatisfy({ buffer[$0] > 32 && buffer[$0] < 127 }) else {
             throw .malformed("invalid request target")
         }
-        let method = String(decoding: buffer[methodRange], as: UTF8.self).uppercased()
+        var method = String(decoding: buffer[methodRange], as: UTF8.self)
+        if methodRange.contains(where: { (97...122).contains(buffer[$0]) }) { method = method.uppercased() }
         let target = String(decoding: buffer[targetRange], as: UTF8.self)
-        let version = String(decoding: buffer[versionRange], as: UTF8.self)
+        let version =
+            buffer[versionRange].elementsEqual(Self.http11)
+            ? "HTTP/1.1" : String(decoding: buffer[versionRange], as: UTF8.self)
         return (method, target, version)
     }
+
+    private static let http11: [UInt8] = Array("HTTP/1.1".utf8)
 
     private func parseField(_ line: Range<Int>) throws(HTTPParseError) -> (name: String, value: String) {
         guard let first = line.first else { throw .malformed("empty header line") }

@@ -55,6 +55,11 @@ public struct ServerHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral 
         fields.append((name: name, value: value))
     }
 
+    /// Makes room for `count` fields.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Removes every field named `name` (case-insensitive).
     /// - Parameter name: the header name.
     public mutating func remove(name: String) {

@@ -49,18 +49,18 @@ final class RequestRouter: Sendable {
         var response: ServerResponse
         if let refused = handlers.lazy.compactMap({ $0.gate(request) }).first {
             response = refused
-        } else if case .matched(let stub) = store.match(view) {
-            stubID = stub.id
-            if let settings = stub.response.proxy {
-                return forward(request, settings, stubID: stub.id, recorded: false)
+        } else if case .matched(let installed) = store.match(view) {
+            stubID = installed.stub.id
+            if let settings = installed.stub.response.proxy {
+                return forward(request, settings, stubID: installed.stub.id, recorded: false)
             }
-            if let templated = stub.response.templated {
+            if let templated = installed.stub.response.templated {
                 response = TemplatedResponse.response(
-                    for: stub, templated, view: view, filesDirectory: store.filesDirectory)
+                    for: installed.stub, templated, view: view, filesDirectory: store.filesDirectory)
             } else {
-                response = stub.response.makeResponse(filesDirectory: store.filesDirectory)
+                response = installed.stub.response.makeResponse(filesDirectory: store.filesDirectory)
             }
-            applyGlobalDelay(to: &response, stub: stub)
+            applyGlobalDelay(to: &response, stub: installed.stub)
         } else if let injected = chaos?.apply(next: { runHandlers(request) ?? notFound(view) }) {
             response = injected
         } else if let handled = runHandlers(request) {

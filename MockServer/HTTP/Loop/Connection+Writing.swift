@@ -316,9 +316,7 @@ extension Connection {
     private static let closeEnd = Array("Connection: close\r\n\r\n".utf8)
 
     private func appendDate() {
-        out.append(contentsOf: [68, 97, 116, 101, 58, 32])  // "Date: "
-        out.append(contentsOf: loop.dateCache.current())
-        out.append(contentsOf: [13, 10])
+        out.append(contentsOf: loop.dateCache.currentLine())
     }
 
     private func appendContentLength(_ length: Int64) {

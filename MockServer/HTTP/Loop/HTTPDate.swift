@@ -9,21 +9,25 @@
 /// The IMF-fixdate for the `Date` header, recomputed at most once a second per loop (no formatter).
 struct HTTPDateCache {
     private var second: Int = -1
-    private(set) var bytes: [UInt8] = []
+    private var line: [UInt8] = []
 
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ]
 
-    /// The current date as `Sun, 06 Nov 1994 08:49:37 GMT` bytes.
-    mutating func current() -> [UInt8] {
+    /// The current date's header line, `Date: Sun, 06 Nov 1994 08:49:37 GMT` and CRLF.
+    mutating func currentLine() -> [UInt8] {
+        refresh()
+        return line
+    }
+
+    private mutating func refresh() {
         let now = time(nil)
         if Int(now) != second {
             second = Int(now)
-            bytes = Array(Self.format(now).utf8)
+            line = Array("Date: \(Self.format(now))\r\n".utf8)
         }
-        return bytes
     }
 
     static func format(_ seconds: time_t) -> String {

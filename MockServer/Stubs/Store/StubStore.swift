@@ -4,7 +4,12 @@ import Foundation
 /// Every stub and scenario state, behind one lock so matching and scenario transitions are atomic.
 final class StubStore: Sendable {
     struct State {
-        var stubs: [StubMapping] = []
+        var stubs: [StubMapping] = [] {
+            didSet { installed = nil }
+        }
+        /// `stubs`, each in a box, for matching: a match hands on a reference instead of copying the
+        /// stub. Made again at the first match after `stubs` changes.
+        var installed: [Installed]?
         var defaults: [StubMapping] = []
         var scenarios: [String: String] = [:] {
             didSet { scenarioVersion &+= 1 }
@@ -30,9 +35,18 @@ final class StubStore: Sendable {
         set { state.withLock { $0.settings = newValue } }
     }
 
+    /// An installed stub, shared by reference with the requests it answers.
+    final class Installed: Sendable {
+        let stub: StubMapping
+
+        init(_ stub: StubMapping) {
+            self.stub = stub
+        }
+    }
+
     /// The outcome of matching a request against the stubs.
     enum MatchResult {
-        case matched(StubMapping)
+        case matched(Installed)
         case unmatched(closest: StubMapping?, differences: [RequestPattern.Mismatch])
     }
 
@@ -85,19 +99,25 @@ final class StubStore: Sendable {
     /// answer of the snapshot's state, and takes the lock once.
     func match(_ view: RequestView) -> MatchResult {
         while true {
-            let (stubs, scenarios, version) = state.withLock { ($0.stubs, $0.scenarios, $0.scenarioVersion) }
-            var found: StubMapping?
-            for stub in stubs {
-                if let scenario = stub.scenarioName, let required = stub.requiredScenarioState,
+            let (stubs, scenarios, version) = state.withLock { state in
+                let installed = state.installed ?? state.stubs.map(Installed.init)
+                state.installed = installed
+                return (installed, state.scenarios, state.scenarioVersion)
+            }
+            var found: Installed?
+            for candidate in stubs {
+                if let scenario = candidate.stub.scenarioName,
+                    let required = candidate.stub.requiredScenarioState,
                     scenarios[scenario, default: StubMapping.startedState] != required
                 {
                     continue
                 }
-                guard stub.request.matches(view) else { continue }
-                found = stub
+                guard candidate.stub.request.matches(view) else { continue }
+                found = candidate
                 break
             }
-            guard let found, let scenario = found.scenarioName, let next = found.newScenarioState else {
+            guard let found, let scenario = found.stub.scenarioName, let next = found.stub.newScenarioState
+            else {
                 return found.map { .matched($0) } ?? .unmatched(closest: nil, differences: [])
             }
             let committed = state.withLock { state -> Bool in
