@@ -57,8 +57,8 @@ def totals(path):
     return total, calls
 
 
-def count(argv, workdir, shim):
-    out = os.path.join(workdir, "callgrind.out")
+def count(argv, workdir, shim, keep=None):
+    out = keep or os.path.join(workdir, "callgrind.out")
     env = dict(os.environ, LD_PRELOAD=shim)
     proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + argv,
                           env=env, capture_output=True, text=True, timeout=1800)
@@ -76,6 +76,8 @@ def main():
     parser.add_argument("--requests", type=int, default=1000, help="the extra requests of the large run")
     parser.add_argument("--binary", default=os.path.join(BIN, "courier"))
     parser.add_argument("--c", action="store_true", help="count the plain-C libcurl program instead")
+    parser.add_argument("--keep", metavar="FILE",
+                        help="keep the two runs' callgrind outputs as FILE.small and FILE.large (for callgrind_annotate)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="courier-count-") as workdir:
         shim = os.path.join(workdir, "sigsuspend.so")
@@ -91,8 +93,8 @@ def main():
                     "--requests", str(n), "--concurrency", str(args.concurrency), "--executor", args.executor]
 
         small_n = 100
-        small = count(argv(small_n), workdir, shim)
-        large = count(argv(small_n + args.requests), workdir, shim)
+        small = count(argv(small_n), workdir, shim, args.keep and args.keep + ".small")
+        large = count(argv(small_n + args.requests), workdir, shim, args.keep and args.keep + ".large")
     per = {"instructions": (large[0] - small[0]) / args.requests}
     per.update({name: (large[1][name] - small[1][name]) / args.requests for name in COUNTED})
     client = "C libcurl multi" if args.c else f"{os.path.basename(args.binary)} {args.workload} --executor {args.executor}"
