@@ -102,7 +102,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         shared = Locked(Shared(phase: multi == nil ? .stopped : .running))
         // A transfer holds its handle from `send` on, also while it waits for a connection, so
         // the pool keeps enough idle handles for a burst, not only for the connections.
-        handles = EasyHandlePool(capacity: max(64, configuration.maxCachedConnections))
+        handles = EasyHandlePool(
+            capacity: max(64, configuration.maxCachedConnections),
+            defaultHeaders: ["Accept-Encoding: \(ContentDecoding.offered)"])
         connectionsPerOrigin = max(0, configuration.maxConnectionsPerHost)
         guard let multi else { return }
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))

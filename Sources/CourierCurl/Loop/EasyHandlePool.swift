@@ -2,6 +2,73 @@ import CCurlShim
 import Courier
 import CourierPrimitives
 
+/// What an easy handle keeps for its whole life, at an address that does not move: libcurl's
+/// callbacks get this address as their user pointer and find the handle's current transfer
+/// here, so the user pointers and the error buffer are set once per handle rather than set and
+/// cleared for every request.
+///
+/// Touched by whoever holds the handle: the pool, then one transfer (its caller's thread until
+/// `submit`, then the loop thread), then the pool again, each hand-off through a lock.
+struct EasyHandleContext {
+    /// The transfer the handle serves, unretained (see `CurlTransfer.configure`); nil between
+    /// transfers.
+    var transfer: UnsafeMutableRawPointer?
+    /// `CURLOPT_ERRORBUFFER`, `CURL_ERROR_SIZE` bytes.
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The values the handle has for options that most requests share, so that a request sets
+    /// them only when its own differ (libcurl's defaults: 0, no list, decoding on).
+    var connectTimeoutMilliseconds = 0
+    var totalTimeoutMilliseconds = 0
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var contentDecodingOff = false
+    /// The header lines the last transfer allocated (the first and the last of them; the last may
+    /// lead on to the pool's `defaultHeaders`): freed when the next transfer has set its own list,
+    /// or with the handle, so that the handle never points at a freed list.
+    var ownedHeaderList: (first: UnsafeMutablePointer<curl_slist>, last: UnsafeMutablePointer<curl_slist>)?
+
+    /// Forgets what a `curl_easy_reset` put back to libcurl's defaults.
+    mutating func wasReset() {
+        connectTimeoutMilliseconds = 0
+        totalTimeoutMilliseconds = 0
+        headerList = nil
+        contentDecodingOff = false
+        freeOwnedHeaderList()
+    }
+
+    mutating func freeOwnedHeaderList() {
+        guard let (first, last) = ownedHeaderList else { return }
+        last.pointee.next = nil  // the pool's lines are not the transfer's to free
+        curl_slist_free_all(first)
+        ownedHeaderList = nil
+    }
+}
+
+/// A libcurl easy handle and its context.
+struct EasyHandle: @unchecked Sendable {  // handed over through locks only (see EasyHandleContext)
+    let easy: UnsafeMutableRawPointer
+    let context: UnsafeMutablePointer<EasyHandleContext>
+
+    /// A new handle with libcurl's defaults; nil when libcurl cannot make one.
+    static func make() -> EasyHandle? {
+        guard let easy = curl_easy_init() else { return nil }
+        let size = ccurl_error_size()
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
+        buffer.initialize(repeating: 0, count: size)
+        let context = UnsafeMutablePointer<EasyHandleContext>.allocate(capacity: 1)
+        context.initialize(to: EasyHandleContext(errorBuffer: buffer))
+        return EasyHandle(easy: easy, context: context)
+    }
+
+    /// Frees the handle (which no multi handle may hold) and its context.
+    func cleanup() {
+        curl_easy_cleanup(easy)
+        context.pointee.freeOwnedHeaderList()
+        context.pointee.errorBuffer.deallocate()
+        context.deinitialize(count: 1)
+        context.deallocate()
+    }
+}
+
 /// Easy handles kept for reuse after their transfer ends, so that a request does not pay for
 /// `curl_easy_init`, its buffers and `curl_easy_cleanup` every time, nor for setting the
 /// options that are the same for every request of the transport.
@@ -13,25 +80,34 @@ import CourierPrimitives
 final class EasyHandlePool: Sendable {
     private struct State {
         /// Each with whether it has libcurl's defaults (it was reset) rather than the constant options.
-        var idle: [(easy: UnsafeMutableRawPointer, hasDefaults: Bool)] = []
+        var idle: [(handle: EasyHandle, hasDefaults: Bool)] = []
         var closed = false
     }
 
     // A handle in `idle` is owned by the pool alone (see the type's comment).
     private let state = Locked(State())
     private let capacity: Int
+    /// Header lines that end the list of every request that does not set them itself, made once:
+    /// a transfer links its own lines to them. Read-only until `deinit` frees them, after every
+    /// handle (a handle in use keeps the pool alive through its transfer).
+    nonisolated(unsafe) let defaultHeaders: UnsafeMutablePointer<curl_slist>?
 
-    /// - Parameter capacity: the most idle handles kept; more are freed.
-    init(capacity: Int) {
+    /// - Parameters:
+    ///   - capacity: the most idle handles kept; more are freed.
+    ///   - defaultHeaders: the lines of `defaultHeaders`.
+    init(capacity: Int, defaultHeaders lines: [String] = []) {
         self.capacity = max(0, capacity)
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines { list = curl_slist_append(list, line) ?? list }
+        defaultHeaders = list
     }
 
     /// An idle handle, or a new one; nil when libcurl cannot make one. `hasDefaults` is true for a
     /// new or reset handle, which needs the transport's constant options, and false for one that
     /// still has them.
-    func take() -> (easy: UnsafeMutableRawPointer, hasDefaults: Bool)? {
-        if let idle = state.withLock({ $0.idle.popLast() }) { return (idle.easy, idle.hasDefaults) }
-        return curl_easy_init().map { ($0, true) }
+    func take() -> (handle: EasyHandle, hasDefaults: Bool)? {
+        if let idle = state.withLock({ $0.idle.popLast() }) { return idle }
+        return EasyHandle.make().map { ($0, true) }
     }
 
     /// Takes back a handle that no multi handle holds and whose transfer has put its own options
@@ -41,21 +117,24 @@ final class EasyHandlePool: Sendable {
     ///   keeps a count of the requests it re-sent on a fresh connection after a reused one died,
     ///   over the handle's whole life, and fails the sixth such request ("Connection died, tried 5
     ///   times before giving up"); only a reset clears the count (curl issue 5974, PR 19066).
-    func recycle(_ easy: UnsafeMutableRawPointer, reset: Bool = false) {
-        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_SHARE, nil)
-        if reset { curl_easy_reset(easy) }
+    func recycle(_ handle: EasyHandle, reset: Bool = false) {
+        _ = ccurl_easy_setopt_pointer(handle.easy, CURLOPT_SHARE, nil)
+        if reset {
+            curl_easy_reset(handle.easy)
+            handle.context.pointee.wasReset()
+        }
         let kept = state.withLock { state in
             guard !state.closed, state.idle.count < capacity else { return false }
-            state.idle.append((easy, reset))
+            state.idle.append((handle, reset))
             return true
         }
-        if !kept { curl_easy_cleanup(easy) }
+        if !kept { handle.cleanup() }
     }
 
     /// Frees a handle that no multi handle holds, without keeping it.
-    func discard(_ easy: UnsafeMutableRawPointer) {
-        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_SHARE, nil)
-        curl_easy_cleanup(easy)
+    func discard(_ handle: EasyHandle) {
+        _ = ccurl_easy_setopt_pointer(handle.easy, CURLOPT_SHARE, nil)
+        handle.cleanup()
     }
 
     /// Handles waiting for reuse.
@@ -68,10 +147,11 @@ final class EasyHandlePool: Sendable {
             defer { state.idle = [] }
             return state.idle
         }
-        for handle in idle { curl_easy_cleanup(handle.easy) }
+        for entry in idle { entry.handle.cleanup() }
     }
 
     deinit {
         close()
+        if let defaultHeaders { curl_slist_free_all(defaultHeaders) }
     }
 }

@@ -50,6 +50,10 @@ struct CurlRequestPlan: Sendable, Equatable {
     var idleTimeout: Duration?
     /// `CURLOPT_ACCEPT_ENCODING`; "" offers every encoding libcurl can decode.
     var acceptEncoding: String
+    /// Whether the header list ends with the transport's `Accept-Encoding` line (the request has
+    /// none of its own). libcurl formats its own line twice a request (`aprintf`, then into the
+    /// head); a line in the list once.
+    var offersEncodings: Bool = false
     var caBundlePath: String?
     var userAgent: String
     var preferHTTP2: Bool
@@ -166,6 +170,7 @@ struct CurlRequestPlan: Sendable, Equatable {
             // A duration, not seconds: the progress callback compares it many times a request.
             idleTimeout: request.options.effectiveIdleDuration,
             acceptEncoding: "",
+            offersEncodings: !request.headers.contains("Accept-Encoding"),
             caBundlePath: configuration.caBundle?.path,
             userAgent: configuration.userAgent,
             preferHTTP2: configuration.preferHTTP2,

@@ -23,6 +23,18 @@ enum ContentDecoding {
         return codings
     }()
 
+    /// The `Accept-Encoding` value libcurl sends for `CURLOPT_ACCEPT_ENCODING` "" (every coding it
+    /// decodes, in its own order), or "identity" when it decodes none.
+    static let offered: String = {
+        guard let info = curl_version_info(CURLVERSION_FIRST) else { return "identity" }
+        let features = info.pointee.features
+        var codings: [String] = []
+        if features & CURL_VERSION_LIBZ != 0 { codings += ["deflate", "gzip"] }
+        if features & CURL_VERSION_BROTLI != 0 { codings.append("br") }
+        if features & CURL_VERSION_ZSTD != 0 { codings.append("zstd") }
+        return codings.isEmpty ? "identity" : codings.joined(separator: ", ")
+    }()
+
     /// Whether every coding of the head's `Content-Encoding` and `Transfer-Encoding` fields can be
     /// decoded (`chunked` only frames the body, and libcurl always removes it).
     static func canDecode(_ headers: HTTPHeaders, decodable: Set<String> = decodable) -> Bool {

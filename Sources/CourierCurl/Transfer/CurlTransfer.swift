@@ -2,6 +2,7 @@ import CCurlShim
 import Courier
 import CourierPrimitives
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -11,19 +12,20 @@ import Foundation
 /// the state machine that decides when and how its continuation is resumed.
 ///
 /// `@unchecked Sendable` because: `state` is `Locked`; every other mutable field (the
-/// sources, the sink, the head parser, progress counters) is touched first by `init` on
-/// the caller's thread and then, after `submit` hands the transfer over through the
-/// loop's lock, only by the loop thread, inside libcurl callbacks or `complete`.
+/// sources, the sink, the head parser, progress counters, the handle's context) is touched
+/// first by `init` on the caller's thread and then, after `submit` hands the transfer over
+/// through the loop's lock, only by the loop thread, inside libcurl callbacks or `complete`.
 final class CurlTransfer: @unchecked Sendable {
     /// Checked, although `TransferStateMachine` already hands it out exactly once: ThreadSanitizer
     /// cannot see the runtime's hand-off after an unchecked resume, and reports a race.
     typealias Continuation = CheckedContinuation<TransportResponse, any Error>
 
-    /// The easy handle; returned to the pool by `releaseHandle` on the loop thread (or by `deinit`
-    /// when the transfer never reached the loop).
-    let easy: UnsafeMutableRawPointer
+    /// The easy handle and its context; returned to the pool by `releaseHandle` on the loop thread
+    /// (or by `deinit` when the transfer never reached the loop).
+    let handle: EasyHandle
+    var easy: UnsafeMutableRawPointer { handle.easy }
     /// Where `easy` goes back when the transfer is done.
-    private let handles: EasyHandlePool
+    let handles: EasyHandlePool
     let plan: CurlRequestPlan
     let request: TransportRequest
     private let progressHandler: (@Sendable (TransferProgress) -> Void)?
@@ -31,11 +33,9 @@ final class CurlTransfer: @unchecked Sendable {
     private let state = Locked(TransferStateMachine<Continuation>())
     /// Raised once the state machine has an abort reason: what every callback asks first,
     /// read without taking the lock.
-    private let aborting: UnsafeMutablePointer<Int32>
+    private let aborting = Atomic<Bool>(false)
 
     // Loop-thread state (see the type's comment).
-    var headerList: UnsafeMutablePointer<curl_slist>?
-    let errorBuffer: UnsafeMutablePointer<CChar>
     private let source: BodySource
     private let sink: ResponseSink
     private var head = ResponseHeadParser()
@@ -62,22 +62,17 @@ final class CurlTransfer: @unchecked Sendable {
     init(
         request: TransportRequest, plan: CurlRequestPlan, handles: EasyHandlePool, stream: StreamBuffer? = nil
     ) throws {
-        guard let (easy, hasDefaults) = handles.take() else {
+        guard let (handle, hasDefaults) = handles.take() else {
             throw CourierError(
                 .invalidConfiguration, "libcurl could not create an easy handle", request: request)
         }
-        self.easy = easy
+        self.handle = handle
         self.handles = handles
         self.plan = plan
         self.request = request
         self.progressHandler = request.progress
         self.stream = stream
         self.headHandler = request.onResponseHead
-        let size = ccurl_error_size()
-        errorBuffer = .allocate(capacity: size)
-        errorBuffer.initialize(repeating: 0, count: size)
-        aborting = .allocate(capacity: 1)
-        aborting.initialize(to: 0)
         do {
             source = try BodySource(request.body)
             sink = try ResponseSink(
@@ -86,9 +81,7 @@ final class CurlTransfer: @unchecked Sendable {
         } catch var error as CourierError {
             // Untouched, but a handle with libcurl's defaults would go back as one with the
             // constant options.
-            if hasDefaults { handles.discard(easy) } else { handles.recycle(easy) }
-            errorBuffer.deallocate()
-            aborting.deallocate()
+            if hasDefaults { handles.discard(handle) } else { handles.recycle(handle) }
             error.request = request
             throw error
         }
@@ -102,8 +95,6 @@ final class CurlTransfer: @unchecked Sendable {
 
     deinit {
         releaseHandle()
-        errorBuffer.deallocate()
-        aborting.deallocate()
     }
 
     // MARK: Continuation
@@ -125,17 +116,17 @@ final class CurlTransfer: @unchecked Sendable {
     /// Records a cancellation or shutdown; returns whether the loop must remove the handle.
     func stop(_ reason: TransferAbortReason) -> Bool {
         let action = state.withLock { $0.stop(reason) }
-        ccurl_flag_raise(aborting)
+        aborting.store(true, ordering: .releasing)
         return action == .removeFromLoop
     }
 
     /// Whether a callback should stop libcurl now.
-    var shouldAbort: Bool { ccurl_flag_is_raised(aborting) != 0 }
+    var shouldAbort: Bool { aborting.load(ordering: .acquiring) }
 
     /// Records a failure found in a callback.
     func fail(_ reason: TransferAbortReason) {
         state.withLock { $0.fail(reason) }
-        ccurl_flag_raise(aborting)
+        aborting.store(true, ordering: .releasing)
     }
 
     /// Ends the transfer on the loop thread, after its handle left the multi handle:
@@ -149,7 +140,7 @@ final class CurlTransfer: @unchecked Sendable {
         } else if code == CURLE_OK {
             result = makeResponse()
         } else {
-            let text = String(cString: errorBuffer)
+            let text = String(cString: handle.context.pointee.errorBuffer)
             result = .failure(CurlErrorMapping.error(for: code, errorBuffer: text, request: request))
         }
         source.close()
@@ -194,11 +185,13 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Returns the easy handle to the pool, with this request's options put back to their
-    /// defaults, and frees the header list. Idempotent. Must not run while the handle is in a
-    /// multi handle: the loop removes it first; `deinit` only runs after that.
+    /// defaults (its header list stays until the next transfer has set its own). Idempotent.
+    /// Must not run while the handle is in a multi handle: the loop removes it first; `deinit`
+    /// only runs after that.
     private func releaseHandle(reusable: Bool = true) {
         guard !handleReleased else { return }
         handleReleased = true
+        handle.context.pointee.transfer = nil
         // A transfer that opened a connection may have been re-sent by libcurl after a reused
         // connection died, which counts against the handle for good unless it is reset (see
         // `EasyHandlePool.recycle`); the reset clears this request's options too. New connections
@@ -206,14 +199,12 @@ final class CurlTransfer: @unchecked Sendable {
         var opened = 0
         if reusable { _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &opened) }
         if reusable && opened > 0 {
-            handles.recycle(easy, reset: true)
+            handles.recycle(handle, reset: true)
         } else if reusable && resetRequestOptions() {
-            handles.recycle(easy)
+            handles.recycle(handle)
         } else {
-            handles.discard(easy)
+            handles.discard(handle)
         }
-        if let headerList { curl_slist_free_all(headerList) }
-        headerList = nil
     }
 
     // MARK: Callbacks (loop thread)
@@ -225,6 +216,7 @@ final class CurlTransfer: @unchecked Sendable {
         // A coding libcurl cannot decode: the body comes as it is, rather than failing.
         if !ContentDecoding.canDecode(head.headers) {
             _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
+            handle.context.pointee.contentDecodingOff = true
         }
         if stream != nil {
             deliverHead(status: status)
@@ -299,6 +291,7 @@ final class CurlTransfer: @unchecked Sendable {
             return false
         }
         _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, remaining)
+        handle.context.pointee.totalTimeoutMilliseconds = remaining
         return true
     }
 

@@ -35,6 +35,63 @@ import Testing
         return TransportRequest(urlRequest: urlRequest, body: body.map { .data($0) } ?? .empty)
     }
 
+    /// "hello", gzipped.
+    private static let gzippedHello: [UInt8] = [
+        31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 203, 72, 205, 201, 201, 7, 0, 134, 166, 16, 54, 5, 0, 0, 0,
+    ]
+
+    /// Answers `/ae` with the `Accept-Encoding` fields that arrived, joined by "|"; anything else
+    /// with a gzipped "hello" labelled gzip, or an unknown coding for `/unknown`.
+    private static let coded = ClosureHandler { request in
+        if request.path == "/ae" {
+            let fields = request.headers.values(for: "Accept-Encoding").joined(separator: "|")
+            return ServerResponse.text(fields, status: 200)
+        }
+        var response = ServerResponse(status: 200, body: .data(Data(gzippedHello)))
+        response.headers.add(
+            name: "Content-Encoding", value: request.path == "/unknown" ? "x-unknown" : "gzip")
+        return response
+    }
+
+    @Test func everyCodingLibcurlDecodesIsOfferedOnceAndARequestsOwnFieldWins() async throws {
+        try await withMockServer(handlers: [Self.coded]) { server in
+            try await CurlTransport.with { transport in
+                let offered = try await transport.send(try request(server, "GET", "/ae"))
+                #expect(String(decoding: offered.body.data, as: UTF8.self) == ContentDecoding.offered)
+                #expect(ContentDecoding.offered.hasPrefix("deflate, gzip"))
+                var own = try request(server, "GET", "/ae")
+                own.headers.add(name: "Accept-Encoding", value: "identity")
+                let answer = try await transport.send(own)
+                #expect(String(decoding: answer.body.data, as: UTF8.self) == "identity")
+                // A header of its own on the reused handle, and none on the next request again.
+                var other = try request(server, "GET", "/ae", header: "yes")
+                other.headers.add(name: "X-Other", value: "1")
+                #expect(
+                    String(decoding: try await transport.send(other).body.data, as: UTF8.self)
+                        == ContentDecoding.offered)
+                let again = try await transport.send(try request(server, "GET", "/ae"))
+                #expect(String(decoding: again.body.data, as: UTF8.self) == ContentDecoding.offered)
+                #expect(transport.loop.handles.idleCount == 1)
+            }
+        }
+    }
+
+    @Test func aHandleThatPassedAnUnknownCodingThroughDecodesTheNextBody() async throws {
+        try await withMockServer(handlers: [Self.coded]) { server in
+            try await CurlTransport.with { transport in
+                // First a connection: a handle whose transfer opened one is reset, which would hide
+                // what a transfer leaves on a handle.
+                let first = try await transport.send(try request(server, "GET", "/gzip"))
+                #expect(first.body.data == Data("hello".utf8))
+                let raw = try await transport.send(try request(server, "GET", "/unknown"))
+                #expect(raw.body.data == Data(Self.gzippedHello), "an unknown coding comes as it is")
+                let decoded = try await transport.send(try request(server, "GET", "/gzip"))
+                #expect(decoded.body.data == Data("hello".utf8), "the reused handle decodes again")
+                #expect(transport.loop.handles.idleCount == 1)
+            }
+        }
+    }
+
     @Test func aReusedHandleCarriesNothingOverFromTheRequestBefore() async throws {
         try await withMockServer(handlers: [Self.echo]) { server in
             try await CurlTransport.with { transport in
