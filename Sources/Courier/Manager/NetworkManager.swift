@@ -112,6 +112,19 @@ public final class NetworkManager: Sendable {
         }
     }
 
+    /// `perform` for a request that builds itself, as a declared endpoint's does: no look at what
+    /// it is, so no existential box for it (see `prepare(built:)`).
+    package func perform<T: Decodable & Sendable>(
+        built endpoint: some TransportRequestConvertible, as type: T.Type,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(CourierError) -> Response<T> {
+        try await reportingFailure {
+            let (request, validation, decoder) = try prepare(built: endpoint)
+            let raw = try await exchange(consume request, progress: progress, validation: validation)
+            return try decode(T.self, from: raw, decoder: decoder)
+        }
+    }
+
     /// Sends `endpoint` and returns the body undecoded (after validation).
     /// - Throws: `CourierError`.
     public func sendRaw(
@@ -120,6 +133,17 @@ public final class NetworkManager: Sendable {
     ) async throws(CourierError) -> Response<Data> {
         try await reportingFailure {
             let (request, validation, _) = try prepare(endpoint)
+            return try await exchange(consume request, progress: progress, validation: validation)
+        }
+    }
+
+    /// `sendRaw` for a request that builds itself (see `perform(built:as:progress:)`).
+    package func sendRaw(
+        built endpoint: some TransportRequestConvertible,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(CourierError) -> Response<Data> {
+        try await reportingFailure {
+            let (request, validation, _) = try prepare(built: endpoint)
             return try await exchange(consume request, progress: progress, validation: validation)
         }
     }
@@ -138,23 +162,41 @@ public final class NetworkManager: Sendable {
     func prepare(
         _ endpoint: some URLRequestConvertible
     ) throws -> (request: TransportRequest, validation: Validation?, decoder: (any ResponseBodyDecoder)?) {
+        if let built = endpoint as? any TransportRequestConvertible { return try prepare(built: built) }
         var request: TransportRequest
-        var choices: (validation: Validation?, decoder: (any ResponseBodyDecoder)?) = (nil, nil)
         do {
-            if let built = endpoint as? any TransportRequestConvertible {
-                request = try built.makeRequest(baseURL: baseURL)
-                choices = (built.validation, built.decoder)
-            } else {
-                request = try endpoint.transportRequest()
-                if request.url.scheme == nil {
-                    request.url = try RequestBuilding.url(path: request.url.absoluteString, base: baseURL)
-                }
+            request = try endpoint.transportRequest()
+            if request.url.scheme == nil {
+                request.url = try RequestBuilding.url(path: request.url.absoluteString, base: baseURL)
             }
         } catch let error as CourierError {
             throw error
         } catch {
             throw CourierError(.invalidURL, "cannot build the request: \(error)", underlying: error)
         }
+        try finishPreparing(&request)
+        return (request, nil, nil)
+    }
+
+    /// `prepare` for a request that builds itself against the base URL.
+    /// - Throws: `CourierError` with an invalid-request code.
+    func prepare(
+        built endpoint: some TransportRequestConvertible
+    ) throws -> (request: TransportRequest, validation: Validation?, decoder: (any ResponseBodyDecoder)?) {
+        var request: TransportRequest
+        do {
+            request = try endpoint.makeRequest(baseURL: baseURL)
+        } catch let error as CourierError {
+            throw error
+        } catch {
+            throw CourierError(.invalidURL, "cannot build the request: \(error)", underlying: error)
+        }
+        try finishPreparing(&request)
+        return (request, endpoint.validation, endpoint.decoder)
+    }
+
+    /// Checks that a built request's URL is absolute and adds the `defaultHeaders` it does not set.
+    private func finishPreparing(_ request: inout TransportRequest) throws {
         guard request.url.authority != nil else {
             let problem =
                 request.url.scheme == nil
@@ -166,7 +208,6 @@ public final class NetworkManager: Sendable {
             try RequestBuilding.validateHeader(name: field.name, value: field.value)
             request.headers.add(name: field.name, value: field.value)
         }
-        return (request, choices.validation, choices.decoder)
     }
 
     /// Decodes a validated raw response with `decoder`, else the manager's.

@@ -15,8 +15,7 @@ extension NetworkManager {
     public func send<Value>(
         _ endpoint: Endpoint<Value>, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<Value> {
-        try await perform(
-            EndpointRequest(endpoint: endpoint), as: Value.self, progress: progress)
+        try await perform(built: EndpointRequest(endpoint: endpoint), as: Value.self, progress: progress)
     }
 
     /// Sends a declared endpoint and returns the body undecoded (after validation).
@@ -24,8 +23,8 @@ extension NetworkManager {
     public func sendRaw(
         _ endpoint: some EndpointDescribing, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<Data> {
-        try await perform(
-            EndpointRequest(endpoint: endpoint), as: Data.self, progress: progress)
+        // Neither decoded as `Data` nor boxed: the manager's own raw path.
+        try await sendRaw(built: EndpointRequest(endpoint: endpoint), progress: progress)
     }
 
     /// Sends a declared endpoint and hands the typed result to `completion` on
@@ -58,9 +57,11 @@ extension NetworkManager {
 
 }
 
-/// An endpoint's request in the form the manager's pipeline takes.
-struct EndpointRequest: TransportRequestConvertible {
-    let endpoint: any EndpointDescribing
+/// An endpoint's request in the form the manager's pipeline takes. Generic rather than holding
+/// `any EndpointDescribing`: an `Endpoint` does not fit an existential's inline buffer, so that
+/// was an allocation a call.
+struct EndpointRequest<Described: EndpointDescribing>: TransportRequestConvertible {
+    let endpoint: Described
 
     func makeRequest(baseURL: URL?) throws -> TransportRequest { try endpoint.makeRequest(baseURL: baseURL) }
     var validation: Validation? { endpoint.validation }
