@@ -1,4 +1,5 @@
 import Courier
+import Foundation
 
 /// Collects the response head from libcurl's header callback, one line at a time.
 ///
@@ -27,6 +28,12 @@ struct ResponseHeadParser: Sendable, Equatable {
     private(set) var trailers = HTTPHeaders()
     /// Whether the blank line of the current head was seen.
     private(set) var isComplete = false
+    /// The declared `Content-Length`, if any and valid: the first such field's, read as it arrives.
+    private(set) var contentLength: Int64?
+    private var sawContentLength = false
+    /// Whether the head has a `Content-Encoding` or `Transfer-Encoding` field: only then can it
+    /// name a coding that libcurl cannot decode.
+    private(set) var hasCodings = false
     /// Continuation lines joined in the current head: each copies the fields, so past
     /// `maxFoldedLines` they are dropped rather than letting a server make the loop quadratic.
     private var foldedLines = 0
@@ -59,6 +66,9 @@ struct ResponseHeadParser: Sendable, Equatable {
             trailers = HTTPHeaders()
             isComplete = false
             foldedLines = 0
+            contentLength = nil
+            sawContentLength = false
+            hasCodings = false
             return .statusLine
         }
         let kind = isComplete ? Line.trailer : .field
@@ -70,18 +80,75 @@ struct ResponseHeadParser: Sendable, Equatable {
             guard let previous = folded.reversed().first else { return .ignored }
             var fields = Array(folded)
             fields[fields.count - 1].value = previous.value + " " + Self.trimmingOWS(line[...])
-            if isComplete { trailers = HTTPHeaders(fields) } else { headers = HTTPHeaders(fields) }
+            if isComplete {
+                trailers = HTTPHeaders(fields)
+            } else {
+                headers = HTTPHeaders(fields)
+                contentLength = headers["Content-Length"].flatMap { Int64($0) }
+            }
             return kind
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .ignored }
-        let name = String(decoding: line[..<colon], as: UTF8.self)
+        let nameBytes = UnsafeRawBufferPointer(rebasing: line[..<colon])
+        let name = String(decoding: nameBytes, as: UTF8.self)
         let value = Self.trimmingOWS(line[(colon + 1)...])
         if isComplete {
             trailers.add(name: name, value: value)
         } else {
             headers.add(name: name, value: value)
+            if !sawContentLength, Self.equalsIgnoringCase(nameBytes, "content-length") {
+                sawContentLength = true
+                contentLength = Int64(value)
+            } else if Self.equalsIgnoringCase(nameBytes, "content-encoding")
+                || Self.equalsIgnoringCase(nameBytes, "transfer-encoding")
+            {
+                hasCodings = true
+            }
         }
         return kind
+    }
+
+    /// Whether `bytes` are `lowercased` but for the case of ASCII letters.
+    private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercased: StaticString)
+        -> Bool
+    {
+        guard bytes.count == lowercased.utf8CodeUnitCount else { return false }
+        let expected = lowercased.utf8Start
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let wanted = expected[index]
+            guard
+                byte == wanted
+                    || (byte | 0x20 == wanted && wanted >= UInt8(ascii: "a") && wanted <= UInt8(ascii: "z"))
+            else { return false }
+        }
+        return true
+    }
+
+    /// Long field values that most responses of an API carry, by UTF-8 length: a literal is made
+    /// once, where `String(decoding:)` allocates for more than 15 bytes (shorter ones fit in the
+    /// string itself, and are not looked up).
+    private static let commonValues: [[String]] = {
+        var table: [[String]] = Array(repeating: [], count: 40)
+        let values = [
+            "application/json", "application/json; charset=utf-8", "text/plain; charset=utf-8",
+            "text/html; charset=utf-8", "application/octet-stream", "application/problem+json",
+        ]
+        for value in values where value.utf8.count < table.count { table[value.utf8.count].append(value) }
+        return table
+    }()
+
+    /// The literal in `table` with exactly these bytes, if there is one.
+    private static func interned(_ bytes: UnsafeRawBufferPointer, _ table: [[String]]) -> String? {
+        guard bytes.count < table.count, let base = bytes.baseAddress else { return nil }
+        for candidate in table[bytes.count] {
+            var candidate = candidate
+            let same = candidate.withUTF8 { utf8 in
+                utf8.baseAddress.map { memcmp($0, base, bytes.count) == 0 }
+            }
+            if same == true { return candidate }
+        }
+        return nil
     }
 
     /// Whether `line` starts with "HTTP/".
@@ -131,9 +198,8 @@ struct ResponseHeadParser: Sendable, Equatable {
         while let last = value.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
             value.removeLast()
         }
-        return String(decoding: value, as: UTF8.self)
+        let bytes = UnsafeRawBufferPointer(rebasing: value)
+        if bytes.count > 15, let value = interned(bytes, commonValues) { return value }
+        return String(decoding: bytes, as: UTF8.self)
     }
-
-    /// The declared `Content-Length`, if any and valid.
-    var contentLength: Int64? { headers["Content-Length"].flatMap { Int64($0) } }
 }

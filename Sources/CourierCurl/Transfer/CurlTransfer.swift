@@ -214,7 +214,7 @@ final class CurlTransfer: @unchecked Sendable {
         if shouldAbort { return false }
         guard head.consume(bytes) == .end, let status = head.status, status >= 200 else { return true }
         // A coding libcurl cannot decode: the body comes as it is, rather than failing.
-        if !ContentDecoding.canDecode(head.headers) {
+        if head.hasCodings, !ContentDecoding.canDecode(head.headers) {
             _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
             handle.context.pointee.contentDecodingOff = true
         }

@@ -20,6 +20,37 @@ import Testing
         #expect(parser.isComplete)
     }
 
+    /// What the transfer asks of every head is read as the fields arrive: the first valid
+    /// `Content-Length` in any case, and whether a coding is named; a new head starts over.
+    @Test func theContentLengthAndTheCodingsAreReadAsFieldsArrive() {
+        var parser = ResponseHeadParser()
+        for line in [
+            "HTTP/1.1 200 OK\r\n", "content-length: 7\r\n", "Content-Length: 9\r\n",
+            "Content-Type: application/json\r\n", "\r\n",
+        ] {
+            _ = parser.consume(line)
+        }
+        #expect(parser.contentLength == 7, "the first field wins, as a lookup by name finds it")
+        #expect(!parser.hasCodings)
+        #expect(parser.headers["Content-Type"] == "application/json")
+        for line in [
+            "HTTP/1.1 200 OK\r\n", "Content-Length: x\r\n", "TRANSFER-ENCODING: chunked\r\n", "\r\n",
+        ] {
+            _ = parser.consume(line)
+        }
+        #expect(parser.contentLength == nil)
+        #expect(parser.hasCodings)
+        for line in ["HTTP/1.1 200 OK\r\n", "Content-Encoding: gzip\r\n", "Content-Length: 1\r\n", " 2\r\n"] {
+            _ = parser.consume(line)
+        }
+        #expect(parser.hasCodings)
+        #expect(parser.contentLength == nil, "a folded \"1 2\" is no length")
+        _ = parser.consume("HTTP/1.1 204 No Content\r\n")
+        #expect(parser.contentLength == nil && !parser.hasCodings)
+        _ = parser.consume("Content\rLength: 5\r\n")
+        #expect(parser.contentLength == nil, "only letters differ by case")
+    }
+
     @Test func aNewStatusLineStartsOverSoTheLastResponseWins() {
         var parser = ResponseHeadParser()
         for line in [
