@@ -215,8 +215,24 @@ final class CurlMultiLoop: @unchecked Sendable {
         var finished: [(CurlTransfer, CURLcode)] = []
         /// Set when a transfer entered the multi handle after this turn's perform.
         var addedLate = false
-        /// When each waiting transfer with a total timeout runs out of time, earliest first.
-        var deadlines: [(deadline: ContinuousClock.Instant, transfer: CurlTransfer)] = []
+        /// When each waiting transfer with a total timeout runs out of time, earliest first. An
+        /// entry whose transfer no longer waits is stale: dropped when it reaches the front, or
+        /// all at once when stale entries are half of them, so that a transfer that leaves the
+        /// queue costs no search (with many waiting, a search per request was the loop's
+        /// largest cost).
+        var deadlines: [WaitingDeadline] = []
+        var staleDeadlines = 0
+
+        /// `transfer` left its origin's queue (for a place in the multi handle, or cancelled).
+        mutating func stoppedWaiting(_ transfer: CurlTransfer) {
+            transfer.isWaiting = false
+            if transfer.waitingSince != nil { staleDeadlines += 1 }
+        }
+    }
+
+    private struct WaitingDeadline {
+        let deadline: ContinuousClock.Instant
+        let transfer: CurlTransfer
     }
 
     private func run() {
@@ -251,7 +267,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             for (transfer, _) in removals {
                 if transfer.isWaiting {
                     // Still in its origin's queue: it never reached libcurl.
-                    transfer.isWaiting = false
+                    state.stoppedWaiting(transfer)
                     transfer.originQueue?.waiting -= 1
                     transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
                     continue
@@ -368,9 +384,23 @@ final class CurlMultiLoop: @unchecked Sendable {
             let total = transfer.plan.totalTimeoutMilliseconds
             transfer.waitingSince = total > 0 ? .now : nil
             if let since = transfer.waitingSince {
-                let deadline = since + .milliseconds(total)
-                let index = state.deadlines.firstIndex { $0.deadline > deadline } ?? state.deadlines.endIndex
-                state.deadlines.insert((deadline, transfer), at: index)
+                let entry = WaitingDeadline(deadline: since + .milliseconds(total), transfer: transfer)
+                if let last = state.deadlines.last, last.deadline > entry.deadline {
+                    // Sooner than the last (a shorter timeout): after the entries not later than it.
+                    var low = 0
+                    var high = state.deadlines.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if state.deadlines[middle].deadline > entry.deadline {
+                            high = middle
+                        } else {
+                            low = middle + 1
+                        }
+                    }
+                    state.deadlines.insert(entry, at: low)
+                } else {
+                    state.deadlines.append(entry)
+                }
             }
             queue.append(transfer)
             return
@@ -380,17 +410,28 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Ends, with `.timedOut`, the waiting transfers whose total timeout ran out while they
     /// waited for a connection (a connection may stay busy for any time: a stream, a slow
-    /// download). Forgets the deadlines of transfers no longer waiting.
+    /// download). Drops stale entries (see `LoopState.deadlines`).
     private func expireWaiting(_ state: inout LoopState) {
         guard !state.deadlines.isEmpty else { return }
+        if state.staleDeadlines * 2 > state.deadlines.count {
+            state.deadlines.removeAll { !$0.transfer.isWaiting }
+            state.staleDeadlines = 0
+        }
         let now = ContinuousClock.now
         var expired: [CurlTransfer] = []
-        state.deadlines.removeAll { entry in
-            guard entry.transfer.isWaiting else { return true }
-            guard entry.deadline <= now else { return false }
-            expired.append(entry.transfer)
-            return true
+        var dropped = 0
+        for entry in state.deadlines {
+            if !entry.transfer.isWaiting {
+                state.staleDeadlines -= 1
+            } else if entry.deadline <= now {
+                expired.append(entry.transfer)
+            } else {
+                break
+            }
+            dropped += 1
         }
+        guard dropped > 0 else { return }
+        state.deadlines.removeFirst(dropped)
         for transfer in expired {
             // Left in its origin's queue, skipped there as a cancelled one is.
             transfer.isWaiting = false
@@ -412,7 +453,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         guard let queue = transfer.originQueue else { return }
         queue.running -= 1
         while queue.running < queue.limit(connectionsPerOrigin), let next = queue.popFirst() {
-            next.isWaiting = false
+            state.stoppedWaiting(next)
             if next.shouldAbort {
                 next.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
                 continue

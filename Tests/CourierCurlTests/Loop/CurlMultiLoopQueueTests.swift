@@ -168,6 +168,42 @@ import Testing
         }
     }
 
+    /// Deadlines of waiting requests are kept in order whatever order the timeouts come in, and
+    /// those of requests no longer waiting (cancelled, or gone out) do not hold up the others.
+    @Test(.timeLimit(.minutes(1))) func aShorterTimeoutBehindLongerOnesAndCancelledOnesStillExpiresOnTime()
+        async throws
+    {
+        let arrivals = Arrivals(holdFor: .seconds(120))
+        try await withMockServer(handlers: [arrivals.handler]) { server in
+            let queued = Locked(0)
+            let transport = CurlTransport(
+                configuration: .init(maxConnectionsPerHost: 1), loopHook: counting(queued))
+            let hold = try await submit(try request(server, "/hold"), to: transport, queued: queued)
+            #expect(await eventually { arrivals.paths.withLock { $0 } == ["/hold"] })
+            var long = try request(server, "/cancelled")
+            long.options.totalTimeout = .seconds(60)
+            let cancelled = try await submit(long, to: transport, queued: queued)
+            long = try request(server, "/patient")
+            long.options.totalTimeout = .seconds(60)
+            let patient = try await submit(long, to: transport, queued: queued)
+            cancelled.cancel()
+            let error = await #expect(throws: CourierError.self) { try await cancelled.value }
+            #expect(error?.code == .cancelled)
+            var short = try request(server, "/short")
+            short.options.totalTimeout = .milliseconds(300)
+            let started = ContinuousClock.now
+            let shortTask = try await submit(short, to: transport, queued: queued)
+            let timedOut = await #expect(throws: CourierError.self) { try await shortTask.value }
+            #expect(timedOut?.code == .timedOut)
+            #expect(ContinuousClock.now - started < .seconds(30), "on time, not when the connection frees")
+            hold.cancel()
+            _ = await hold.result
+            #expect(try await patient.value.body.data == Data("ok /patient".utf8))
+            #expect(arrivals.paths.withLock { $0 } == ["/hold", "/patient"])
+            await transport.shutdown()
+        }
+    }
+
     @Test func theWaitForAConnectionIsNotIdleTime() async throws {
         let arrivals = Arrivals(holdFor: .seconds(120))
         try await withMockServer(handlers: [arrivals.handler]) { server in
