@@ -74,6 +74,8 @@ def main():
     parser.add_argument("--executor", default="default")
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--requests", type=int, default=1000, help="the extra requests of the large run")
+    parser.add_argument("--connections", type=int,
+                        help="CurlTransport's connections per host (default: the transport's own, 8)")
     parser.add_argument("--binary", default=os.path.join(BIN, "courier"))
     parser.add_argument("--c", action="store_true", help="count the plain-C libcurl program instead")
     parser.add_argument("--keep", metavar="FILE",
@@ -90,9 +92,12 @@ def main():
             if args.c:
                 return [os.path.join(BIN, "courier-curl-bench"), args.url, str(n), str(args.concurrency)]
             return [args.binary, "bench", "run", "--client", "curl", "--workload", args.workload, "--url", args.url,
-                    "--requests", str(n), "--concurrency", str(args.concurrency), "--executor", args.executor]
+                    "--requests", str(n), "--concurrency", str(args.concurrency), "--executor", args.executor] + (
+                        ["--connections", str(args.connections)] if args.connections else [])
 
-        small_n = 100
+        # The small run has at least as many requests as are in flight, so that both runs have the same
+        # concurrency and the difference is the extra requests' alone.
+        small_n = max(100, args.concurrency)
         small = count(argv(small_n), workdir, shim, args.keep and args.keep + ".small")
         large = count(argv(small_n + args.requests), workdir, shim, args.keep and args.keep + ".large")
     per = {"instructions": (large[0] - small[0]) / args.requests}

@@ -81,7 +81,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Transfers of one origin in the multi handle, at most this many (0: no limit).
     private let connectionsPerOrigin: Int
     /// Loop thread only: the origins with transfers running or waiting.
-    private var origins: [String: OriginQueue] = [:]
+    private var origins: [CurlRequestPlan.Origin: OriginQueue] = [:]
 
     /// Creates the multi handle and starts the loop thread.
     /// - Parameters:

@@ -29,10 +29,19 @@ struct CurlRequestPlan: Sendable, Equatable {
         case chunked
     }
 
-    var url: String
     /// Scheme, host and port (and the proxy, when one is set): transfers with the same origin
-    /// share connections, and wait in one queue for them.
-    var origin: String = ""
+    /// share connections, and wait in one queue for them. Fields rather than one string built
+    /// for every request: a host fits in a small string, "proxy|scheme://host:port" does not.
+    struct Origin: Sendable, Hashable {
+        /// The proxy's URL; "" for none.
+        var proxy: String
+        var isHTTPS: Bool
+        var host: String
+        var port: Int
+    }
+
+    var url: String
+    var origin = Origin(proxy: "", isHTTPS: false, host: "", port: 0)
     /// Whether the origin may answer over HTTP/2, where transfers share a connection
     /// (https, with HTTP/2 preferred); the loop learns the truth from the first response.
     var mayMultiplex: Bool = false
@@ -160,7 +169,7 @@ struct CurlRequestPlan: Sendable, Equatable {
             : String(authority.host)
         return CurlRequestPlan(
             url: text,
-            origin: "\(proxy ?? "")|\(isHTTPS ? "https" : "http")://\(host.lowercased()):\(port)",
+            origin: Origin(proxy: proxy ?? "", isHTTPS: isHTTPS, host: host.lowercased(), port: port),
             mayMultiplex: isHTTPS && configuration.preferHTTP2,
             method: method,
             upload: upload,
