@@ -10,7 +10,8 @@ import argparse, glob, json, os, subprocess, sys, tempfile
 
 LIBRARIES = ["CourierPrimitives", "CourierJSON", "CourierCookies", "Courier", "CourierContract",
              "CourierConfiguration", "CourierEvents", "CourierCache", "CourierInterceptors", "CourierURLSession",
-             "CourierCurl", "Endpoints", "MockServer", "MockServerContract", "CourierTesting"]
+             "CourierCurl", "Endpoints", "MockServer", "MockServerContract", "CourierOpenAPI", "MockServerOpenAPI",
+             "CourierPact", "MockServerPact", "CourierTesting"]
 FIRST_PROGRAM = ["Courier", "CourierContract", "CourierCurl"]
 REEXPORTS = {"CourierContract": ["CourierPrimitives"], "CourierTesting": ["MockServer", "MockServerContract"]}
 
@@ -19,9 +20,10 @@ def symbols(module, build, triple, root):
     out = tempfile.mkdtemp()
     result = subprocess.run(
         ["swift-symbolgraph-extract", "-module-name", module, "-target", triple, "-I", f"{build}/Modules",
-         "-I", f"{build}/CCurlShim.build", "-I", f"{root}/Sources/CCurlShim/include", "-I", f"{root}/Sources/CCurl",
+         "-I", f"{build}/CCurlShim.build", "-I", f"{root}/Sources/CCurlShim/include", "-I", f"{root}/Sources/CCurl", "-I", f"{root}/Sources/CYAML",
          "-minimum-access-level", "public", "-output-dir", out], capture_output=True, text=True)
     if result.returncode != 0:
+        sys.stderr.write(f"{module}: swift-symbolgraph-extract failed\n{result.stderr[-2000:]}\n")
         return None
     found = set()
     for path in glob.glob(os.path.join(out, f"{module}*.symbols.json")):
@@ -39,17 +41,22 @@ def main():
     root = os.getcwd()
     info = json.loads(subprocess.run(["swift", "-print-target-info"], capture_output=True, text=True).stdout)
     triple = info["target"]["triple"]
-    per_module = {}
+    per_module, failed = {}, []
     for module in LIBRARIES:
         found = symbols(module, args.build_dir, triple, root)
-        if found is not None:
-            per_module[module] = found
-            print(f"{module}: {len(found)}")
+        if found is None:
+            failed.append(module)
+            continue
+        per_module[module] = found
+        print(f"{module}: {len(found)}")
     scope = set()
     for module in FIRST_PROGRAM:
         for name in [module] + REEXPORTS.get(module, []):
             scope |= per_module.get(name, set())
     print(f"first program ({', '.join(FIRST_PROGRAM)} and what they re-export): {len(scope)}")
+    if failed:
+        sys.stderr.write(f"not counted (extraction failed): {', '.join(failed)}\n")
+        return 1
     return 0
 
 
