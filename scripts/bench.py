@@ -17,6 +17,7 @@ Clients:
                (`withTaskExecutorPreference(transport.executor)`): no thread is woken per request
   curl-raw-64c the same as curl-raw with 64 connections per host (64 in flight only): the C program opens
                one connection per transfer in flight, CurlTransport 8 per host unless configured
+  curl-typed-64c, curl-typed-raw-64c  the typed request, with and without decoding, with 64 connections
   session-nm   NetworkManager + URLSessionTransport (same path)
   curl-cli     the curl command-line tool, many URLs on one connection (outside reference)
 
@@ -159,10 +160,13 @@ CLIENTS = {
     "curl-typed-raw": "NetworkManager + CurlTransport, typed Endpoint<T>, no decoding",
     "curl-raw-loop": "NetworkManager + CurlTransport, no decoding, tasks on the loop thread",
     "curl-raw-64c": "NetworkManager + CurlTransport, no decoding, 64 connections",
+    "curl-typed-64c": "NetworkManager + CurlTransport, typed Endpoint<T>, 64 connections",
+    "curl-typed-raw-64c": "NetworkManager + CurlTransport, typed Endpoint<T>, no decoding, 64 connections",
     "session-nm": "NetworkManager + URLSessionTransport",
     "curl-cli": "curl CLI",
 }
-ALL_CLIENTS = tuple(key for key in CLIENTS if key != "curl-raw-64c")
+ALL_CLIENTS = tuple(key for key in CLIENTS if not key.endswith("-64c"))
+CONNECTIONS_64 = ("curl-raw-64c", "curl-typed-64c", "curl-typed-raw-64c")
 
 # Workload key -> (requests per run -> (title, `courier bench run` workload, path, requests, in flight,
 # servers, clients)). Above the connection cap (8 per host), the fair-queueing rows measure how long a
@@ -170,14 +174,14 @@ ALL_CLIENTS = tuple(key for key in CLIENTS if key != "curl-raw-64c")
 WORKLOADS = {
     "seq": lambda n: ("sequential 1 KiB", "small", "small.json", n, 1, ("mock", "nginx"), ALL_CLIENTS),
     "64": lambda n: ("64 in flight", "small", "small.json", n * 2, 64, ("mock", "nginx"),
-                     ALL_CLIENTS + ("curl-raw-64c",)),
+                     ALL_CLIENTS + CONNECTIONS_64),
     "100": lambda n: ("100 in flight", "small", "small.json", n * 2, 100, ("nginx",), ("c-multi", "curl-raw")),
     "200": lambda n: ("200 in flight", "small", "small.json", n * 2, 200, ("nginx",), ("c-multi", "curl-raw")),
     "1000": lambda n: ("1,000 in flight", "small", "small.json", n * 20 // 3, 1000, ("nginx",),
-                       ("c-multi", "curl-nm", "curl-raw")),
+                       ("c-multi", "curl-nm", "curl-raw", "curl-typed", "curl-typed-raw")),
     # The C program opens one connection per transfer in flight: 10,000 sockets (nginx is given room).
     "10000": lambda n: ("10,000 in flight", "small", "small.json", n * 10, 10000, ("nginx",),
-                        ("c-multi", "curl-nm", "curl-raw")),
+                        ("c-multi", "curl-nm", "curl-raw", "curl-typed", "curl-typed-raw")),
     "decode": lambda n: ("decode 500 posts", "decode", "posts.json", max(200, n // 10), 1, ("mock", "nginx"),
                          ("c-multi", "curl-nm", "session-nm")),
     "big": None,  # the 1 GiB download and upload, CurlTransport against URLSessionTransport
@@ -289,6 +293,10 @@ def main():
                         # As many connections as the C program opens for the same number in flight.
                         "curl-raw-64c": lambda: swift_client("curl", "small-raw", url, requests, concurrency,
                                                              extra=("--connections", "64")),
+                        "curl-typed-64c": lambda: swift_client("curl", "small-typed", url, requests, concurrency,
+                                                               extra=("--connections", "64")),
+                        "curl-typed-raw-64c": lambda: swift_client("curl", "small-typed-raw", url, requests,
+                                                                   concurrency, extra=("--connections", "64")),
                         "session-nm": lambda: swift_client("urlsession", workload, url, requests, concurrency),
                         "curl-cli": lambda: curl_cli(url, requests, concurrency, workdir),
                     }
@@ -524,6 +532,9 @@ def fmt(value, digits=1):
     return "–" if value is None else f"{value:,.{digits}f}"
 
 
+FAIR_CLIENTS = ("c-multi", "curl-nm", "curl-raw", "curl-typed", "curl-typed-raw")
+
+
 def fair_share_report(rows, args):
     """p99 latency against the fair share (in flight / throughput) where requests outnumber connections."""
     in_flight = {spec[0]: spec[4] for spec in (make(args.requests) for make in WORKLOADS.values() if make)}
@@ -535,7 +546,7 @@ def fair_share_report(rows, args):
              "| ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
     for (title, server, client), results in rows.items():
         count = in_flight.get(title, 1)
-        if server != "nginx" or count < 64 or client not in (CLIENTS["c-multi"], CLIENTS["curl-nm"], CLIENTS["curl-raw"]):
+        if server != "nginx" or count < 64 or client not in (CLIENTS[key] for key in FAIR_CLIENTS):
             continue
         fair = [count / r["rps"] * 1000 for r in results if r.get("rps")]
         ratios = [r["p99_ms"] / (count / r["rps"] * 1000) for r in results if r.get("rps") and r.get("p99_ms")]
@@ -545,7 +556,8 @@ def fair_share_report(rows, args):
     return lines if len(lines) > 6 else []
 
 
-CPU_CLIENTS = ("c-multi", "curl-raw", "curl-nm", "curl-typed-raw", "curl-typed")
+CPU_CLIENTS = ("c-multi", "curl-raw", "curl-nm", "curl-typed-raw", "curl-typed", "curl-typed-64c",
+               "curl-typed-raw-64c")
 
 
 def cpu_report(rows):
