@@ -20,7 +20,9 @@ extension CurlTransport {
         public var userAgent: String
         /// The proxy for every request (`CURLOPT_PROXY`), except hosts its `noProxy` lists,
         /// which connect directly. nil (the default) leaves libcurl to the `http_proxy`,
-        /// `https_proxy`, `all_proxy` and `no_proxy` environment variables.
+        /// `https_proxy`, `all_proxy` and `no_proxy` environment variables. They are read when
+        /// the transport is created: when none of the first three is set then, its requests
+        /// connect directly without looking them up again.
         public var proxy: ProxySettings?
         /// Public keys the server must present one of (`CURLOPT_PINNEDPUBLICKEY`); a TLS
         /// connection with another key fails with `.tls`. Empty (the default) pins nothing.

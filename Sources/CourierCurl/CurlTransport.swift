@@ -27,6 +27,8 @@ public final class CurlTransport: Transport {
     /// The settings this transport was created with.
     public let configuration: Configuration
     let loop: CurlMultiLoop
+    /// Whether the environment named a proxy when the transport was created (`ProxyEnvironment`).
+    let environmentNamesProxy: Bool
 
     /// Creates a transport and starts its loop thread.
     ///
@@ -34,12 +36,14 @@ public final class CurlTransport: Transport {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.loop = CurlMultiLoop(configuration: configuration)
+        self.environmentNamesProxy = ProxyEnvironment.namesProxy()
     }
 
     /// Tests only: a transport whose loop reports each `CurlLoopEvent` to `loopHook`.
     init(configuration: Configuration = Configuration(), loopHook: @escaping CurlLoopHook) {
         self.configuration = configuration
         self.loop = CurlMultiLoop(configuration: configuration, hook: loopHook)
+        self.environmentNamesProxy = ProxyEnvironment.namesProxy()
     }
 
     deinit {
@@ -54,7 +58,8 @@ public final class CurlTransport: Transport {
     ///   body; a transport code for a failed transfer; `.cancelled` when the task is
     ///   cancelled or the transport is shut down.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let plan = try CurlRequestPlan.make(for: request, configuration: configuration)
+        let plan = try CurlRequestPlan.make(
+            for: request, configuration: configuration, environmentNamesProxy: environmentNamesProxy)
         if Task.isCancelled {
             throw CourierError(.cancelled, "the request was cancelled", request: request)
         }
@@ -85,7 +90,8 @@ public final class CurlTransport: Transport {
     /// - Returns: the head (a redirect is returned, not followed) and the body stream.
     /// - Throws: `CourierError` as `send` does.
     public func stream(_ request: TransportRequest) async throws -> TransportStream {
-        let plan = try CurlRequestPlan.make(for: request, configuration: configuration)
+        let plan = try CurlRequestPlan.make(
+            for: request, configuration: configuration, environmentNamesProxy: environmentNamesProxy)
         if Task.isCancelled {
             throw CourierError(.cancelled, "the request was cancelled", request: request)
         }

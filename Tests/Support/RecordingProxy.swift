@@ -22,12 +22,18 @@ public final class RecordingProxy: Sendable {
         public var requestLine: String
         /// The `Proxy-Authorization` the client sent (HTTP kinds).
         public var proxyAuthorization: String? = nil
+        /// Every `User-Agent` value the client sent the proxy (HTTP kinds), in order.
+        public var userAgents: [String] = []
 
-        public init(kind: Kind, target: String, requestLine: String, proxyAuthorization: String? = nil) {
+        public init(
+            kind: Kind, target: String, requestLine: String, proxyAuthorization: String? = nil,
+            userAgents: [String] = []
+        ) {
             self.kind = kind
             self.target = target
             self.requestLine = requestLine
             self.proxyAuthorization = proxyAuthorization
+            self.userAgents = userAgents
         }
     }
 
@@ -71,6 +77,8 @@ public final class RecordingProxy: Sendable {
         let requestLine = lines.removeFirst()
         let authorization = lines.first { $0.lowercased().hasPrefix("proxy-authorization:") }
             .map { String($0.dropFirst("proxy-authorization:".count)).trimmingCharacters(in: .whitespaces) }
+        let userAgents = lines.filter { $0.lowercased().hasPrefix("user-agent:") }
+            .map { String($0.dropFirst("user-agent:".count)).trimmingCharacters(in: .whitespaces) }
         let parts = requestLine.split(separator: " ").map(String.init)
         guard parts.count == 3 else {
             client.send("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
@@ -81,7 +89,7 @@ public final class RecordingProxy: Sendable {
                 $0.append(
                     Entry(
                         kind: .connect, target: parts[1], requestLine: requestLine,
-                        proxyAuthorization: authorization))
+                        proxyAuthorization: authorization, userAgents: userAgents))
             }
             guard let upstream = Self.connectUpstream(parts[1]) else {
                 client.send("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
@@ -103,7 +111,7 @@ public final class RecordingProxy: Sendable {
             $0.append(
                 Entry(
                     kind: .forward, target: authority, requestLine: requestLine,
-                    proxyAuthorization: authorization))
+                    proxyAuthorization: authorization, userAgents: userAgents))
         }
         guard let upstream = Self.connectUpstream(authority) else {
             client.send("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")

@@ -104,7 +104,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         // the pool keeps enough idle handles for a burst, not only for the connections.
         handles = EasyHandlePool(
             capacity: max(64, configuration.maxCachedConnections),
-            defaultHeaders: ["Accept-Encoding: \(ContentDecoding.offered)"])
+            acceptEncoding: ContentDecoding.offered, userAgent: configuration.userAgent)
         connectionsPerOrigin = max(0, configuration.maxConnectionsPerHost)
         guard let multi else { return }
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))

@@ -21,8 +21,13 @@ struct EasyHandleContext {
     var totalTimeoutMilliseconds = 0
     var headerList: UnsafeMutablePointer<curl_slist>?
     var contentDecodingOff = false
+    /// Whether `CURLOPT_USERAGENT` is set (for requests that may go through a proxy, whose
+    /// CONNECT carries it); a direct request's `User-Agent` is a line of the shared list.
+    var userAgentIsOption = false
+    /// Whether `CURLOPT_PROXY` is "" (connect directly).
+    var proxyIsDirect = false
     /// The header lines the last transfer allocated (the first and the last of them; the last may
-    /// lead on to the pool's `defaultHeaders`): freed when the next transfer has set its own list,
+    /// lead on to one of the pool's shared lists): freed when the next transfer has set its own list,
     /// or with the handle, so that the handle never points at a freed list.
     var ownedHeaderList: (first: UnsafeMutablePointer<curl_slist>, last: UnsafeMutablePointer<curl_slist>)?
 
@@ -32,6 +37,8 @@ struct EasyHandleContext {
         totalTimeoutMilliseconds = 0
         headerList = nil
         contentDecodingOff = false
+        userAgentIsOption = false
+        proxyIsDirect = false
         freeOwnedHeaderList()
     }
 
@@ -87,19 +94,53 @@ final class EasyHandlePool: Sendable {
     // A handle in `idle` is owned by the pool alone (see the type's comment).
     private let state = Locked(State())
     private let capacity: Int
-    /// Header lines that end the list of every request that does not set them itself, made once:
-    /// a transfer links its own lines to them. Read-only until `deinit` frees them, after every
-    /// handle (a handle in use keeps the pool alive through its transfer).
-    nonisolated(unsafe) let defaultHeaders: UnsafeMutablePointer<curl_slist>?
+    /// The transport's own header lines, which end the list of every request that does not set
+    /// them itself, made once: a transfer links its own lines to one of these lists (see
+    /// `sharedHeaders`). `acceptEncodingThenUserAgent` is the `Accept-Encoding` line followed by
+    /// `userAgent`, the `User-Agent` line, which is also a list on its own; `acceptEncoding`
+    /// is a second `Accept-Encoding` line that ends there. Read-only until `deinit` frees them,
+    /// after every handle (a handle in use keeps the pool alive through its transfer).
+    nonisolated(unsafe) private let acceptEncodingThenUserAgent: UnsafeMutablePointer<curl_slist>?
+    nonisolated(unsafe) private let acceptEncoding: UnsafeMutablePointer<curl_slist>?
+    /// The `User-Agent` line; nil when there is none to send, or it is not a valid field line
+    /// (`CURLOPT_USERAGENT` then carries it, as it did before).
+    nonisolated(unsafe) let userAgent: UnsafeMutablePointer<curl_slist>?
 
     /// - Parameters:
     ///   - capacity: the most idle handles kept; more are freed.
-    ///   - defaultHeaders: the lines of `defaultHeaders`.
-    init(capacity: Int, defaultHeaders lines: [String] = []) {
+    ///   - acceptEncoding: the value of the transport's `Accept-Encoding` line; nil for none.
+    ///   - userAgent: the value of the transport's `User-Agent` line; nil or "" for none.
+    init(capacity: Int, acceptEncoding encodings: String? = nil, userAgent agent: String? = nil) {
         self.capacity = max(0, capacity)
-        var list: UnsafeMutablePointer<curl_slist>?
-        for line in lines { list = curl_slist_append(list, line) ?? list }
-        defaultHeaders = list
+        var agentLine: UnsafeMutablePointer<curl_slist>?
+        if let agent, !agent.isEmpty,
+            (try? RequestBuilding.validateHeader(name: "User-Agent", value: agent)) != nil
+        {
+            agentLine = curl_slist_append(nil, "User-Agent: \(agent)")
+        }
+        userAgent = agentLine
+        if let encodings {
+            let both = curl_slist_append(nil, "Accept-Encoding: \(encodings)")
+            both?.pointee.next = agentLine
+            acceptEncodingThenUserAgent = both ?? agentLine
+            acceptEncoding = curl_slist_append(nil, "Accept-Encoding: \(encodings)")
+        } else {
+            acceptEncodingThenUserAgent = agentLine
+            acceptEncoding = nil
+        }
+    }
+
+    /// The shared lines a request links to the end of its own: the `Accept-Encoding` line when
+    /// `acceptEncoding`, and the `User-Agent` line when `userAgent` (and the pool has one).
+    func sharedHeaders(acceptEncoding wantsEncodings: Bool, userAgent wantsAgent: Bool)
+        -> UnsafeMutablePointer<curl_slist>?
+    {
+        switch (wantsEncodings, wantsAgent && userAgent != nil) {
+        case (true, true): acceptEncodingThenUserAgent
+        case (true, false): acceptEncoding
+        case (false, true): userAgent
+        case (false, false): nil
+        }
     }
 
     /// An idle handle, or a new one; nil when libcurl cannot make one. `hasDefaults` is true for a
@@ -152,6 +193,8 @@ final class EasyHandlePool: Sendable {
 
     deinit {
         close()
-        if let defaultHeaders { curl_slist_free_all(defaultHeaders) }
+        // The User-Agent line is the second node of `acceptEncodingThenUserAgent`, or that list itself.
+        if let acceptEncodingThenUserAgent { curl_slist_free_all(acceptEncodingThenUserAgent) }
+        if let acceptEncoding { curl_slist_free_all(acceptEncoding) }
     }
 }

@@ -64,7 +64,17 @@ struct CurlRequestPlan: Sendable, Equatable {
     /// head); a line in the list once.
     var offersEncodings: Bool = false
     var caBundlePath: String?
+    /// The transport's `User-Agent`: `CURLOPT_USERAGENT` for a request that may go through a
+    /// proxy (its CONNECT carries the option, not the header list); a direct request's is the
+    /// pool's shared line (libcurl formats the option's line anew on every transfer).
     var userAgent: String
+    /// Whether the request has no `User-Agent` of its own.
+    var offersUserAgent: Bool = true
+    /// Whether libcurl is to read no proxy variable (`CURLOPT_NOPROXY` "", once per handle): a
+    /// proxy is configured, whose `noProxy` the plan has applied, or the environment named none
+    /// when the transport was made (`proxy` is then ""). Without this, libcurl would look
+    /// `no_proxy` up on every transfer, and let it bypass a configured proxy.
+    var ignoresProxyEnvironment: Bool { proxy != nil }
     var preferHTTP2: Bool
     /// The in-memory body limit; nil when the body goes to a file.
     var maxResponseBytes: Int64?
@@ -75,8 +85,12 @@ struct CurlRequestPlan: Sendable, Equatable {
     /// before a reply, and the server may already have processed it.
     var freshConnection: Bool = false
     /// `CURLOPT_PROXY`: nil leaves libcurl to the environment; "" connects directly (a
-    /// `noProxy` host); otherwise the proxy's URL.
+    /// `noProxy` host, or no proxy configured and none in the environment); otherwise the
+    /// proxy's URL.
     var proxy: String? = nil
+
+    /// Whether the request connects directly, whatever the environment says.
+    var isDirect: Bool { proxy?.isEmpty == true }
     /// `CURLOPT_PINNEDPUBLICKEY`: "sha256//…" pins joined with ";"; nil pins nothing.
     var pinnedPublicKey: String? = nil
 
@@ -100,8 +114,12 @@ struct CurlRequestPlan: Sendable, Equatable {
     ///   `.invalidHeader` for a header libcurl would send malformed (CR, LF, NUL),
     ///   `.invalidRequest`-category codes for a malformed method, `.invalidBody` for a
     ///   body file that cannot be read.
+    /// - Parameter environmentNamesProxy: whether the process environment named a proxy when
+    ///   the transport was created (`ProxyEnvironment`); consulted only when `configuration`
+    ///   has no proxy of its own.
     static func make(
-        for request: TransportRequest, configuration: CurlTransport.Configuration
+        for request: TransportRequest, configuration: CurlTransport.Configuration,
+        environmentNamesProxy: Bool = true
     ) throws -> CurlRequestPlan {
         let url = request.url
         let text = url.absoluteString
@@ -160,7 +178,9 @@ struct CurlRequestPlan: Sendable, Equatable {
         } else {
             maxResponseBytes = nil
         }
-        let proxy = configuration.proxy.map { $0.bypasses(url) ? "" : $0.url.absoluteString }
+        let proxy =
+            configuration.proxy.map { $0.bypasses(url) ? "" : $0.url.absoluteString }
+            ?? (environmentNamesProxy ? nil : "")
         let port = authority.port ?? (isHTTPS ? 443 : 80)
         // "ex%41mple.test" is the host "example.test" (as Foundation's `URL.host` decodes it): one origin.
         let host =
@@ -182,6 +202,7 @@ struct CurlRequestPlan: Sendable, Equatable {
             offersEncodings: !request.headers.contains("Accept-Encoding"),
             caBundlePath: configuration.caBundle?.path,
             userAgent: configuration.userAgent,
+            offersUserAgent: !request.headers.contains("User-Agent"),
             preferHTTP2: configuration.preferHTTP2,
             maxResponseBytes: maxResponseBytes,
             allowedProtocols: "http,https",

@@ -50,7 +50,19 @@ extension CurlTransfer {
             }
             own = (own?.first ?? appended, own == nil ? appended : appended.pointee.next ?? appended)
         }
-        let shared = plan.offersEncodings ? handles.defaultHeaders : nil
+        // A request that may go through a proxy sends the transport's User-Agent as an option,
+        // which the proxy's CONNECT carries too; a direct one as a shared line.
+        let agentAsOption = !(plan.isDirect && handles.userAgent != nil)
+        if agentAsOption != context.pointee.userAgentIsOption {
+            let code =
+                agentAsOption
+                ? plan.userAgent.withCString { ccurl_easy_setopt_string(easy, CURLOPT_USERAGENT, $0) }
+                : ccurl_easy_setopt_string(easy, CURLOPT_USERAGENT, nil)
+            try check(code, "USERAGENT")
+            context.pointee.userAgentIsOption = agentAsOption
+        }
+        let shared = handles.sharedHeaders(
+            acceptEncoding: plan.offersEncodings, userAgent: !agentAsOption && plan.offersUserAgent)
         own?.last.pointee.next = shared
         let list = own?.first ?? shared
         if list != context.pointee.headerList {
@@ -80,7 +92,10 @@ extension CurlTransfer {
         // first response head, so with PIPEWAIT every other request to a new origin waited for
         // that head: behind a slow first answer, concurrent requests went out one at a time.
         if plan.mayMultiplex { try set(CURLOPT_PIPEWAIT, 1) }
-        if let proxy = plan.proxy { try set(CURLOPT_PROXY, proxy) }
+        if let proxy = plan.proxy, !(proxy.isEmpty && context.pointee.proxyIsDirect) {
+            try set(CURLOPT_PROXY, proxy)
+            context.pointee.proxyIsDirect = proxy.isEmpty
+        }
     }
 
     /// Puts every option that `configure` set for this request back to libcurl's default, so
@@ -171,7 +186,9 @@ extension CurlTransfer {
         // On again for each transfer on a reused handle: a head with a coding libcurl cannot decode
         // turns it off (`ContentDecoding`).
         try set(CURLOPT_HTTP_CONTENT_DECODING, 1)
-        try set(CURLOPT_USERAGENT, plan.userAgent)
+        // A configured proxy, or none in the environment: libcurl reads no `no_proxy` on each
+        // transfer (every request of a transport agrees on this).
+        if plan.ignoresProxyEnvironment { try set(CURLOPT_NOPROXY, "") }
         try set(
             CURLOPT_HTTP_VERSION, plan.preferHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))
         try set(CURLOPT_SSL_VERIFYPEER, 1)
