@@ -56,26 +56,6 @@ import Testing
         }
     }
 
-    /// A tunnel's CONNECT carries the transport's `User-Agent`, once: a request that may go
-    /// through a proxy has it as `CURLOPT_USERAGENT`, which libcurl also sends in the CONNECT
-    /// (the header list goes to the server only).
-    @Test func aTunnelsConnectCarriesTheUserAgent() async throws {
-        let nginx = try #require(NginxTLSServer.nginxPath, "nginx is not installed (apt-get install nginx)")
-        let server = try NginxTLSServer(nginx: nginx)
-        defer { server.stop() }
-        let proxy = try RecordingProxy()
-        defer { proxy.stop() }
-        let configuration = CurlTransport.Configuration(
-            caBundle: server.caBundle, userAgent: "CourierTunnel/1", proxy: try ProxySettings(url: proxy.url))
-        try await CurlTransport.with(configuration: configuration) { sut in
-            let response = try await sut.send(
-                TransportRequest(urlRequest: URLRequest(url: try #require(server.url("/")))))
-            #expect(response.status == 200)
-        }
-        #expect(proxy.entries.map(\.kind) == [.connect])
-        #expect(proxy.entries.map(\.userAgents) == [["CourierTunnel/1"]])
-    }
-
     /// Both SOCKS5 flavours: `socks5` sends the address the client resolved, `socks5h` the
     /// host name for the proxy to resolve.
     @Test(arguments: [false, true])

@@ -100,7 +100,9 @@ import Testing
     }
 
     /// An `https://` request through an HTTP proxy goes through a CONNECT tunnel, with TLS
-    /// (and the pin) end to end.
+    /// (and the pin) end to end. The CONNECT carries the transport's `User-Agent`, once: a
+    /// request that may go through a proxy has it as `CURLOPT_USERAGENT`, which libcurl also
+    /// sends to the proxy (the header list goes to the server only).
     @Test func curlTunnelsHTTPSThroughAnHTTPProxy() async throws {
         let nginx = try #require(NginxTLSServer.nginxPath, "nginx is not installed (apt-get install nginx)")
         let server = try NginxTLSServer(nginx: nginx)
@@ -108,7 +110,7 @@ import Testing
         let proxy = try RecordingProxy()
         defer { proxy.stop() }
         let configuration = CurlTransport.Configuration(
-            caBundle: server.caBundle, proxy: try ProxySettings(url: proxy.url),
+            caBundle: server.caBundle, userAgent: "CourierTunnel/1", proxy: try ProxySettings(url: proxy.url),
             pinnedPublicKeys: [try server.publicKeyPin()])
         try await CurlTransport.with(configuration: configuration) { sut in
             let request = TransportRequest(urlRequest: URLRequest(url: try #require(server.url("/"))))
@@ -117,6 +119,7 @@ import Testing
         }
         #expect(proxy.entries.map(\.kind) == [.connect])
         #expect(proxy.entries.map(\.target) == ["127.0.0.1:\(server.port)"])
+        #expect(proxy.entries.map(\.userAgents) == [["CourierTunnel/1"]])
     }
 
     /// Through a tunnel, the status a caller sees is the server's, never the proxy's
