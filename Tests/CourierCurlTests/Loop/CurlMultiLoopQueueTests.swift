@@ -53,67 +53,89 @@ import Testing
         }
     }
 
-    @Test func requestsWaitingForTheOneConnectionGoOutInTheOrderTheyWereSent() async throws {
-        let arrivals = Arrivals(holdFor: .seconds(2))
+    /// A transport with one connection to a mock server, which a `/hold` request has taken (the
+    /// server answers it after `holdFor`): the test's requests wait behind it.
+    private struct HeldConnection {
+        let server: MockServer
+        let transport: CurlTransport
+        let arrivals: Arrivals
+        let hold: Task<TransportResponse, any Error>
+        let queued: Locked<Int>
+        let test: CurlMultiLoopQueueTests
+
+        func request(_ path: String) throws -> TransportRequest { try test.request(server, path) }
+
+        func submit(_ request: TransportRequest) async throws -> Task<TransportResponse, any Error> {
+            try await test.submit(request, to: transport, queued: queued)
+        }
+
+        func submit(_ path: String) async throws -> Task<TransportResponse, any Error> {
+            try await submit(try request(path))
+        }
+
+        /// The paths that reached the server, in order.
+        var paths: [String] { arrivals.paths.withLock { $0 } }
+    }
+
+    /// Runs `body` with a held connection, then shuts the transport down.
+    private func withHeldConnection(
+        holdFor: Duration = .seconds(120), _ body: (HeldConnection) async throws -> Void
+    ) async throws {
+        let arrivals = Arrivals(holdFor: holdFor)
         try await withMockServer(handlers: [arrivals.handler]) { server in
             let queued = Locked(0)
             let transport = CurlTransport(
                 configuration: .init(maxConnectionsPerHost: 1), loopHook: counting(queued))
             let hold = try await submit(try request(server, "/hold"), to: transport, queued: queued)
             #expect(await eventually { arrivals.paths.withLock { $0 } == ["/hold"] })
-            var waiting: [Task<TransportResponse, any Error>] = []
-            for index in 0..<8 {
-                waiting.append(
-                    try await submit(try request(server, "/q\(index)"), to: transport, queued: queued))
-            }
-            #expect(try await hold.value.body.data == Data("held".utf8))
-            for (index, task) in waiting.enumerated() {
-                #expect(try await task.value.body.data == Data("ok /q\(index)".utf8))
-            }
-            #expect(arrivals.paths.withLock { $0 } == ["/hold"] + (0..<8).map { "/q\($0)" })
-            #expect(transport.statistics.connectionsOpened == 1)
+            try await body(
+                HeldConnection(
+                    server: server, transport: transport, arrivals: arrivals, hold: hold, queued: queued,
+                    test: self))
             await transport.shutdown()
         }
     }
 
+    @Test func requestsWaitingForTheOneConnectionGoOutInTheOrderTheyWereSent() async throws {
+        try await withHeldConnection(holdFor: .seconds(2)) { held in
+            var waiting: [Task<TransportResponse, any Error>] = []
+            for index in 0..<8 {
+                waiting.append(try await held.submit("/q\(index)"))
+            }
+            #expect(try await held.hold.value.body.data == Data("held".utf8))
+            for (index, task) in waiting.enumerated() {
+                #expect(try await task.value.body.data == Data("ok /q\(index)".utf8))
+            }
+            #expect(held.paths == ["/hold"] + (0..<8).map { "/q\($0)" })
+            #expect(held.transport.statistics.connectionsOpened == 1)
+        }
+    }
+
     @Test func aWaitingRequestThatIsCancelledEndsWhileTheConnectionIsStillBusy() async throws {
-        let arrivals = Arrivals(holdFor: .seconds(120))
-        try await withMockServer(handlers: [arrivals.handler]) { server in
-            let queued = Locked(0)
-            let transport = CurlTransport(
-                configuration: .init(maxConnectionsPerHost: 1), loopHook: counting(queued))
-            let hold = try await submit(try request(server, "/hold"), to: transport, queued: queued)
-            #expect(await eventually { arrivals.paths.withLock { $0 } == ["/hold"] })
-            let cancelled = try await submit(try request(server, "/cancelled"), to: transport, queued: queued)
-            let next = try await submit(try request(server, "/next"), to: transport, queued: queued)
+        try await withHeldConnection { held in
+            let cancelled = try await held.submit("/cancelled")
+            let next = try await held.submit("/next")
             cancelled.cancel()
             let error = await #expect(throws: CourierError.self) { try await cancelled.value }
             #expect(error?.code == .cancelled)
             // The held request still has the connection, and the one behind the cancelled
             // request still waits for it.
-            #expect(transport.loop.activeTransferCount == 1)
-            hold.cancel()
+            #expect(held.transport.loop.activeTransferCount == 1)
+            held.hold.cancel()
             #expect(try await next.value.body.data == Data("ok /next".utf8))
-            #expect(!arrivals.paths.withLock { $0 }.contains("/cancelled"))
-            await transport.shutdown()
+            #expect(!held.paths.contains("/cancelled"))
         }
     }
 
     @Test func shutdownEndsTheWaitingRequestsToo() async throws {
-        let arrivals = Arrivals(holdFor: .seconds(120))
-        try await withMockServer(handlers: [arrivals.handler]) { server in
-            let queued = Locked(0)
-            let transport = CurlTransport(
-                configuration: .init(maxConnectionsPerHost: 1), loopHook: counting(queued))
-            let hold = try await submit(try request(server, "/hold"), to: transport, queued: queued)
-            #expect(await eventually { arrivals.paths.withLock { $0 } == ["/hold"] })
-            let waiting = try await submit(try request(server, "/waiting"), to: transport, queued: queued)
-            await transport.shutdown()
-            for task in [hold, waiting] {
+        try await withHeldConnection { held in
+            let waiting = try await held.submit("/waiting")
+            await held.transport.shutdown()
+            for task in [held.hold, waiting] {
                 let error = await #expect(throws: CourierError.self) { try await task.value }
                 #expect(error?.code == .cancelled)
             }
-            #expect(arrivals.paths.withLock { $0 } == ["/hold"])
+            #expect(held.paths == ["/hold"])
         }
     }
 
@@ -126,45 +148,31 @@ import Testing
     }
 
     @Test func theTotalTimeoutCountsTheWaitForAConnection() async throws {
-        let arrivals = Arrivals(holdFor: .seconds(120))
-        try await withMockServer(handlers: [arrivals.handler]) { server in
-            let queued = Locked(0)
-            let transport = CurlTransport(
-                configuration: .init(maxConnectionsPerHost: 1), loopHook: counting(queued))
-            let hold = try await submit(try request(server, "/hold"), to: transport, queued: queued)
-            #expect(await eventually { arrivals.paths.withLock { $0 } == ["/hold"] })
-            var late = try request(server, "/late")
+        try await withHeldConnection { held in
+            var late = try held.request("/late")
             late.options.totalTimeout = .milliseconds(200)
             // Its time is up while it waits: it ends as it would have in flight, never sent.
-            let waiting = try await submit(late, to: transport, queued: queued)
-            try await releaseAfter(.milliseconds(400), hold)
+            let waiting = try await held.submit(late)
+            try await releaseAfter(.milliseconds(400), held.hold)
             let error = await #expect(throws: CourierError.self) { try await waiting.value }
             #expect(error?.code == .timedOut)
-            #expect(!arrivals.paths.withLock { $0 }.contains("/late"))
-            await transport.shutdown()
+            #expect(!held.paths.contains("/late"))
         }
     }
 
     /// The deadline holds even while the connection stays busy: the waiting request fails on
     /// time, not when the connection frees.
     @Test(.timeLimit(.minutes(1))) func aWaitingRequestTimesOutWhileTheConnectionStaysBusy() async throws {
-        let arrivals = Arrivals(holdFor: .seconds(120))
-        try await withMockServer(handlers: [arrivals.handler]) { server in
-            let queued = Locked(0)
-            let transport = CurlTransport(
-                configuration: .init(maxConnectionsPerHost: 1), loopHook: counting(queued))
-            let hold = try await submit(try request(server, "/hold"), to: transport, queued: queued)
-            #expect(await eventually { arrivals.paths.withLock { $0 } == ["/hold"] })
-            var late = try request(server, "/late")
+        try await withHeldConnection { held in
+            var late = try held.request("/late")
             late.options.totalTimeout = .milliseconds(300)
-            let waiting = try await submit(late, to: transport, queued: queued)
+            let waiting = try await held.submit(late)
             let error = await #expect(throws: CourierError.self) { try await waiting.value }
             #expect(error?.code == .timedOut)
-            #expect(!arrivals.paths.withLock { $0 }.contains("/late"))
-            hold.cancel()
-            let held = await hold.result
-            #expect(throws: CourierError.self, "the held request was still running") { try held.get() }
-            await transport.shutdown()
+            #expect(!held.paths.contains("/late"))
+            held.hold.cancel()
+            let result = await held.hold.result
+            #expect(throws: CourierError.self, "the held request was still running") { try result.get() }
         }
     }
 
@@ -173,52 +181,38 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aShorterTimeoutBehindLongerOnesAndCancelledOnesStillExpiresOnTime()
         async throws
     {
-        let arrivals = Arrivals(holdFor: .seconds(120))
-        try await withMockServer(handlers: [arrivals.handler]) { server in
-            let queued = Locked(0)
-            let transport = CurlTransport(
-                configuration: .init(maxConnectionsPerHost: 1), loopHook: counting(queued))
-            let hold = try await submit(try request(server, "/hold"), to: transport, queued: queued)
-            #expect(await eventually { arrivals.paths.withLock { $0 } == ["/hold"] })
-            var long = try request(server, "/cancelled")
+        try await withHeldConnection { held in
+            var long = try held.request("/cancelled")
             long.options.totalTimeout = .seconds(60)
-            let cancelled = try await submit(long, to: transport, queued: queued)
-            long = try request(server, "/patient")
+            let cancelled = try await held.submit(long)
+            long = try held.request("/patient")
             long.options.totalTimeout = .seconds(60)
-            let patient = try await submit(long, to: transport, queued: queued)
+            let patient = try await held.submit(long)
             cancelled.cancel()
             let error = await #expect(throws: CourierError.self) { try await cancelled.value }
             #expect(error?.code == .cancelled)
-            var short = try request(server, "/short")
+            var short = try held.request("/short")
             short.options.totalTimeout = .milliseconds(300)
             let started = ContinuousClock.now
-            let shortTask = try await submit(short, to: transport, queued: queued)
+            let shortTask = try await held.submit(short)
             let timedOut = await #expect(throws: CourierError.self) { try await shortTask.value }
             #expect(timedOut?.code == .timedOut)
             #expect(ContinuousClock.now - started < .seconds(30), "on time, not when the connection frees")
-            hold.cancel()
-            _ = await hold.result
+            held.hold.cancel()
+            _ = await held.hold.result
             #expect(try await patient.value.body.data == Data("ok /patient".utf8))
-            #expect(arrivals.paths.withLock { $0 } == ["/hold", "/patient"])
-            await transport.shutdown()
+            #expect(held.paths == ["/hold", "/patient"])
         }
     }
 
     @Test func theWaitForAConnectionIsNotIdleTime() async throws {
-        let arrivals = Arrivals(holdFor: .seconds(120))
-        try await withMockServer(handlers: [arrivals.handler]) { server in
-            let queued = Locked(0)
-            let transport = CurlTransport(
-                configuration: .init(maxConnectionsPerHost: 1), loopHook: counting(queued))
-            let hold = try await submit(try request(server, "/hold"), to: transport, queued: queued)
-            #expect(await eventually { arrivals.paths.withLock { $0 } == ["/hold"] })
-            var patient = try request(server, "/patient")
+        try await withHeldConnection { held in
+            var patient = try held.request("/patient")
             patient.options.idleTimeout = .milliseconds(300)
             // It waits longer than its idle timeout for the connection, then gets its answer.
-            let waiting = try await submit(patient, to: transport, queued: queued)
-            try await releaseAfter(.milliseconds(600), hold)
+            let waiting = try await held.submit(patient)
+            try await releaseAfter(.milliseconds(600), held.hold)
             #expect(try await waiting.value.body.data == Data("ok /patient".utf8))
-            await transport.shutdown()
         }
     }
 
