@@ -37,11 +37,14 @@ public struct CourierTool: Sendable {
     package let documentDescription: String?
     /// One sample call of every operation, in order.
     package let samples: [any EndpointDescribing]
-    /// Every declared operation, in order.
-    package let operations: [APIOperation]
+    /// Every declared operation, in order. Described when a command first asks (`openapi`,
+    /// `mock`, `call`, `verify`), once per operation, not when the tool starts: `send` or
+    /// `--help` pays nothing for them.
+    package var operations: [APIOperation] { samples.map(\.operation) }
     /// Problems with the declarations (an operation declared but missing from `samples`), which
-    /// `mock` warns of at start-up and `verify` reports as failures.
-    package let declarationProblems: [String]
+    /// `mock` warns of at start-up and `verify` reports as failures; found when asked for.
+    package var declarationProblems: [String] { findDeclarationProblems() }
+    private let findDeclarationProblems: @Sendable () -> [String]
     /// What `mock` serves behind the stubs.
     package let backend: MockBackend
     /// Every command, in the order help lists them.
@@ -65,7 +68,6 @@ public struct CourierTool: Sendable {
         name: String, summary: String? = nil, apis: [any API.Type], handler: (any HTTPHandler)? = nil
     ) {
         let samples = apis.flatMap { $0.samples }
-        let served = handler ?? ContractHandler(operations: samples.map(\.operation))
         let groups = apis.map { $0.group }.joined(separator: ", ")
         self.init(
             name: name,
@@ -74,7 +76,11 @@ public struct CourierTool: Sendable {
             title: name, samples: samples, declarationProblems: apis.flatMap { $0.sampleProblems },
             backend: MockBackend(
                 options: [], description: "the API's handler",
-                make: { _ in MockBackend.Served(handlers: [served]) }),
+                make: { _ in
+                    MockBackend.Served(handlers: [
+                        handler ?? ContractHandler(operations: samples.map(\.operation))
+                    ])
+                }),
             commands: Self.standardCommands)
     }
 
@@ -82,12 +88,12 @@ public struct CourierTool: Sendable {
     /// every command in the order help shows them, the standard ones among them.
     package init(
         name: String, summary: String, title: String, documentDescription: String? = nil,
-        samples: [any EndpointDescribing], declarationProblems: [String] = [], backend: MockBackend,
+        samples: [any EndpointDescribing],
+        declarationProblems: @autoclosure @escaping @Sendable () -> [String] = [], backend: MockBackend,
         commands: [any Command.Type] = standardCommands
     ) {
         self.samples = samples
-        self.operations = samples.map(\.operation)
-        self.declarationProblems = declarationProblems
+        self.findDeclarationProblems = declarationProblems
         self.documentDescription = documentDescription
         self.name = name
         self.summary = summary

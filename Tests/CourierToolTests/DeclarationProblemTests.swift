@@ -1,6 +1,7 @@
 import Courier
 import CourierContract
 import CourierCurl
+import CourierPrimitives
 import CourierTesting
 import CourierTool
 import Foundation
@@ -20,6 +21,19 @@ enum ShelfAPI: API {
     static var samples: [any EndpointDescribing] { [books] }
 }
 
+/// An API that counts how often its declarations are read.
+enum CountedAPI: API {
+    static let reads = Locked(0)
+    static var declaredOperations: [String] {
+        reads.withLock { $0 += 1 }
+        return ["items"]
+    }
+
+    static var items: Endpoint<[String]> { endpoint(.get, "/items", "Every item") {} }
+
+    static var samples: [any EndpointDescribing] { [items] }
+}
+
 /// An operation declared but without a sample is reported by the tool: `verify` fails on it and
 /// `mock` warns of it when it starts.
 @Suite struct DeclarationProblemTests {
@@ -31,6 +45,16 @@ enum ShelfAPI: API {
         let tool = CourierTool(name: "shelf", apis: [ShelfAPI.self])
         #expect(tool.declarationProblems == [Self.problem])
         #expect(MockCommand.startupWarnings(tool) == ["shelf mock: warning: \(Self.problem)"])
+    }
+
+    /// A tool does not read its declarations until a command needs them: `--help` (or `send`)
+    /// pays nothing for the API's size.
+    @Test func theDeclarationsAreReadWhenACommandNeedsThem() async {
+        let tool = CourierTool(name: "counted", apis: [CountedAPI.self])
+        #expect(await tool.run(["--help"]) == 0)
+        #expect(CountedAPI.reads.withLock { $0 } == 0)
+        #expect(tool.declarationProblems.isEmpty)
+        #expect(CountedAPI.reads.withLock { $0 } > 0)
     }
 
     @Test func verifyFailsOnIt() async throws {
