@@ -33,16 +33,18 @@ public final class CurlTransport: Transport {
     /// Creates a transport and starts its loop thread.
     ///
     /// - Parameter configuration: TLS, connection and identification settings.
-    public init(configuration: Configuration = Configuration()) {
-        self.configuration = configuration
-        self.loop = CurlMultiLoop(configuration: configuration)
-        self.environmentNamesProxy = ProxyEnvironment.namesProxy()
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, hook: nil)
     }
 
     /// Tests only: a transport whose loop reports each `CurlLoopEvent` to `loopHook`.
-    init(configuration: Configuration = Configuration(), loopHook: @escaping CurlLoopHook) {
+    convenience init(configuration: Configuration = Configuration(), loopHook: @escaping CurlLoopHook) {
+        self.init(configuration: configuration, hook: loopHook)
+    }
+
+    private init(configuration: Configuration, hook: CurlLoopHook?) {
         self.configuration = configuration
-        self.loop = CurlMultiLoop(configuration: configuration, hook: loopHook)
+        self.loop = CurlMultiLoop(configuration: configuration, hook: hook)
         self.environmentNamesProxy = ProxyEnvironment.namesProxy()
     }
 

@@ -38,7 +38,7 @@ public struct CourierTool: Sendable {
     /// One sample call of every operation, in order.
     package let samples: [any EndpointDescribing]
     /// Every declared operation, in order. Described when a command first asks (`openapi`,
-    /// `mock`, `call`, `verify`), once per operation, not when the tool starts: `send` or
+    /// `call`, `contract`, `mock`), once per operation, not when the tool starts: `send` or
     /// `--help` pays nothing for them.
     package var operations: [APIOperation] { samples.map(\.operation) }
     /// Problems with the declarations (an operation declared but missing from `samples`), which

@@ -32,13 +32,13 @@ import Testing
         }
     }
 
-    private func request(_ server: MockServer, _ path: String) throws -> TransportRequest {
+    private static func request(_ server: MockServer, _ path: String) throws -> TransportRequest {
         TransportRequest(url: try #require(URL(string: server.baseURL.absoluteString + path)))
     }
 
     /// Starts a send in a task and waits until the transport has queued it, so that the
     /// order of the calls is the order of submission.
-    private func submit(
+    private static func submit(
         _ request: TransportRequest, to transport: CurlTransport, queued: Locked<Int>
     ) async throws -> Task<TransportResponse, any Error> {
         let before = queued.withLock { $0 }
@@ -47,7 +47,7 @@ import Testing
         return task
     }
 
-    private func counting(_ queued: Locked<Int>) -> CurlLoopHook {
+    private static func counting(_ queued: Locked<Int>) -> CurlLoopHook {
         { event in
             if case .queued = event { queued.withLock { $0 += 1 } }
         }
@@ -61,12 +61,13 @@ import Testing
         let arrivals: Arrivals
         let hold: Task<TransportResponse, any Error>
         let queued: Locked<Int>
-        let test: CurlMultiLoopQueueTests
 
-        func request(_ path: String) throws -> TransportRequest { try test.request(server, path) }
+        func request(_ path: String) throws -> TransportRequest {
+            try CurlMultiLoopQueueTests.request(server, path)
+        }
 
         func submit(_ request: TransportRequest) async throws -> Task<TransportResponse, any Error> {
-            try await test.submit(request, to: transport, queued: queued)
+            try await CurlMultiLoopQueueTests.submit(request, to: transport, queued: queued)
         }
 
         func submit(_ path: String) async throws -> Task<TransportResponse, any Error> {
@@ -85,13 +86,12 @@ import Testing
         try await withMockServer(handlers: [arrivals.handler]) { server in
             let queued = Locked(0)
             let transport = CurlTransport(
-                configuration: .init(maxConnectionsPerHost: 1), loopHook: counting(queued))
-            let hold = try await submit(try request(server, "/hold"), to: transport, queued: queued)
+                configuration: .init(maxConnectionsPerHost: 1), loopHook: Self.counting(queued))
+            let hold = try await Self.submit(try Self.request(server, "/hold"), to: transport, queued: queued)
             #expect(await eventually { arrivals.paths.withLock { $0 } == ["/hold"] })
             try await body(
                 HeldConnection(
-                    server: server, transport: transport, arrivals: arrivals, hold: hold, queued: queued,
-                    test: self))
+                    server: server, transport: transport, arrivals: arrivals, hold: hold, queued: queued))
             await transport.shutdown()
         }
     }
@@ -223,11 +223,12 @@ import Testing
             try await withMockServer(handlers: [free.handler]) { freeServer in
                 let queued = Locked(0)
                 let transport = CurlTransport(
-                    configuration: .init(maxConnectionsPerHost: 1), loopHook: counting(queued))
-                let hold = try await submit(try request(busyServer, "/hold"), to: transport, queued: queued)
+                    configuration: .init(maxConnectionsPerHost: 1), loopHook: Self.counting(queued))
+                let hold = try await Self.submit(
+                    try Self.request(busyServer, "/hold"), to: transport, queued: queued)
                 #expect(await eventually { busy.paths.withLock { $0 } == ["/hold"] })
                 // Another origin does not wait behind the busy one.
-                let response = try await transport.send(try request(freeServer, "/other"))
+                let response = try await transport.send(try Self.request(freeServer, "/other"))
                 #expect(response.body.data == Data("ok /other".utf8))
                 hold.cancel()
                 _ = await hold.result
