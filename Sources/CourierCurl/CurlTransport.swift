@@ -16,10 +16,14 @@ import Foundation
 /// await transport.shutdown()
 /// ```
 ///
-/// No libcurl call blocks a Swift concurrency thread: `send` only prepares the transfer
-/// and waits on a continuation that the loop thread resumes. A `.stream` body's reader
-/// and the progress closure run on that loop thread, so they should be quick (reading a
-/// file is; waiting on the network is not).
+/// No libcurl call blocks a Swift concurrency thread: libcurl's sockets are non-blocking,
+/// and a thread that waits for them is the transport's own loop thread. When that thread
+/// is waiting, `send` starts the transfer on the caller's thread (writing the request to a
+/// warm connection, and reading the answer if it is already there), so that a request costs
+/// no wake-up of the loop thread; otherwise it queues the transfer for the loop. Either way
+/// the caller waits on a continuation. A `.stream` body's reader and the progress closure run
+/// on whichever thread is driving libcurl at the time, one at a time, so they should be quick
+/// (reading a file is; waiting on the network is not).
 ///
 /// Each call is one exchange: a 3xx is returned as it came (libcurl's own redirect following
 /// is off), and `NetworkManager` follows it, by the same rules over every transport.
@@ -186,6 +190,11 @@ public final class CurlTransport: Transport {
         public var transfersCompleted = 0
         /// New connections opened (`CURLINFO_NUM_CONNECTS` summed over transfers).
         public var connectionsOpened = 0
+        /// Times the loop thread woke from waiting for its sockets: for a response, a
+        /// timeout, or work another thread queued. A request sent while the loop waits is
+        /// started by its caller and needs no wake-up of its own; an idle transport wakes at
+        /// most about once a second.
+        public var loopWakeups = 0
 
         /// Creates zeroed counters.
         public init() {}

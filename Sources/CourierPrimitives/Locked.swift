@@ -40,6 +40,17 @@ package final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 
+    /// Runs `body` with exclusive access to the value if the lock is free now; returns nil,
+    /// without waiting, when another thread holds it (or this one: the lock is not recursive).
+    @inlinable
+    package func withLockIfAvailable<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { unlock() }
+        return try body(&value)
+    }
+
     @inlinable
     func lock() { pthread_mutex_lock(mutex) }
 

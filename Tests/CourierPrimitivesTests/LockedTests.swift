@@ -27,4 +27,18 @@ struct LockedTests {
         // The change made before the throw stays, and the lock can be taken again.
         #expect(box.withLock { $0 } == [1, 2])
     }
+
+    /// `withLockIfAvailable` runs its body when the lock is free, and returns nil without
+    /// waiting when it is held, here by the same thread (the lock is not recursive).
+    @Test func withLockIfAvailableRunsOnlyWhenTheLockIsFree() {
+        let box = Locked(1)
+        #expect(
+            box.withLockIfAvailable { value -> Int in
+                value += 1
+                return value
+            } == 2)
+        let inner = box.withLock { _ in box.withLockIfAvailable { $0 } }
+        #expect(inner == Int??.some(nil))
+        #expect(box.withLock { $0 } == 2)
+    }
 }

@@ -52,4 +52,34 @@ CURLMcode ccurl_multi_setopt_long(CURLM *handle, CURLMoption option, long value)
 CURLMcode ccurl_multi_setopt_pointer(CURLM *handle, CURLMoption option, void *value);
 CURLSHcode ccurl_share_setopt_long(CURLSH *handle, CURLSHoption option, long value);
 
+/* The loop's reactor: the sockets libcurl asks to watch (CURLMOPT_SOCKETFUNCTION) and a
+ * wake-up descriptor, waited on outside
+ * libcurl so that another thread may drive the multi handle (under the loop's lock) while the
+ * loop thread sleeps. epoll on Linux, poll(2) elsewhere (where only the loop thread may drive
+ * the multi handle: see ccurl_reactor_allows_other_threads). Every function but
+ * ccurl_reactor_wake and ccurl_reactor_wait must be called with the loop's lock held; wait is
+ * called without it, by the loop thread only. */
+typedef struct ccurl_reactor ccurl_reactor;
+/** Creates a reactor and installs its callbacks on `multi`; NULL when the OS refuses. */
+ccurl_reactor *ccurl_reactor_create(CURLM *multi);
+/** Frees the reactor; call after curl_multi_cleanup (which may still report sockets). */
+void ccurl_reactor_free(ccurl_reactor *reactor);
+/** Makes a wait in progress (or the next one) return at once. Any thread, no lock. */
+void ccurl_reactor_wake(ccurl_reactor *reactor);
+/** Waits up to `timeout_ms` (-1: no limit) for the watched sockets or a wake-up. Fills at most
+ * `max` ready sockets with libcurl's CURL_CSELECT_* bits; returns how many (0 on a timeout or
+ * a wake-up alone). */
+int ccurl_reactor_wait(ccurl_reactor *reactor, int timeout_ms, curl_socket_t *sockets, int *events, int max);
+/** curl_multi_timeout: milliseconds until libcurl wants curl_multi_socket_action(CURL_SOCKET_TIMEOUT)
+ * (0: now), or -1 for no timeout. Asked afresh rather than kept from CURLMOPT_TIMERFUNCTION:
+ * libcurl 7.88 does not call the timer function when curl_multi_remove_handle leaves it with no
+ * timeout, so a kept "due now" would stay due and the loop would spin. */
+long ccurl_multi_timeout_ms(CURLM *multi);
+/** 1 when another thread may drive the multi handle while the loop thread waits (epoll sees
+ * the sockets it adds at once); 0 where the wait polls a set that only the loop thread may
+ * change (poll(2)). */
+int ccurl_reactor_allows_other_threads(void);
+/** How many sockets libcurl asked the reactor to watch. */
+int ccurl_reactor_socket_count(const ccurl_reactor *reactor);
+
 #endif

@@ -8,7 +8,8 @@ import CourierPrimitives
 /// cleared for every request.
 ///
 /// Touched by whoever holds the handle: the pool, then one transfer (its caller's thread until
-/// `submit`, then the loop thread), then the pool again, each hand-off through a lock.
+/// `submit`, then the thread driving the multi handle), then the pool again, each hand-off
+/// through a lock.
 struct EasyHandleContext {
     /// The transfer the handle serves, unretained (see `CurlTransfer.configure`); nil between
     /// transfers.

@@ -12,7 +12,8 @@ import Foundation
 /// Feeds the request body to libcurl's read callback, chunk by chunk. A file is read
 /// straight into libcurl's buffer, so it is never held in memory whole.
 ///
-/// Used by the loop thread only, once the transfer is submitted.
+/// Used only by the thread driving the multi handle (holding the loop's engine lock), once the
+/// transfer is submitted.
 final class BodySource {
     private enum Storage {
         case none

@@ -14,14 +14,15 @@ import Synchronization
 /// `@unchecked Sendable` because: `state` is `Locked`; every other mutable field (the
 /// sources, the sink, the head parser, progress counters, the handle's context) is touched
 /// first by `init` on the caller's thread and then, after `submit` hands the transfer over
-/// through the loop's lock, only by the loop thread, inside libcurl callbacks or `complete`.
+/// through one of the loop's locks, only by the thread driving the multi handle (which holds
+/// the loop's engine lock), inside libcurl callbacks or `complete`.
 final class CurlTransfer: @unchecked Sendable {
     /// Checked, although `TransferStateMachine` already hands it out exactly once: ThreadSanitizer
     /// cannot see the runtime's hand-off after an unchecked resume, and reports a race.
     typealias Continuation = CheckedContinuation<TransportResponse, any Error>
 
-    /// The easy handle and its context; returned to the pool by `releaseHandle` on the loop thread
-    /// (or by `deinit` when the transfer never reached the loop).
+    /// The easy handle and its context; returned to the pool by `releaseHandle` under the loop's
+    /// engine lock (or by `deinit` when the transfer never reached the loop).
     let handle: EasyHandle
     var easy: UnsafeMutableRawPointer { handle.easy }
     /// Where `easy` goes back when the transfer is done.
@@ -129,7 +130,7 @@ final class CurlTransfer: @unchecked Sendable {
         aborting.store(true, ordering: .releasing)
     }
 
-    /// Ends the transfer on the loop thread, after its handle left the multi handle:
+    /// Ends the transfer (under the loop's engine lock), after its handle left the multi handle:
     /// reads the response (for `CURLE_OK`) or maps the error, frees the handle and
     /// resumes the continuation (resume #2, the only other place). `removedEarly` is
     /// set when the loop removed the handle before libcurl finished (cancel, shutdown).
@@ -207,7 +208,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    // MARK: Callbacks (loop thread)
+    // MARK: Callbacks (the thread driving the multi handle)
 
     /// One header line arrived. Returns false to abort the transfer.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -295,7 +296,7 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
-    /// Lets a paused streamed transfer go on (loop thread). libcurl may deliver the kept bytes
+    /// Lets a paused streamed transfer go on (loop thread, in its turn). libcurl may deliver the kept bytes
     /// from inside this call. The pause was the consumer's, so it does not count as idle time.
     func unpause() {
         lastActivity = ContinuousClock.now
@@ -323,17 +324,7 @@ final class CurlTransfer: @unchecked Sendable {
     func reportProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Bool
     {
         if shouldAbort { return false }
-        if let idle = plan.idleTimeout {
-            let moved = downloaded + uploaded
-            let now = ContinuousClock.now
-            if moved != activityCount || stream?.isPaused == true {
-                activityCount = moved
-                lastActivity = now
-            } else if now - lastActivity >= idle {
-                fail(.idle(idle.timeInterval))
-                return false
-            }
-        }
+        if plan.idleTimeout != nil, !noteActivity(moved: downloaded + uploaded, at: .now) { return false }
         guard let progressHandler else { return true }
         if uploaded != lastUpload, uploaded > 0 || lastUpload < 0, plan.upload != .none {
             lastUpload = uploaded
@@ -346,6 +337,30 @@ final class CurlTransfer: @unchecked Sendable {
                 TransferProgress(
                     direction: .download, completed: downloaded,
                     total: downloadTotal > 0 ? downloadTotal : nil))
+        }
+        return true
+    }
+
+    /// The idle check that the loop runs between libcurl's calls (libcurl calls the progress
+    /// function only while it works on the transfer, which it does not for a stalled one).
+    /// Returns false when the transfer was idle too long: it has then failed, and the loop
+    /// must remove it.
+    func checkIdle(at now: ContinuousClock.Instant) -> Bool {
+        guard plan.idleTimeout != nil, !shouldAbort else { return true }
+        let counts = CurlResponseInfo.byteCounts(easy)
+        return noteActivity(moved: counts.downloaded + counts.uploaded, at: now)
+    }
+
+    /// Records the bytes moved so far; returns false, failing the transfer, when none moved for
+    /// the idle timeout. A paused stream (a slow consumer) is not idle.
+    private func noteActivity(moved: Int64, at now: ContinuousClock.Instant) -> Bool {
+        guard let idle = plan.idleTimeout else { return true }
+        if moved != activityCount || stream?.isPaused == true {
+            activityCount = moved
+            lastActivity = now
+        } else if now - lastActivity >= idle {
+            fail(.idle(idle.timeInterval))
+            return false
         }
         return true
     }

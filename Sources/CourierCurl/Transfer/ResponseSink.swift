@@ -12,7 +12,8 @@ import Foundation
 /// Takes the response body from libcurl's write callback: into memory up to a limit,
 /// or straight into a file descriptor.
 ///
-/// Used by the loop thread only, once the transfer is submitted.
+/// Used only by the thread driving the multi handle (holding the loop's engine lock), once the
+/// transfer is submitted.
 final class ResponseSink {
     /// Why a chunk was refused.
     enum Refusal: Error, Equatable {

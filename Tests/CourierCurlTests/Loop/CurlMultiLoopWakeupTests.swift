@@ -1,0 +1,91 @@
+import Courier
+import Foundation
+import MockServer
+import Testing
+
+@testable import CourierCurl
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// How often the loop thread wakes (`Statistics.loopWakeups`): not for nothing, and not for a
+/// request its caller could start itself. The bounds are counts of wake-ups per second of the
+/// window, not times: a loop that spins wakes thousands of times a second, one that works as
+/// designed a handful.
+@Suite struct CurlMultiLoopWakeupTests {
+    private static let routes = ClosureHandler { request in
+        if request.path == "/held" {
+            return ServerResponse(status: 200, body: .data(Data("held".utf8)), delay: .seconds(1))
+        }
+        return ServerResponse.text("ok \(request.path)", status: 200)
+    }
+
+    /// Whole seconds since `start`, rounded up.
+    private static func seconds(since start: ContinuousClock.Instant) -> Int {
+        Int(((ContinuousClock.now - start) / .seconds(1)).rounded(.up))
+    }
+
+    private func get(_ server: MockServer, _ path: String) throws -> TransportRequest {
+        TransportRequest(url: try #require(URL(string: server.baseURL.absoluteString + path)))
+    }
+
+    /// After its transfer ends, a transport with nothing to do sleeps: libcurl leaves no
+    /// timeout behind it (the loop asks `curl_multi_timeout` afresh rather than keeping a
+    /// "due now" that libcurl 7.88 never takes back when a handle is removed).
+    @Test func anIdleTransportSleeps() async throws {
+        try await withMockServer(handlers: [Self.routes]) { server in
+            try await CurlTransport.with { transport in
+                _ = try await transport.send(try get(server, "/one"))
+                let before = transport.statistics.loopWakeups
+                let started = ContinuousClock.now
+                try await Task.sleep(for: .milliseconds(600))
+                let woken = transport.statistics.loopWakeups - before
+                // Once a second at most (the loop's longest wait), however long a busy machine
+                // made the sleep.
+                let seconds = Self.seconds(since: started)
+                #expect(woken <= seconds + 2, "the idle loop woke \(woken) times in \(seconds) s")
+            }
+        }
+    }
+
+    /// While a response is late, the loop wakes only for the idle check (every 250 ms), not
+    /// continuously.
+    @Test func aLateResponseDoesNotKeepTheLoopAwake() async throws {
+        try await withMockServer(handlers: [Self.routes]) { server in
+            try await CurlTransport.with { transport in
+                _ = try await transport.send(try get(server, "/warm"))
+                let before = transport.statistics.loopWakeups
+                let started = ContinuousClock.now
+                let response = try await transport.send(try get(server, "/held"))
+                #expect(response.body.data == Data("held".utf8))
+                let woken = transport.statistics.loopWakeups - before
+                // Four idle checks a second, and the response.
+                let seconds = Self.seconds(since: started)
+                #expect(woken <= 4 * seconds + 4, "the loop woke \(woken) times in \(seconds) s")
+            }
+        }
+    }
+
+    /// A request sent while the loop waits is started by its caller: the loop wakes for the
+    /// response at most, not also for the submission (which would make it two a request).
+    @Test func aRequestSentWhileTheLoopWaitsCostsItOneWakeupAtMost() async throws {
+        try await withMockServer(handlers: [Self.routes]) { server in
+            try await CurlTransport.with { transport in
+                _ = try await transport.send(try get(server, "/warm"))
+                let count = 10
+                var woken = 0
+                for index in 0..<count {
+                    // Time for the loop to finish its turn and wait again.
+                    try await Task.sleep(for: .milliseconds(50))
+                    let before = transport.statistics.loopWakeups
+                    let response = try await transport.send(try get(server, "/r\(index)"))
+                    #expect(response.body.data == Data("ok /r\(index)".utf8))
+                    woken += transport.statistics.loopWakeups - before
+                }
+                #expect(woken <= count + 2, "\(woken) wake-ups of the loop for \(count) requests")
+                #expect(transport.statistics.connectionsOpened == 1)
+            }
+        }
+    }
+}
