@@ -320,11 +320,12 @@ final class CurlTransfer: @unchecked Sendable {
     /// libcurl wants to send the body again from the start.
     func rewindBody() -> Bool { source.rewind() }
 
-    /// Progress from `CURLOPT_XFERINFOFUNCTION`. Returns false to abort.
+    /// Progress from `CURLOPT_XFERINFOFUNCTION`. Returns false to abort. The idle timeout is not
+    /// checked here but by the loop (`checkIdle`), which also sees a transfer that libcurl does
+    /// not call back, so the ten or so calls a small request gets cost no clock reading.
     func reportProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Bool
     {
         if shouldAbort { return false }
-        if plan.idleTimeout != nil, !noteActivity(moved: downloaded + uploaded, at: .now) { return false }
         guard let progressHandler else { return true }
         if uploaded != lastUpload, uploaded > 0 || lastUpload < 0, plan.upload != .none {
             lastUpload = uploaded
@@ -341,20 +342,15 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
-    /// The idle check that the loop runs between libcurl's calls (libcurl calls the progress
-    /// function only while it works on the transfer, which it does not for a stalled one).
+    /// The idle check, which the loop runs for every running transfer every 250 ms (libcurl
+    /// calls a transfer back only while it works on it, which it does not for a stalled one).
     /// Returns false when the transfer was idle too long: it has then failed, and the loop
     /// must remove it.
     func checkIdle(at now: ContinuousClock.Instant) -> Bool {
-        guard plan.idleTimeout != nil, !shouldAbort else { return true }
+        guard let idle = plan.idleTimeout, !shouldAbort else { return true }
         let counts = CurlResponseInfo.byteCounts(easy)
-        return noteActivity(moved: counts.downloaded + counts.uploaded, at: now)
-    }
-
-    /// Records the bytes moved so far; returns false, failing the transfer, when none moved for
-    /// the idle timeout. A paused stream (a slow consumer) is not idle.
-    private func noteActivity(moved: Int64, at now: ContinuousClock.Instant) -> Bool {
-        guard let idle = plan.idleTimeout else { return true }
+        let moved = counts.downloaded + counts.uploaded
+        // A paused stream (a slow consumer) is not idle.
         if moved != activityCount || stream?.isPaused == true {
             activityCount = moved
             lastActivity = now
