@@ -204,5 +204,11 @@ public final class CurlTransport: Transport {
 /// libcurl's identity.
 public enum CurlInfo {
     /// libcurl's version string, such as "libcurl/7.88.1 OpenSSL/3.0.11 zlib/1.2.13 nghttp2/1.52.0".
-    public static var version: String { String(cString: ccurl_version()) }
+    ///
+    /// Read once: libcurl builds it by asking each library it links for its version (LDAP's
+    /// initialisation alone is some 7 million instructions), and every default
+    /// `CurlTransport.Configuration` names it in its User-Agent.
+    public static var version: String { readVersion }
+
+    private static let readVersion = String(cString: ccurl_version())
 }
