@@ -29,26 +29,23 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// Objects with more members than this are looked up through `index`.
     static var indexedMemberCount: Int { 32 }
 
-    init(decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: (any CodingKey)?) throws {
+    /// A container over the object at tape index `object`, at the decoder's current path.
+    init(decoder: TapeDecoder, object: Int) throws {
         self.decoder = decoder
         self.view = decoder.view
         self.object = object
-        self.slot = decoder.makeSlot(parent: parent, key: key)
-        let flags = view.tape[object].flags
-        let needsConversion: Bool
-        switch decoder.options.keys {
-        case .plain: needsConversion = flags & TapeEntry.Flags.complexKeys != 0
-        case .snakeCase:
-            needsConversion = flags & (TapeEntry.Flags.complexKeys | TapeEntry.Flags.underscoreKeys) != 0
-        case .custom: needsConversion = true
+        let slot = decoder.makeSlot()
+        self.slot = slot
+        let entry = view.tape[object]
+        let large = entry.length > Self.indexedMemberCount
+        guard large || decoder.convertsEveryKey || entry.flags & decoder.keyConversionFlags != 0 else {
+            convertedKeys = nil
+            index = nil
+            return
         }
-        let large = view.tape[object].length > Self.indexedMemberCount
-        let keys =
-            needsConversion || large
-            ? try Self.convertKeys(
-                decoder: decoder, object: object, path: CodingPathNode.path(parent, appending: key)) : nil
+        let keys = try Self.convertKeys(decoder: decoder, object: object, path: decoder.path(ofSlot: slot))
         convertedKeys = keys
-        if large, let keys {
+        if large {
             var index: [String: Int] = [:]
             index.reserveCapacity(keys.count)
             for (name, value) in keys where index[name] == nil { index[name] = value }

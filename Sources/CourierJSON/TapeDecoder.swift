@@ -24,8 +24,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         var made = false
     }
 
-    /// Keeps the path `parent` + `key` of a new container; returns its slot number.
-    func makeSlot(parent: CodingPathNode?, key: (any CodingKey)?) -> Int {
+    /// Keeps the decoder's current path (`parent` + `key`) for a new container; returns its slot
+    /// number. The key is copied once, straight from the decoder into the slot: passing it on as
+    /// an argument first would copy the existential twice.
+    func makeSlot() -> Int {
         slots.append(PathSlot(parent: parent, key: key))
         return slots.count - 1
     }
@@ -46,6 +48,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// Converted snake_case keys, by raw key.
     @exclusivity(unchecked) var snakeCaseCache: [String: String] = [:]
 
+    /// The object flags (`TapeEntry.Flags`) that make a keyed container convert its keys under
+    /// the key strategy.
+    let keyConversionFlags: UInt8
+    /// Whether every object's keys are converted (a custom key strategy).
+    let convertsEveryKey: Bool
+
     init(
         document: JSONDocument, options: CourierJSONDecoder.Options, index: Int = 1,
         parent: CodingPathNode? = nil,
@@ -57,6 +65,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         self.index = index
         self.parent = parent
         self.key = key
+        switch options.keys {
+        case .plain: (keyConversionFlags, convertsEveryKey) = (TapeEntry.Flags.complexKeys, false)
+        case .snakeCase:
+            (keyConversionFlags, convertsEveryKey) =
+                (TapeEntry.Flags.complexKeys | TapeEntry.Flags.underscoreKeys, false)
+        case .custom: (keyConversionFlags, convertsEveryKey) = (0, true)
+        }
         slots.reserveCapacity(document.objectCount)
     }
 
@@ -71,8 +86,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         switch kind(index) {
         case .object:
-            return KeyedDecodingContainer(
-                try KeyedTapeContainer<Key>(decoder: self, object: index, parent: parent, key: key))
+            return KeyedDecodingContainer(try KeyedTapeContainer<Key>(decoder: self, object: index))
         case .null:
             throw DecodingError.valueNotFound(
                 [String: Any].self,
