@@ -11,7 +11,7 @@ import Foundation
 /// Foundation.
 ///
 /// `KeyedDecodingContainer` copies its container for every call, so this one holds a single
-/// reference; its coding path lives in the decoder (`slot`).
+/// reference; its coding path and any converted keys live in the decoder (`slot`, `table`).
 struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeDecoder
     /// Where the decoder keeps this object's coding path.
@@ -21,12 +21,13 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The decoder's view of the tape, copied here so lookups touch no reference counts.
     let view: TapeView
     let object: Int
-    /// Converted keys and their value indices, when byte comparison cannot be used.
-    let convertedKeys: [(name: String, value: Int)]?
-    /// The value index of each key (the first of duplicates), for large objects.
-    let index: [String: Int]?
+    /// The number of this object's converted keys in the decoder (`TapeDecoder.keyTables`), or
+    /// -1 when its keys are compared as bytes. The table lives in the decoder so that the one
+    /// reference held here is the decoder's: `KeyedDecodingContainer` copies (retains) and destroys
+    /// (releases) its container around every call.
+    let table: Int
 
-    /// Objects with more members than this are looked up through `index`.
+    /// Objects with more members than this are looked up through a hash index (`KeyTable.index`).
     static var indexedMemberCount: Int { 32 }
 
     /// A container over the object at tape index `object`, at the decoder's current path.
@@ -39,20 +40,18 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let entry = view.tape[object]
         let large = entry.length > Self.indexedMemberCount
         guard large || decoder.convertsEveryKey || entry.flags & decoder.keyConversionFlags != 0 else {
-            convertedKeys = nil
-            index = nil
+            table = -1
             return
         }
         let keys = try Self.convertKeys(decoder: decoder, object: object, path: decoder.path(ofSlot: slot))
-        convertedKeys = keys
+        var index: [String: Int]?
         if large {
-            var index: [String: Int] = [:]
-            index.reserveCapacity(keys.count)
-            for (name, value) in keys where index[name] == nil { index[name] = value }
-            self.index = index
-        } else {
-            index = nil
+            var byName: [String: Int] = [:]
+            byName.reserveCapacity(keys.count)
+            for (name, value) in keys where byName[name] == nil { byName[name] = value }
+            index = byName
         }
+        table = decoder.addKeyTable(TapeDecoder.KeyTable(keys: keys, index: index))
     }
 
     private static func convertKeys(decoder: TapeDecoder, object: Int, path: [any CodingKey]) throws
@@ -100,8 +99,8 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func forEachName(_ body: (String) -> Void) {
-        if let convertedKeys {
-            for (name, _) in convertedKeys { body(name) }
+        if table >= 0 {
+            for (name, _) in decoder.keyTables[table].keys { body(name) }
             return
         }
         var member = object + 1
@@ -116,9 +115,10 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     private func lookup(_ key: some CodingKey) -> Int? {
         var name = key.stringValue
-        if let index { return index[name] }
-        if let convertedKeys {
-            return convertedKeys.first(where: { $0.name == name })?.value
+        if table >= 0 {
+            let table = decoder.keyTables[table]
+            if let index = table.index { return index[name] }
+            return table.keys.first(where: { $0.name == name })?.value
         }
         let tape = view.tape
         let end = Int(tape[object].next)

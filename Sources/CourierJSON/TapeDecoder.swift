@@ -45,6 +45,23 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         CodingPathNode.path(slots[slot].parent, appending: slots[slot].key)
     }
 
+    /// An object's keys as the key strategy converts them (or as `String`s, when they cannot be
+    /// compared as bytes), with their value indices; for large objects, also the value index of
+    /// each name (the first of duplicates).
+    struct KeyTable {
+        let keys: [(name: String, value: Int)]
+        let index: [String: Int]?
+    }
+
+    /// The key tables of the keyed containers that needed one, by table number.
+    @exclusivity(unchecked) private(set) var keyTables: [KeyTable] = []
+
+    /// Keeps a container's key table; returns its number.
+    func addKeyTable(_ table: KeyTable) -> Int {
+        keyTables.append(table)
+        return keyTables.count - 1
+    }
+
     /// Converted snake_case keys, by raw key.
     @exclusivity(unchecked) var snakeCaseCache: [String: String] = [:]
 
