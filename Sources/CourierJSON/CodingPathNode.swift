@@ -21,16 +21,34 @@ final class CodingPathNode {
     }
 
     /// The path to `node` with `key` appended when there is one.
-    static func path(_ node: CodingPathNode?, appending key: (any CodingKey)?) -> [any CodingKey] {
+    static func path(_ node: CodingPathNode?, appending key: PathKey) -> [any CodingKey] {
         var keys = path(node)
-        if let key { keys.append(key) }
+        if let key = key.codingKey { keys.append(key) }
         return keys
     }
 
     /// `node` extended by `key`, or `node` itself when there is no key.
-    static func appending(_ node: CodingPathNode?, _ key: (any CodingKey)?) -> CodingPathNode? {
-        guard let key else { return node }
+    static func appending(_ node: CodingPathNode?, _ key: PathKey) -> CodingPathNode? {
+        guard let key = key.codingKey else { return node }
         return CodingPathNode(parent: node, key: key)
+    }
+}
+
+/// The last key of a coding path as the decoder carries it: none (the root), an array position,
+/// or a key. A position is kept as a number and becomes a `JSONIndexKey` only when a path is
+/// built: walking an array then makes, copies and destroys no `CodingKey` existential per element.
+enum PathKey {
+    case absent
+    case index(Int)
+    case key(any CodingKey)
+
+    /// The key as it appears in a coding path; `nil` for `absent`.
+    var codingKey: (any CodingKey)? {
+        switch self {
+        case .absent: nil
+        case .index(let index): JSONIndexKey(index: index)
+        case .key(let key): key
+        }
     }
 }
 

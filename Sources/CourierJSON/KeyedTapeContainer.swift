@@ -187,7 +187,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         do {
             return try view.bool(index)
         } catch {
-            throw TapeDecoder.error(error as? ScalarFailure ?? .syntax, type, node, key)
+            throw TapeDecoder.error(error as? ScalarFailure ?? .syntax, type, node, .key(key))
         }
     }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
@@ -195,14 +195,14 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         do {
             return try view.stringValue(index)
         } catch {
-            throw TapeDecoder.error(error as? ScalarFailure ?? .syntax, type, node, key)
+            throw TapeDecoder.error(error as? ScalarFailure ?? .syntax, type, node, .key(key))
         }
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try decoder.unwrapFloat(try value(for: key), as: type, node, key)
+        try decoder.unwrapFloat(try value(for: key), as: type, node, .key(key))
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try decoder.unwrapFloat(try value(for: key), as: type, node, key)
+        try decoder.unwrapFloat(try value(for: key), as: type, node, .key(key))
     }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
@@ -215,7 +215,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.unwrap(try value(for: key), as: type, parent: node, key: key)
+        try decoder.unwrap(try value(for: key), as: type, parent: node, key: .key(key))
     }
 
     @inline(__always)
@@ -224,29 +224,29 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         do {
             return try view.integer(index, type)
         } catch {
-            throw TapeDecoder.error(error as? ScalarFailure ?? .syntax, type, node, key)
+            throw TapeDecoder.error(error as? ScalarFailure ?? .syntax, type, node, .key(key))
         }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         guard let index = presentValue(for: key) else { return nil }
-        return try decoder.unwrapBool(index, node, key)
+        return try decoder.unwrapBool(index, node, .key(key))
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         guard let index = presentValue(for: key) else { return nil }
         do {
             return try view.stringValue(index)
         } catch {
-            throw TapeDecoder.error(error as? ScalarFailure ?? .syntax, type, node, key)
+            throw TapeDecoder.error(error as? ScalarFailure ?? .syntax, type, node, .key(key))
         }
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         guard let index = presentValue(for: key) else { return nil }
-        return try decoder.unwrapFloat(index, as: type, node, key)
+        return try decoder.unwrapFloat(index, as: type, node, .key(key))
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         guard let index = presentValue(for: key) else { return nil }
-        return try decoder.unwrapFloat(index, as: type, node, key)
+        return try decoder.unwrapFloat(index, as: type, node, .key(key))
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integerIfPresent(type, key) }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
@@ -278,7 +278,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let index = presentValue(for: key) else { return nil }
-        return try decoder.unwrap(index, as: type, parent: node, key: key)
+        return try decoder.unwrap(index, as: type, parent: node, key: .key(key))
     }
 
     @inline(__always)
@@ -287,7 +287,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         do {
             return try view.integer(index, type)
         } catch {
-            throw TapeDecoder.error(error as? ScalarFailure ?? .syntax, type, node, key)
+            throw TapeDecoder.error(error as? ScalarFailure ?? .syntax, type, node, .key(key))
         }
     }
 
@@ -295,14 +295,14 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         -> KeyedDecodingContainer<NestedKey>
     {
         let index = try value(for: key)
-        return try decoder.nested(index, node, key) {
+        return try decoder.nested(index, node, .key(key)) {
             try decoder.container(keyedBy: type)
         }
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let index = try value(for: key)
-        return try decoder.nested(index, node, key) {
+        return try decoder.nested(index, node, .key(key)) {
             try decoder.unkeyedContainer()
         }
     }
@@ -315,6 +315,6 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func superDecoder(_ key: some CodingKey) -> TapeDecoder {
         TapeDecoder(
             document: decoder.document, options: decoder.options, index: lookup(key) ?? 0,
-            parent: node, key: key)
+            parent: node, key: .key(key))
     }
 }

@@ -13,13 +13,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// The coding path of the value being decoded.
     /// The coding path of the value being decoded: `parent` + `key`.
     @exclusivity(unchecked) var parent: CodingPathNode?
-    @exclusivity(unchecked) var key: (any CodingKey)?
+    @exclusivity(unchecked) var key: PathKey
     /// The coding paths of the keyed containers made so far, by slot number.
     @exclusivity(unchecked) private var slots: [PathSlot] = []
 
     private struct PathSlot {
         let parent: CodingPathNode?
-        let key: (any CodingKey)?
+        let key: PathKey
         var node: CodingPathNode?
         var made = false
     }
@@ -74,7 +74,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     init(
         document: JSONDocument, options: CourierJSONDecoder.Options, index: Int = 1,
         parent: CodingPathNode? = nil,
-        key: (any CodingKey)? = nil
+        key: PathKey = .absent
     ) {
         self.document = document
         self.view = document.view
@@ -145,7 +145,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     @inline(__always)
-    func checkNotNull(_ index: Int, _ type: Any.Type, _ parent: CodingPathNode?, _ key: (any CodingKey)?)
+    func checkNotNull(_ index: Int, _ type: Any.Type, _ parent: CodingPathNode?, _ key: PathKey)
         throws
     {
         if kind(index) == .null {
@@ -161,7 +161,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     /// The `DecodingError` Foundation throws for `failure` reading a `type` at `parent` + `key`.
     static func error(
-        _ failure: ScalarFailure, _ type: Any.Type, _ parent: CodingPathNode?, _ key: (any CodingKey)?
+        _ failure: ScalarFailure, _ type: Any.Type, _ parent: CodingPathNode?, _ key: PathKey
     ) -> DecodingError {
         switch failure {
         case .null:
@@ -181,7 +181,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
     }
 
-    func unwrapBool(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Bool {
+    func unwrapBool(_ index: Int, _ parent: CodingPathNode?, _ key: PathKey) throws -> Bool {
         do {
             return try view.bool(index)
         } catch {
@@ -189,7 +189,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
     }
 
-    func unwrapString(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> String {
+    func unwrapString(_ index: Int, _ parent: CodingPathNode?, _ key: PathKey) throws -> String {
         do {
             return try view.stringValue(index)
         } catch {
@@ -198,7 +198,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func unwrapInteger<T: FixedWidthInteger>(
-        _ index: Int, as type: T.Type, _ parent: CodingPathNode?, _ key: (any CodingKey)?
+        _ index: Int, as type: T.Type, _ parent: CodingPathNode?, _ key: PathKey
     ) throws -> T {
         do {
             return try view.integer(index, T.self)
@@ -208,7 +208,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func unwrapFloat<T: BinaryFloatingPoint & LosslessStringConvertible>(
-        _ index: Int, as type: T.Type, _ parent: CodingPathNode?, _ key: (any CodingKey)?
+        _ index: Int, as type: T.Type, _ parent: CodingPathNode?, _ key: PathKey
     ) throws -> T {
         do {
             return try view.float(index, T.self)
@@ -238,7 +238,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     /// Decodes the value at `index` as `T`, at the path `parent` + `key`.
     func unwrap<T: Decodable>(
-        _ index: Int, as type: T.Type, parent: CodingPathNode?, key: consuming (any CodingKey)?
+        _ index: Int, as type: T.Type, parent: CodingPathNode?, key: consuming PathKey
     ) throws -> T {
         if T.self == String.self { return try unwrapString(index, parent, key) as! T }
         if T.self == Int.self { return try unwrapInteger(index, as: Int.self, parent, key) as! T }
@@ -277,7 +277,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// swapped in and out rather than copied: the key is an existential, and copying one costs.
     @inline(__always)
     func nested<T>(
-        _ index: Int, _ parent: consuming CodingPathNode?, _ key: consuming (any CodingKey)?,
+        _ index: Int, _ parent: consuming CodingPathNode?, _ key: consuming PathKey,
         _ body: () throws -> T
     ) rethrows -> T {
         let savedIndex = self.index
@@ -292,7 +292,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         return try body()
     }
 
-    private func unwrapDate(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Date {
+    private func unwrapDate(_ index: Int, _ parent: CodingPathNode?, _ key: PathKey) throws -> Date {
         try checkNotNull(index, Date.self, parent, key)
         switch options.dates {
         case .deferredToDate:
@@ -331,7 +331,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
     }
 
-    private func unwrapData(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Data {
+    private func unwrapData(_ index: Int, _ parent: CodingPathNode?, _ key: PathKey) throws -> Data {
         try checkNotNull(index, Data.self, parent, key)
         switch options.data {
         case .deferredToData:
@@ -352,7 +352,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
     }
 
-    private func unwrapDecimal(_ index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws
+    private func unwrapDecimal(_ index: Int, _ parent: CodingPathNode?, _ key: PathKey) throws
         -> Decimal
     {
         try checkNotNull(index, Decimal.self, parent, key)
@@ -373,7 +373,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     private func unwrapDictionary(
-        _ index: Int, elementType: any Decodable.Type, _ parent: CodingPathNode?, _ key: (any CodingKey)?
+        _ index: Int, elementType: any Decodable.Type, _ parent: CodingPathNode?, _ key: PathKey
     ) throws -> [String: Any] {
         try checkNotNull(index, [String: Any].self, parent, key)
         guard kind(index) == .object else {
@@ -384,7 +384,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         var member = index + 1
         let end = Int(view.tape[index].next)
         while member < end {
-            let name = try unwrapString(member, path, nil)
+            let name = try unwrapString(member, path, .absent)
             let value = member + 1
             // Every value is decoded, a later duplicate too; the first one is kept.
             let element = try unwrapAny(value, as: elementType, parent: path, key: JSONStringKey(name))
@@ -399,7 +399,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     )
         throws -> Any
     {
-        try unwrap(index, as: type, parent: parent, key: key)
+        try unwrap(index, as: type, parent: parent, key: .key(key))
     }
 
     // MARK: SingleValueDecodingContainer

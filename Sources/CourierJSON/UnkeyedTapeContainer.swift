@@ -21,7 +21,8 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
     var codingPath: [any CodingKey] { CodingPathNode.path(node) }
     var isAtEnd: Bool { currentIndex >= elementCount }
 
-    private var indexKey: JSONIndexKey { JSONIndexKey(index: currentIndex) }
+    /// The current element's key in a coding path.
+    private var indexKey: PathKey { .index(currentIndex) }
 
     /// The next element's tape index; at the end, Foundation's `valueNotFound`.
     @inline(__always)
