@@ -122,6 +122,9 @@ final class JSONDocument {
 /// Scans the bytes once into the tape, checking only what Foundation's scanner checks up front:
 /// the structure, literals, the shape of escapes and the nesting depth. Foundation accepts a
 /// trailing comma in arrays and objects, and so does this.
+///
+/// Positions, counts and depths are bounded by the input's length (under 4 GiB), so their
+/// arithmetic wraps (`&+`) rather than checking for an overflow that cannot happen.
 struct JSONScanner {
     let base: UnsafePointer<UInt8>
     let end: Int
@@ -143,12 +146,18 @@ struct JSONScanner {
         self.capacity = capacity
     }
 
+    /// `value` (a byte offset, a length or a tape index) as a tape field. `JSONDocument` takes only
+    /// inputs shorter than `UInt32.max` bytes, and the tape has fewer entries than the input has
+    /// bytes plus two, so every such value fits: it is converted without a check.
+    @inline(__always)
+    static func offset(_ value: Int) -> UInt32 { UInt32(truncatingIfNeeded: value) }
+
     /// Appends an entry and returns its index.
     @inline(__always)
     private mutating func append(_ entry: TapeEntry) -> Int {
         if count == capacity { grow() }
         tape[count] = entry
-        count += 1
+        count &+= 1
         return count - 1
     }
 
@@ -164,7 +173,7 @@ struct JSONScanner {
         try scanValue()
         while position < end {
             guard isWhitespace(base[position]) else { throw JSONSyntaxError(offset: position) }
-            position += 1
+            position &+= 1
         }
     }
 
@@ -176,10 +185,12 @@ struct JSONScanner {
     /// Skips whitespace; returns the next byte, or throws at the end of the input.
     @inline(__always)
     private mutating func nextNonWhitespace() throws -> UInt8 {
+        var position = self.position
+        defer { self.position = position }
         while position < end {
             let byte = base[position]
             if byte > 0x20 || !isWhitespace(byte) { return byte }
-            position += 1
+            position &+= 1
         }
         throw JSONSyntaxError(offset: position)
     }
@@ -216,38 +227,40 @@ struct JSONScanner {
         let index = count
         _ = append(
             TapeEntry(
-                kind: kind, flags: 0, start: UInt32(position), length: UInt32(length),
-                next: UInt32(index + 1),
+                kind: kind, flags: 0, start: Self.offset(position), length: Self.offset(length),
+                next: Self.offset(index &+ 1),
                 cursor: 0))
-        position += length
+        position &+= length
     }
 
     /// Numbers are only delimited here (digits, `.`, `+`, `-`, `e`, `E`); their syntax is checked
     /// when one is decoded, as Foundation does.
     private mutating func scanNumber() {
         let start = position
-        position += 1
+        var position = start &+ 1
         while position < end {
             let byte = base[position]
             if byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "+")
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
             {
-                position += 1
+                position &+= 1
             } else {
                 break
             }
         }
+        self.position = position
         let index = count
         _ = append(
             TapeEntry(
-                kind: .number, flags: 0, start: UInt32(start), length: UInt32(position - start),
-                next: UInt32(index + 1), cursor: 0))
+                kind: .number, flags: 0, start: Self.offset(start), length: Self.offset(position &- start),
+                next: Self.offset(index &+ 1), cursor: 0))
     }
 
     /// Scans a string starting at its opening quote; returns its flags.
     @inline(__always)
     private mutating func scanString(isKey: Bool) throws -> UInt8 {
-        position += 1
+        // The position is kept in a local: as `self.position` it is stored to memory at every step.
+        var position = self.position &+ 1
         let start = position
         var flags: UInt8 = 0
         var nonASCII = false
@@ -259,10 +272,10 @@ struct JSONScanner {
                 let found = Self.specialBytes(
                     word, nonASCII: !nonASCII, underscores: isKey && flags & TapeEntry.Flags.underscore == 0)
                 if found == 0 {
-                    position += 8
+                    position &+= 8
                     continue
                 }
-                position += found.trailingZeroBitCount >> 3
+                position &+= found.trailingZeroBitCount >> 3
             } else if position >= end {
                 throw JSONSyntaxError(offset: position)
             }
@@ -270,7 +283,7 @@ struct JSONScanner {
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
                 flags |= TapeEntry.Flags.escaped
-                position += 1
+                position &+= 1
                 guard position < end else { throw JSONSyntaxError(offset: position) }
                 if base[position] == UInt8(ascii: "u") {
                     // Only the shape is checked here: four bytes, none of them a quote.
@@ -278,7 +291,7 @@ struct JSONScanner {
                     for offset in 1...4 where base[position + offset] == UInt8(ascii: "\"") {
                         throw JSONSyntaxError(offset: position + offset)
                     }
-                    position += 4
+                    position &+= 4
                 }
             } else if byte < 0x20 {
                 flags |= TapeEntry.Flags.escaped
@@ -287,15 +300,16 @@ struct JSONScanner {
             } else if isKey && byte == UInt8(ascii: "_") {
                 flags |= TapeEntry.Flags.underscore
             }
-            position += 1
+            position &+= 1
         }
         if nonASCII { flags |= TapeEntry.Flags.nonASCII }
+        self.position = position &+ 1
         let index = count
         _ = append(
             TapeEntry(
-                kind: .string, flags: flags, start: UInt32(start), length: UInt32(position - start),
-                next: UInt32(index + 1), cursor: 0))
-        position += 1
+                kind: .string, flags: flags, start: Self.offset(start),
+                length: Self.offset(position &- start),
+                next: Self.offset(index &+ 1), cursor: 0))
         return flags
     }
 
@@ -317,27 +331,27 @@ struct JSONScanner {
 
     private mutating func scanArray() throws {
         guard depth < JSONDocument.maximumDepth else { throw JSONSyntaxError(offset: position) }
-        depth += 1
-        defer { depth -= 1 }
+        depth &+= 1
+        defer { depth &-= 1 }
         let arrayStart = position
-        position += 1
+        position &+= 1
         let index = append(
-            TapeEntry(kind: .array, flags: 0, start: UInt32(arrayStart), length: 0, next: 0, cursor: 0))
+            TapeEntry(kind: .array, flags: 0, start: Self.offset(arrayStart), length: 0, next: 0, cursor: 0))
         var members: UInt32 = 0
         if try nextNonWhitespace() == UInt8(ascii: "]") {
-            position += 1
+            position &+= 1
         } else {
             elements: while true {
                 try scanValue()
-                members += 1
+                members &+= 1
                 switch try nextNonWhitespace() {
                 case UInt8(ascii: "]"):
-                    position += 1
+                    position &+= 1
                     break elements
                 case UInt8(ascii: ","):
-                    position += 1
+                    position &+= 1
                     if try nextNonWhitespace() == UInt8(ascii: "]") {
-                        position += 1
+                        position &+= 1
                         break elements
                     }
                 default:
@@ -346,23 +360,24 @@ struct JSONScanner {
             }
         }
         tape[index].length = members
-        tape[index].next = UInt32(self.count)
+        tape[index].next = Self.offset(self.count)
     }
 
     private mutating func scanObject() throws {
         guard depth < JSONDocument.maximumDepth else { throw JSONSyntaxError(offset: position) }
-        depth += 1
-        objects += 1
-        defer { depth -= 1 }
+        depth &+= 1
+        objects &+= 1
+        defer { depth &-= 1 }
         let objectStart = position
-        position += 1
+        position &+= 1
         let index = append(
-            TapeEntry(kind: .object, flags: 0, start: UInt32(objectStart), length: 0, next: 0, cursor: 0))
+            TapeEntry(kind: .object, flags: 0, start: Self.offset(objectStart), length: 0, next: 0, cursor: 0)
+        )
         var members: UInt32 = 0
         var flags: UInt8 = 0
         var seen: UInt64 = 0
         if try nextNonWhitespace() == UInt8(ascii: "}") {
-            position += 1
+            position &+= 1
         } else {
             memberLoop: while true {
                 guard base[position] == UInt8(ascii: "\"") else { throw JSONSyntaxError(offset: position) }
@@ -385,17 +400,17 @@ struct JSONScanner {
                 guard try nextNonWhitespace() == UInt8(ascii: ":") else {
                     throw JSONSyntaxError(offset: position)
                 }
-                position += 1
+                position &+= 1
                 try scanValue()
-                members += 1
+                members &+= 1
                 switch try nextNonWhitespace() {
                 case UInt8(ascii: "}"):
-                    position += 1
+                    position &+= 1
                     break memberLoop
                 case UInt8(ascii: ","):
-                    position += 1
+                    position &+= 1
                     if try nextNonWhitespace() == UInt8(ascii: "}") {
-                        position += 1
+                        position &+= 1
                         break memberLoop
                     }
                 default:
@@ -405,6 +420,6 @@ struct JSONScanner {
         }
         tape[index].length = members
         tape[index].flags = flags
-        tape[index].next = UInt32(self.count)
+        tape[index].next = Self.offset(self.count)
     }
 }
