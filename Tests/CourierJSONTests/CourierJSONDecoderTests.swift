@@ -246,6 +246,31 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
         #expect(try decoder.decode(Upper.self, from: Data(#"{"NAME":"x"}"#.utf8)).name == "x")
     }
 
+    /// The custom key strategy gets each key's whole coding path, array positions included (the
+    /// decoder carries those as numbers and makes their keys only for a path), as Foundation does.
+    @Test func customKeyStrategySeesArrayPositionsInThePath() throws {
+        struct Names: Decodable, Equatable {
+            var names: [String]
+            init(from decoder: any Decoder) throws {
+                names = try decoder.container(keyedBy: DynamicKey.self).allKeys.map(\.stringValue).sorted()
+            }
+        }
+        struct Page: Decodable, Equatable { var items: [[Names]] }
+        let data = Data(#"{"items":[[{"a":1}],[{"b":2},{"c":[3],"d":4}]]}"#.utf8)
+        let strategy: @Sendable ([any CodingKey]) -> any CodingKey = { path in
+            DynamicKey(
+                stringValue: path.map { $0.intValue.map { "#\($0)" } ?? $0.stringValue }.joined(
+                    separator: "/"))
+        }
+        var courier = CourierJSONDecoder()
+        courier.keyDecodingStrategy = .custom(strategy)
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .custom(strategy)
+        let page = try courier.decode(Page.self, from: data)
+        #expect(page.items[1][1].names == ["items/#1/#1/c", "items/#1/#1/d"])
+        #expect(page == (try foundation.decode(Page.self, from: data)))
+    }
+
     /// Reads every key of a large object in reverse order: one lookup per key must not scan the
     /// object, or this takes minutes instead of well under a second.
     struct ReverseReader: Decodable {
