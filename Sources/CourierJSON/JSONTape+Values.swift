@@ -49,12 +49,33 @@ struct TapeView {
         guard entry.kind == .number else {
             throw entry.kind == .null ? ScalarFailure.null : .mismatch(entry.kind)
         }
+        if let value = Self.plainInteger(text(of: index)), let exact = T(exactly: value) { return exact }
         let start = Int(entry.start)
         do {
             return try JSONNumberText(text(of: index), offset: start).integer(T.self, offset: start)
         } catch {
             throw ScalarFailure.syntax
         }
+    }
+
+    /// The value of `text` when it is `0` or `-?[1-9][0-9]{0,17}` (so it fits an `Int64`), read in
+    /// one pass; `nil` for any other text, which `JSONNumberText` then checks and converts. The
+    /// common case skips the separate grammar pass; the result is the one that path gives.
+    @inline(__always)
+    static func plainInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let negative = text.count > 1 && text[0] == UInt8(ascii: "-")
+        var position = negative ? 1 : 0
+        let digits = text.count - position
+        guard digits >= 1, digits <= 18 else { return nil }
+        if text[position] == UInt8(ascii: "0") { return digits == 1 ? 0 : nil }
+        var value: Int64 = 0
+        while position < text.count {
+            let digit = text[position] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int64(digit)
+            position += 1
+        }
+        return negative ? -value : value
     }
 
     @inline(__always)
@@ -80,7 +101,7 @@ struct TapeView {
         let entry = tape[index]
         let text = self.text(of: index)
         if entry.flags & (TapeEntry.Flags.escaped | TapeEntry.Flags.nonASCII) == 0 {
-            return String(decoding: text, as: UTF8.self)
+            return Self.asciiString(text)
         }
         if entry.flags & TapeEntry.Flags.escaped == 0 {
             guard let string = String(validating: text, as: UTF8.self) else {
@@ -89,6 +110,22 @@ struct TapeView {
             return string
         }
         return try unescape(text, offset: Int(entry.start))
+    }
+
+    /// `text`, known to be ASCII, as a `String`. Up to 15 bytes (a small string on 64-bit
+    /// platforms) `String(unsafeUninitializedCapacity:)` builds the string from the bytes as
+    /// written and, finding them ASCII, skips the UTF-8 validation that `String(decoding:as:)`
+    /// runs first. Ids, names and the like are mostly that short; longer text is validated as before.
+    @inline(__always)
+    static func asciiString(_ text: UnsafeBufferPointer<UInt8>) -> String {
+        guard text.count <= 15, let source = text.baseAddress else {
+            return String(decoding: text, as: UTF8.self)
+        }
+        if text.isEmpty { return "" }
+        return String(unsafeUninitializedCapacity: text.count) { buffer in
+            buffer.baseAddress!.update(from: source, count: text.count)
+            return text.count
+        }
     }
 
     private func unescape(_ text: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONSyntaxError) -> String {
