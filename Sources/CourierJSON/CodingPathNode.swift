@@ -34,6 +34,14 @@ final class CodingPathNode {
     }
 }
 
+/// The path above a value: a node, or the path slot of the keyed container the value is in, whose
+/// node is made only when something needs it (an error, or a value that nests a container). A
+/// date or URL decoded through a keyed container's generic `decode(_:forKey:)` thus makes no node.
+enum PathParent {
+    case node(CodingPathNode?)
+    case slot(Int)
+}
+
 /// The last key of a coding path as the decoder carries it: none (the root), an array position,
 /// or a key. A position is kept as a number and becomes a `JSONIndexKey` only when a path is
 /// built: walking an array then makes, copies and destroys no `CodingKey` existential per element.

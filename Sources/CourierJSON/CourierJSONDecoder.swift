@@ -97,7 +97,7 @@ public struct CourierJSONDecoder: Sendable {
             throw error.decodingError
         }
         let decoder = TapeDecoder(document: document, options: Options(self))
-        return try decoder.unwrap(1, as: T.self, parent: nil, key: .absent)
+        return try decoder.unwrap(1, as: T.self, parent: .node(nil), key: .absent)
     }
 
     /// Detects the encoding as Foundation does (RFC 4627, byte order marks) and scans UTF-8.

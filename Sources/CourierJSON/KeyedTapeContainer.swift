@@ -199,10 +199,10 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try decoder.unwrapFloat(try value(for: key), as: type, node, .key(key))
+        try decoder.unwrapFloat(try value(for: key), as: type, .slot(slot), .key(key))
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try decoder.unwrapFloat(try value(for: key), as: type, node, .key(key))
+        try decoder.unwrapFloat(try value(for: key), as: type, .slot(slot), .key(key))
     }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
@@ -215,7 +215,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.unwrap(try value(for: key), as: type, parent: node, key: .key(key))
+        try decoder.unwrap(try value(for: key), as: type, parent: .slot(slot), key: .key(key))
     }
 
     @inline(__always)
@@ -230,7 +230,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         guard let index = presentValue(for: key) else { return nil }
-        return try decoder.unwrapBool(index, node, .key(key))
+        return try decoder.unwrapBool(index, .slot(slot), .key(key))
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         guard let index = presentValue(for: key) else { return nil }
@@ -242,11 +242,11 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         guard let index = presentValue(for: key) else { return nil }
-        return try decoder.unwrapFloat(index, as: type, node, .key(key))
+        return try decoder.unwrapFloat(index, as: type, .slot(slot), .key(key))
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         guard let index = presentValue(for: key) else { return nil }
-        return try decoder.unwrapFloat(index, as: type, node, .key(key))
+        return try decoder.unwrapFloat(index, as: type, .slot(slot), .key(key))
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integerIfPresent(type, key) }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
@@ -278,7 +278,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let index = presentValue(for: key) else { return nil }
-        return try decoder.unwrap(index, as: type, parent: node, key: .key(key))
+        return try decoder.unwrap(index, as: type, parent: .slot(slot), key: .key(key))
     }
 
     @inline(__always)

@@ -41,6 +41,15 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         return slots[slot].node
     }
 
+    /// The node of `parent`, made now if it is a slot's.
+    @inline(__always)
+    func node(_ parent: PathParent) -> CodingPathNode? {
+        switch parent {
+        case .node(let node): node
+        case .slot(let slot): node(ofSlot: slot)
+        }
+    }
+
     func path(ofSlot slot: Int) -> [any CodingKey] {
         CodingPathNode.path(slots[slot].parent, appending: slots[slot].key)
     }
@@ -145,14 +154,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     @inline(__always)
-    func checkNotNull(_ index: Int, _ type: Any.Type, _ parent: CodingPathNode?, _ key: PathKey)
+    func checkNotNull(_ index: Int, _ type: Any.Type, _ parent: PathParent, _ key: PathKey)
         throws
     {
         if kind(index) == .null {
             throw DecodingError.valueNotFound(
                 type,
                 DecodingError.Context(
-                    codingPath: CodingPathNode.path(parent, appending: key),
+                    codingPath: CodingPathNode.path(node(parent), appending: key),
                     debugDescription: "Cannot get value of type \(type) -- found null value instead"))
         }
     }
@@ -181,34 +190,34 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
     }
 
-    func unwrapBool(_ index: Int, _ parent: CodingPathNode?, _ key: PathKey) throws -> Bool {
+    func unwrapBool(_ index: Int, _ parent: PathParent, _ key: PathKey) throws -> Bool {
         do {
             return try view.bool(index)
         } catch {
-            throw Self.error(error as? ScalarFailure ?? .syntax, Bool.self, parent, key)
+            throw Self.error(error as? ScalarFailure ?? .syntax, Bool.self, node(parent), key)
         }
     }
 
-    func unwrapString(_ index: Int, _ parent: CodingPathNode?, _ key: PathKey) throws -> String {
+    func unwrapString(_ index: Int, _ parent: PathParent, _ key: PathKey) throws -> String {
         do {
             return try view.stringValue(index)
         } catch {
-            throw Self.error(error as? ScalarFailure ?? .syntax, String.self, parent, key)
+            throw Self.error(error as? ScalarFailure ?? .syntax, String.self, node(parent), key)
         }
     }
 
     func unwrapInteger<T: FixedWidthInteger>(
-        _ index: Int, as type: T.Type, _ parent: CodingPathNode?, _ key: PathKey
+        _ index: Int, as type: T.Type, _ parent: PathParent, _ key: PathKey
     ) throws -> T {
         do {
             return try view.integer(index, T.self)
         } catch {
-            throw Self.error(error as? ScalarFailure ?? .syntax, T.self, parent, key)
+            throw Self.error(error as? ScalarFailure ?? .syntax, T.self, node(parent), key)
         }
     }
 
     func unwrapFloat<T: BinaryFloatingPoint & LosslessStringConvertible>(
-        _ index: Int, as type: T.Type, _ parent: CodingPathNode?, _ key: PathKey
+        _ index: Int, as type: T.Type, _ parent: PathParent, _ key: PathKey
     ) throws -> T {
         do {
             return try view.float(index, T.self)
@@ -217,7 +226,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             {
                 return value
             }
-            throw Self.error(error as? ScalarFailure ?? .syntax, T.self, parent, key)
+            throw Self.error(error as? ScalarFailure ?? .syntax, T.self, node(parent), key)
         }
     }
 
@@ -238,7 +247,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     /// Decodes the value at `index` as `T`, at the path `parent` + `key`.
     func unwrap<T: Decodable>(
-        _ index: Int, as type: T.Type, parent: CodingPathNode?, key: consuming PathKey
+        _ index: Int, as type: T.Type, parent: PathParent, key: consuming PathKey
     ) throws -> T {
         if T.self == String.self { return try unwrapString(index, parent, key) as! T }
         if T.self == Int.self { return try unwrapInteger(index, as: Int.self, parent, key) as! T }
@@ -251,7 +260,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             guard let url = URL(string: try unwrapString(index, parent, key)) else {
                 throw DecodingError.dataCorrupted(
                     DecodingError.Context(
-                        codingPath: CodingPathNode.path(parent, appending: key),
+                        codingPath: CodingPathNode.path(node(parent), appending: key),
                         debugDescription: "Invalid URL string."))
             }
             return url as! T
@@ -261,7 +270,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             // What `Array.init(from:)` does, without its calls through an existential container
             // and its type look-ups for every element it appends. Inside `nested`, as `T(from:)`
             // would be: an element's error may report the decoder's own path (ISO 8601 dates do).
-            return try nested(index, parent, key) {
+            return try nested(index, node(parent), key) {
                 var container = UnkeyedTapeContainer(
                     decoder: self, array: index, node: CodingPathNode.appending(self.parent, self.key))
                 return try array.decodeElements(of: &container) as! T
@@ -270,7 +279,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         if !options.isPlainKeys, let dictionary = T.self as? any StringKeyedDictionary.Type {
             return try unwrapDictionary(index, elementType: dictionary.elementType, parent, key) as! T
         }
-        return try nested(index, parent, key) { try T(from: self) }
+        return try nested(index, node(parent), key) { try T(from: self) }
     }
 
     /// Runs `body` with this decoder moved to `index` at the path `parent` + `key`. The path is
@@ -292,11 +301,11 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         return try body()
     }
 
-    private func unwrapDate(_ index: Int, _ parent: CodingPathNode?, _ key: PathKey) throws -> Date {
+    private func unwrapDate(_ index: Int, _ parent: PathParent, _ key: PathKey) throws -> Date {
         try checkNotNull(index, Date.self, parent, key)
         switch options.dates {
         case .deferredToDate:
-            return try nested(index, parent, key) { try Date(from: self) }
+            return try nested(index, node(parent), key) { try Date(from: self) }
         case .secondsSince1970:
             return Date(timeIntervalSince1970: try unwrapFloat(index, as: Double.self, parent, key))
         case .millisecondsSince1970:
@@ -322,37 +331,38 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             guard let date = formatter.date(from: string) else {
                 throw DecodingError.dataCorrupted(
                     DecodingError.Context(
-                        codingPath: CodingPathNode.path(parent, appending: key),
+                        codingPath: CodingPathNode.path(node(parent), appending: key),
                         debugDescription: "Date string does not match format expected by formatter."))
             }
             return date
         case .custom(let function):
-            return try nested(index, parent, key) { try function(self) }
+            return try nested(index, node(parent), key) { try function(self) }
         }
     }
 
-    private func unwrapData(_ index: Int, _ parent: CodingPathNode?, _ key: PathKey) throws -> Data {
+    private func unwrapData(_ index: Int, _ parent: PathParent, _ key: PathKey) throws -> Data {
         try checkNotNull(index, Data.self, parent, key)
         switch options.data {
         case .deferredToData:
-            return try nested(index, parent, key) { try Data(from: self) }
+            return try nested(index, node(parent), key) { try Data(from: self) }
         case .base64:
             guard kind(index) == .string else {
-                throw Self.mismatch(String.self, CodingPathNode.path(parent, appending: key), kind(index))
+                throw Self.mismatch(
+                    String.self, CodingPathNode.path(node(parent), appending: key), kind(index))
             }
             guard let data = Data(base64Encoded: try unwrapString(index, parent, key)) else {
                 throw DecodingError.dataCorrupted(
                     DecodingError.Context(
-                        codingPath: CodingPathNode.path(parent, appending: key),
+                        codingPath: CodingPathNode.path(node(parent), appending: key),
                         debugDescription: "Encountered Data is not valid Base64."))
             }
             return data
         case .custom(let function):
-            return try nested(index, parent, key) { try function(self) }
+            return try nested(index, node(parent), key) { try function(self) }
         }
     }
 
-    private func unwrapDecimal(_ index: Int, _ parent: CodingPathNode?, _ key: PathKey) throws
+    private func unwrapDecimal(_ index: Int, _ parent: PathParent, _ key: PathKey) throws
         -> Decimal
     {
         try checkNotNull(index, Decimal.self, parent, key)
@@ -360,7 +370,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             throw DecodingError.typeMismatch(
                 Decimal.self,
                 DecodingError.Context(
-                    codingPath: CodingPathNode.path(parent, appending: key), debugDescription: ""))
+                    codingPath: CodingPathNode.path(node(parent), appending: key), debugDescription: ""))
         }
         let start = Int(view.tape[index].start)
         do {
@@ -373,18 +383,19 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     private func unwrapDictionary(
-        _ index: Int, elementType: any Decodable.Type, _ parent: CodingPathNode?, _ key: PathKey
+        _ index: Int, elementType: any Decodable.Type, _ parent: PathParent, _ key: PathKey
     ) throws -> [String: Any] {
         try checkNotNull(index, [String: Any].self, parent, key)
         guard kind(index) == .object else {
-            throw Self.mismatch([String: Any].self, CodingPathNode.path(parent, appending: key), kind(index))
+            throw Self.mismatch(
+                [String: Any].self, CodingPathNode.path(node(parent), appending: key), kind(index))
         }
-        let path = CodingPathNode.appending(parent, key)
+        let path = CodingPathNode.appending(node(parent), key)
         var result: [String: Any] = [:]
         var member = index + 1
         let end = Int(view.tape[index].next)
         while member < end {
-            let name = try unwrapString(member, path, .absent)
+            let name = try unwrapString(member, .node(path), .absent)
             let value = member + 1
             // Every value is decoded, a later duplicate too; the first one is kept.
             let element = try unwrapAny(value, as: elementType, parent: path, key: JSONStringKey(name))
@@ -399,33 +410,33 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     )
         throws -> Any
     {
-        try unwrap(index, as: type, parent: parent, key: .key(key))
+        try unwrap(index, as: type, parent: .node(parent), key: .key(key))
     }
 
     // MARK: SingleValueDecodingContainer
 
     func decodeNil() -> Bool { kind(index) == .null }
-    func decode(_ type: Bool.Type) throws -> Bool { try unwrapBool(index, parent, key) }
-    func decode(_ type: String.Type) throws -> String { try unwrapString(index, parent, key) }
-    func decode(_ type: Double.Type) throws -> Double { try unwrapFloat(index, as: type, parent, key) }
-    func decode(_ type: Float.Type) throws -> Float { try unwrapFloat(index, as: type, parent, key) }
-    func decode(_ type: Int.Type) throws -> Int { try unwrapInteger(index, as: type, parent, key) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try unwrapInteger(index, as: type, parent, key) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try unwrapInteger(index, as: type, parent, key) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try unwrapInteger(index, as: type, parent, key) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try unwrapInteger(index, as: type, parent, key) }
-    func decode(_ type: UInt.Type) throws -> UInt { try unwrapInteger(index, as: type, parent, key) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try unwrapInteger(index, as: type, parent, key) }
+    func decode(_ type: Bool.Type) throws -> Bool { try unwrapBool(index, .node(parent), key) }
+    func decode(_ type: String.Type) throws -> String { try unwrapString(index, .node(parent), key) }
+    func decode(_ type: Double.Type) throws -> Double { try unwrapFloat(index, as: type, .node(parent), key) }
+    func decode(_ type: Float.Type) throws -> Float { try unwrapFloat(index, as: type, .node(parent), key) }
+    func decode(_ type: Int.Type) throws -> Int { try unwrapInteger(index, as: type, .node(parent), key) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try unwrapInteger(index, as: type, .node(parent), key) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try unwrapInteger(index, as: type, .node(parent), key) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try unwrapInteger(index, as: type, .node(parent), key) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try unwrapInteger(index, as: type, .node(parent), key) }
+    func decode(_ type: UInt.Type) throws -> UInt { try unwrapInteger(index, as: type, .node(parent), key) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try unwrapInteger(index, as: type, .node(parent), key) }
     func decode(_ type: UInt16.Type) throws -> UInt16 {
-        try unwrapInteger(index, as: type, parent, key)
+        try unwrapInteger(index, as: type, .node(parent), key)
     }
     func decode(_ type: UInt32.Type) throws -> UInt32 {
-        try unwrapInteger(index, as: type, parent, key)
+        try unwrapInteger(index, as: type, .node(parent), key)
     }
     func decode(_ type: UInt64.Type) throws -> UInt64 {
-        try unwrapInteger(index, as: type, parent, key)
+        try unwrapInteger(index, as: type, .node(parent), key)
     }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try unwrap(index, as: type, parent: parent, key: key)
+        try unwrap(index, as: type, parent: .node(parent), key: key)
     }
 }

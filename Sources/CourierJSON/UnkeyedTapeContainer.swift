@@ -57,13 +57,13 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let value = try decoder.unwrapBool(try next(type), node, indexKey)
+        let value = try decoder.unwrapBool(try next(type), .node(node), indexKey)
         advance()
         return value
     }
 
     mutating func decode(_ type: String.Type) throws -> String {
-        let value = try decoder.unwrapString(try next(type), node, indexKey)
+        let value = try decoder.unwrapString(try next(type), .node(node), indexKey)
         advance()
         return value
     }
@@ -82,14 +82,14 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try decoder.unwrap(try next(type), as: type, parent: node, key: indexKey)
+        let value = try decoder.unwrap(try next(type), as: type, parent: .node(node), key: indexKey)
         advance()
         return value
     }
 
     @inline(__always)
     private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        let value = try decoder.unwrapInteger(try next(type), as: type, node, indexKey)
+        let value = try decoder.unwrapInteger(try next(type), as: type, .node(node), indexKey)
         advance()
         return value
     }
@@ -98,19 +98,19 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
     private mutating func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type) throws
         -> T
     {
-        let value = try decoder.unwrapFloat(try next(type), as: type, node, indexKey)
+        let value = try decoder.unwrapFloat(try next(type), as: type, .node(node), indexKey)
         advance()
         return value
     }
 
     mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? {
-        let value = try nextIfPresent().map { try decoder.unwrapBool($0, node, indexKey) }
+        let value = try nextIfPresent().map { try decoder.unwrapBool($0, .node(node), indexKey) }
         advance()
         return value
     }
 
     mutating func decodeIfPresent(_ type: String.Type) throws -> String? {
-        let value = try nextIfPresent().map { try decoder.unwrapString($0, node, indexKey) }
+        let value = try nextIfPresent().map { try decoder.unwrapString($0, .node(node), indexKey) }
         advance()
         return value
     }
@@ -129,14 +129,16 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
     mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try integerIfPresent(type) }
 
     mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
-        let value = try nextIfPresent().map { try decoder.unwrap($0, as: type, parent: node, key: indexKey) }
+        let value = try nextIfPresent().map {
+            try decoder.unwrap($0, as: type, parent: .node(node), key: indexKey)
+        }
         advance()
         return value
     }
 
     @inline(__always)
     private mutating func integerIfPresent<T: FixedWidthInteger>(_ type: T.Type) throws -> T? {
-        let value = try nextIfPresent().map { try decoder.unwrapInteger($0, as: type, node, indexKey) }
+        let value = try nextIfPresent().map { try decoder.unwrapInteger($0, as: type, .node(node), indexKey) }
         advance()
         return value
     }
@@ -146,7 +148,7 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
         throws
         -> T?
     {
-        let value = try nextIfPresent().map { try decoder.unwrapFloat($0, as: type, node, indexKey) }
+        let value = try nextIfPresent().map { try decoder.unwrapFloat($0, as: type, .node(node), indexKey) }
         advance()
         return value
     }

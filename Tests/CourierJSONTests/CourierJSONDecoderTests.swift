@@ -90,6 +90,11 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
         #"[{"id":"a","likes":1,"score":1,"tags":[],"kind":"text","createdAt":1,"blob":[1,2,300]}]"#,
         #"[{"id":"a","likes":1,"score":1,"tags":[],"kind":"text","createdAt":1,"avatar":"http://a b"}]"#,
         #"[{"id":"a","likes":1,"score":1,"tags":[],"kind":"text","createdAt":1,"extra":{"a_b":1,"a_b":2}}]"#,
+        // Errors in dates, URLs and data read through a keyed container's generic decode, whose
+        // container path is made only when the error is.
+        #"{"posts":[{"id":"a","likes":1,"score":1,"tags":[],"kind":"text","createdAt":1},{"id":"b","likes":1,"score":1,"tags":[],"kind":"text","createdAt":"x"}],"total":2}"#,
+        #"{"posts":[{"id":"a","likes":1,"score":1,"tags":[],"kind":"text","createdAt":1},{"id":"b","likes":1,"score":1,"tags":[],"kind":"text","createdAt":1,"avatar":7}],"total":2}"#,
+        #"{"posts":[{"id":"b","likes":1,"score":1,"tags":[],"kind":"text","createdAt":"2023-11-14T22:13:20Z","blob":"%%"}],"total":1}"#,
         #"["2023-11-14T22:13:20Z","2023-11-14T22:13:20.5Z","2024-02-29T12:00:00-08:00"]"#,
         #"["1601-01-01T00:00:00Z","9999-12-31T23:59:59Z","2023-02-29T00:00:00Z","2023-11-14T22:13:60Z"]"#,
         #"["1600-12-31T23:59:59Z","0001-01-01T00:00:00Z","2023-11-14T22:13:20z","2023-11-14t22:13:20Z"]"#,
