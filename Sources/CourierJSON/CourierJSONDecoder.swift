@@ -102,7 +102,23 @@ public struct CourierJSONDecoder: Sendable {
 
     /// Detects the encoding as Foundation does (RFC 4627, byte order marks) and scans UTF-8.
     private static func document(from data: Data) throws -> JSONDocument {
-        let b = Array(data.prefix(4))
+        // UTF-8, by far the most common, is detected and copied in one pass over `data`'s bytes.
+        let scanned: JSONDocument? = try data.withUnsafeBytes { raw in
+            let (encoding, bom) = Self.encoding(of: raw)
+            guard encoding == .utf8 else { return nil }
+            return try JSONDocument(copying: UnsafeRawBufferPointer(rebasing: raw[bom...]))
+        }
+        if let scanned { return scanned }
+        let (encoding, bom) = data.withUnsafeBytes { Self.encoding(of: $0) }
+        guard var string = String(bytes: data.dropFirst(bom), encoding: encoding) else {
+            throw JSONSyntaxError(offset: 0)
+        }
+        return try string.withUTF8 { try JSONDocument(copying: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The encoding of the bytes `b` by their first four, and the length of its byte order mark.
+    /// They are read in place: copying them into an array first cost an allocation per decode.
+    private static func encoding(of b: UnsafeRawBufferPointer) -> (String.Encoding, Int) {
         let b0: UInt8? = b.count > 0 ? b[0] : nil
         let b1: UInt8? = b.count > 1 ? b[1] : nil
         let b2: UInt8? = b.count > 2 ? b[2] : nil
@@ -125,15 +141,7 @@ public struct CourierJSONDecoder: Sendable {
         case (.some(let nz), 0, nil, nil) where nz != 0: (encoding, bom) = (.utf16LittleEndian, 0)
         default: (encoding, bom) = (.utf8, 0)
         }
-        if encoding == .utf8 {
-            return try data.withUnsafeBytes { raw in
-                try JSONDocument(copying: UnsafeRawBufferPointer(rebasing: raw[bom...]))
-            }
-        }
-        guard var string = String(bytes: data.dropFirst(bom), encoding: encoding) else {
-            throw JSONSyntaxError(offset: 0)
-        }
-        return try string.withUTF8 { try JSONDocument(copying: UnsafeRawBufferPointer($0)) }
+        return (encoding, bom)
     }
 
     /// The strategies in the form the decoding loop reads them.
@@ -149,7 +157,7 @@ public struct CourierJSONDecoder: Sendable {
         var nonConforming: (positive: [UInt8], negative: [UInt8], nan: [UInt8])?
         var userInfo: [CodingUserInfoKey: Any]
 
-        init(_ decoder: CourierJSONDecoder) {
+        init(_ decoder: borrowing CourierJSONDecoder) {
             switch decoder.keyDecodingStrategy {
             case .useDefaultKeys: keys = .plain
             case .convertFromSnakeCase: keys = .snakeCase
@@ -162,7 +170,8 @@ public struct CourierJSONDecoder: Sendable {
             case .convertFromString(let positive, let negative, let nan):
                 nonConforming = (Array(positive.utf8), Array(negative.utf8), Array(nan.utf8))
             }
-            userInfo = decoder.userInfo.mapValues { $0 as Any }
+            // Most decoders have no user info: `mapValues` would still build a new dictionary.
+            userInfo = decoder.userInfo.isEmpty ? [:] : decoder.userInfo.mapValues { $0 as Any }
         }
 
         var isPlainKeys: Bool {

@@ -77,7 +77,7 @@ final class JSONDocument {
     @exclusivity(unchecked) private(set) var tapeCount: Int
     @exclusivity(unchecked) private var tapeCapacity: Int
     /// How many objects the document holds.
-    private(set) var objectCount = 0
+    @exclusivity(unchecked) private(set) var objectCount = 0
 
     /// The deepest nesting of arrays and objects accepted, as in Foundation.
     static let maximumDepth = 512

@@ -87,10 +87,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     ) {
         self.document = document
         self.view = document.view
-        self.options = options
-        self.index = index
-        self.parent = parent
-        self.key = key
+        // Read before `options` is stored: a use after the store would copy it.
         switch options.keys {
         case .plain: (keyConversionFlags, convertsEveryKey) = (TapeEntry.Flags.complexKeys, false)
         case .snakeCase:
@@ -98,6 +95,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
                 (TapeEntry.Flags.complexKeys | TapeEntry.Flags.underscoreKeys, false)
         case .custom: (keyConversionFlags, convertsEveryKey) = (0, true)
         }
+        self.options = options
+        self.index = index
+        self.parent = parent
+        self.key = key
         slots.reserveCapacity(document.objectCount)
     }
 
