@@ -21,9 +21,15 @@ import Testing
         return ServerResponse.text("ok \(request.path)", status: 200)
     }
 
-    /// Whole seconds since `start`, rounded up.
-    private static func seconds(since start: ContinuousClock.Instant) -> Int {
-        Int(((ContinuousClock.now - start) / .seconds(1)).rounded(.up))
+    /// The loop's wake-ups while `body` ran, and the whole seconds (rounded up) it took.
+    private static func wakeups(
+        of transport: CurlTransport, during body: () async throws -> Void
+    ) async rethrows -> (count: Int, seconds: Int) {
+        let before = transport.statistics.loopWakeups
+        let started = ContinuousClock.now
+        try await body()
+        let seconds = Int(((ContinuousClock.now - started) / .seconds(1)).rounded(.up))
+        return (transport.statistics.loopWakeups - before, seconds)
     }
 
     private func get(_ server: MockServer, _ path: String) throws -> TransportRequest {
@@ -37,13 +43,11 @@ import Testing
         try await withMockServer(handlers: [Self.routes]) { server in
             try await CurlTransport.with { transport in
                 _ = try await transport.send(try get(server, "/one"))
-                let before = transport.statistics.loopWakeups
-                let started = ContinuousClock.now
-                try await Task.sleep(for: .milliseconds(600))
-                let woken = transport.statistics.loopWakeups - before
+                let (woken, seconds) = try await Self.wakeups(of: transport) {
+                    try await Task.sleep(for: .milliseconds(600))
+                }
                 // Once a second at most (the loop's longest wait), however long a busy machine
                 // made the sleep.
-                let seconds = Self.seconds(since: started)
                 #expect(woken <= seconds + 2, "the idle loop woke \(woken) times in \(seconds) s")
             }
         }
@@ -55,13 +59,11 @@ import Testing
         try await withMockServer(handlers: [Self.routes]) { server in
             try await CurlTransport.with { transport in
                 _ = try await transport.send(try get(server, "/warm"))
-                let before = transport.statistics.loopWakeups
-                let started = ContinuousClock.now
-                let response = try await transport.send(try get(server, "/held"))
-                #expect(response.body.data == Data("held".utf8))
-                let woken = transport.statistics.loopWakeups - before
+                let (woken, seconds) = try await Self.wakeups(of: transport) {
+                    let response = try await transport.send(try get(server, "/held"))
+                    #expect(response.body.data == Data("held".utf8))
+                }
                 // Four idle checks a second, and the response.
-                let seconds = Self.seconds(since: started)
                 #expect(woken <= 4 * seconds + 4, "the loop woke \(woken) times in \(seconds) s")
             }
         }
@@ -78,10 +80,10 @@ import Testing
                 for index in 0..<count {
                     // Time for the loop to finish its turn and wait again.
                     try await Task.sleep(for: .milliseconds(50))
-                    let before = transport.statistics.loopWakeups
-                    let response = try await transport.send(try get(server, "/r\(index)"))
-                    #expect(response.body.data == Data("ok /r\(index)".utf8))
-                    woken += transport.statistics.loopWakeups - before
+                    woken += try await Self.wakeups(of: transport) {
+                        let response = try await transport.send(try get(server, "/r\(index)"))
+                        #expect(response.body.data == Data("ok /r\(index)".utf8))
+                    }.count
                 }
                 #expect(woken <= count + 2, "\(woken) wake-ups of the loop for \(count) requests")
                 #expect(transport.statistics.connectionsOpened == 1)
