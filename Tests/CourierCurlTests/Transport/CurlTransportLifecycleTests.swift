@@ -56,6 +56,38 @@ import Testing
         }
     }
 
+    /// Callers that start their own transfers while the loop thread waits, and callers that
+    /// queue theirs while it works, in every mix: 32 tasks send 25 requests each, pausing now and
+    /// then so that the loop alternates between waiting and working, over 2 connections (so
+    /// that most transfers also wait in the origin's queue). Every request gets its own answer,
+    /// once.
+    @Test func callersAndTheLoopTakingTurnsLoseNoRequest() async throws {
+        try await withMockServer(handlers: [Self.routes]) { server in
+            try await CurlTransport.with(configuration: .init(maxConnectionsPerHost: 2)) { transport in
+                let tasks = 32
+                let requestsPerTask = 25
+                let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for task in 0..<tasks {
+                        group.addTask {
+                            var matched = 0
+                            for index in 0..<requestsPerTask {
+                                if (task + index) % 4 == 0 { try await Task.sleep(for: .milliseconds(1)) }
+                                let path = "/t\(task)-\(index)"
+                                let response = try await transport.send(try get(server, path))
+                                if response.body.data == Data("ok \(path)".utf8) { matched += 1 }
+                            }
+                            return matched
+                        }
+                    }
+                    return try await group.reduce(0, +)
+                }
+                #expect(answered == tasks * requestsPerTask)
+                #expect(transport.statistics.transfersCompleted == tasks * requestsPerTask)
+                #expect(transport.statistics.connectionsOpened <= 2)
+            }
+        }
+    }
+
     @Test func shutdownCancelsTransfersInFlightAndRefusesNewOnes() async throws {
         try await withMockServer(handlers: [Self.routes]) { server in
             let transport = CurlTransport()
