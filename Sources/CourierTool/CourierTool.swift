@@ -1,5 +1,6 @@
 import Courier
 import CourierContract
+import CourierPrimitives
 import Foundation
 import MockServer
 import MockServerContract
@@ -35,8 +36,11 @@ public struct CourierTool: Sendable {
     package let title: String
     /// The description of the OpenAPI document, if any.
     package let documentDescription: String?
-    /// One sample call of every operation, in order.
-    package let samples: [any EndpointDescribing]
+    /// One sample call of every operation, in order. Made when a command first asks, once:
+    /// building every sample (bodies and all) is some 9M instructions for the bundled API, which
+    /// `send` and `--help` do not need.
+    package var samples: [any EndpointDescribing] { sampleCache.value }
+    private let sampleCache: Once<[any EndpointDescribing]>
     /// Every declared operation, in order. Described when a command first asks (`openapi`,
     /// `call`, `contract`, `mock`), once per operation, not when the tool starts: `send` or
     /// `--help` pays nothing for them.
@@ -67,18 +71,18 @@ public struct CourierTool: Sendable {
     public init(
         name: String, summary: String? = nil, apis: [any API.Type], handler: (any HTTPHandler)? = nil
     ) {
-        let samples = apis.flatMap { $0.samples }
+        let samples = Once { apis.flatMap { $0.samples } }
         let groups = apis.map { $0.group }.joined(separator: ", ")
         self.init(
             name: name,
             summary: summary
                 ?? "\(name): the \(groups) API as a command-line tool: its OpenAPI document, a mock server, calls and provider verification.",
-            title: name, samples: samples, declarationProblems: apis.flatMap { $0.sampleProblems },
+            title: name, sampleCache: samples, declarationProblems: { apis.flatMap { $0.sampleProblems } },
             backend: MockBackend(
                 options: [], description: "the API's handler",
                 make: { _ in
                     MockBackend.Served(handlers: [
-                        handler ?? ContractHandler(operations: samples.map(\.operation))
+                        handler ?? ContractHandler(operations: samples.value.map(\.operation))
                     ])
                 }),
             commands: Self.standardCommands)
@@ -86,13 +90,25 @@ public struct CourierTool: Sendable {
 
     /// A tool with its own mock backend and commands (the bundled `courier`): `commands` lists
     /// every command in the order help shows them, the standard ones among them.
+    /// `samples` is read when a command first needs it (see `samples`), not here.
     package init(
         name: String, summary: String, title: String, documentDescription: String? = nil,
-        samples: [any EndpointDescribing],
+        samples: @autoclosure @escaping @Sendable () -> [any EndpointDescribing],
         declarationProblems: @autoclosure @escaping @Sendable () -> [String] = [], backend: MockBackend,
         commands: [any Command.Type] = standardCommands
     ) {
-        self.samples = samples
+        self.init(
+            name: name, summary: summary, title: title, documentDescription: documentDescription,
+            sampleCache: Once(samples), declarationProblems: declarationProblems, backend: backend,
+            commands: commands)
+    }
+
+    private init(
+        name: String, summary: String, title: String, documentDescription: String? = nil,
+        sampleCache: Once<[any EndpointDescribing]>, declarationProblems: @escaping @Sendable () -> [String],
+        backend: MockBackend, commands: [any Command.Type]
+    ) {
+        self.sampleCache = sampleCache
         self.findDeclarationProblems = declarationProblems
         self.documentDescription = documentDescription
         self.name = name
@@ -184,4 +200,24 @@ package struct MockBackend: Sendable {
 /// Writes `text` to standard error.
 package func standardError(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
+}
+
+/// A value made by its closure the first time it is read, then kept; safe to read from any thread.
+final class Once<Value: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `made` is only touched under its lock, and `make` is @Sendable.
+    private let made = Locked<Value?>(nil)
+    private let make: @Sendable () -> Value
+
+    init(_ make: @escaping @Sendable () -> Value) { self.make = make }
+
+    /// The value, made now if it has not been yet. Made under the lock, so it is made once even
+    /// when two threads ask at the same moment.
+    var value: Value {
+        made.withLock { made in
+            if let value = made { return value }
+            let value = make()
+            made = value
+            return value
+        }
+    }
 }

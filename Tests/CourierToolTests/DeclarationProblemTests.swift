@@ -24,6 +24,7 @@ enum ShelfAPI: API {
 /// An API that counts how often its declarations are read.
 enum CountedAPI: API {
     static let reads = Locked(0)
+    static let sampleReads = Locked(0)
     static var declaredOperations: [String] {
         reads.withLock { $0 += 1 }
         return ["items"]
@@ -31,7 +32,10 @@ enum CountedAPI: API {
 
     static var items: Endpoint<[String]> { endpoint(.get, "/items", "Every item") {} }
 
-    static var samples: [any EndpointDescribing] { [items] }
+    static var samples: [any EndpointDescribing] {
+        sampleReads.withLock { $0 += 1 }
+        return [items]
+    }
 }
 
 /// An operation declared but without a sample is reported by the tool: `verify` fails on it and
@@ -53,8 +57,14 @@ enum CountedAPI: API {
         let tool = CourierTool(name: "counted", apis: [CountedAPI.self])
         #expect(await tool.run(["--help"]) == 0)
         #expect(CountedAPI.reads.withLock { $0 } == 0)
+        #expect(CountedAPI.sampleReads.withLock { $0 } == 0)
         #expect(tool.declarationProblems.isEmpty)
         #expect(CountedAPI.reads.withLock { $0 } > 0)
+        // The tool makes its samples once, however often its commands ask.
+        let before = CountedAPI.sampleReads.withLock { $0 }
+        #expect(tool.operations.count == 1)
+        #expect(tool.samples.count == 1)
+        #expect(CountedAPI.sampleReads.withLock { $0 } == before + 1)
     }
 
     @Test func verifyFailsOnIt() async throws {
