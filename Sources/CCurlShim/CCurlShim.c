@@ -99,7 +99,6 @@ struct ccurl_reactor {
     int count;
     int capacity;
 #endif
-    int sockets;
 };
 
 #ifdef __linux__
@@ -108,14 +107,14 @@ static int ccurl_socket_callback(CURL *easy, curl_socket_t socket, int what, voi
     (void)socketp;
     ccurl_reactor *reactor = data;
     if (what == CURL_POLL_REMOVE) {
-        if (epoll_ctl(reactor->epoll, EPOLL_CTL_DEL, socket, NULL) == 0) reactor->sockets -= 1;
+        epoll_ctl(reactor->epoll, EPOLL_CTL_DEL, socket, NULL);
         return 0;
     }
     struct epoll_event event = {0};
     event.events = (what & CURL_POLL_IN ? EPOLLIN : 0) | (what & CURL_POLL_OUT ? EPOLLOUT : 0);
     event.data.fd = socket;
     if (epoll_ctl(reactor->epoll, EPOLL_CTL_MOD, socket, &event) != 0 && errno == ENOENT) {
-        if (epoll_ctl(reactor->epoll, EPOLL_CTL_ADD, socket, &event) == 0) reactor->sockets += 1;
+        epoll_ctl(reactor->epoll, EPOLL_CTL_ADD, socket, &event);
     }
     return 0;
 }
@@ -132,7 +131,6 @@ static int ccurl_socket_callback(CURL *easy, curl_socket_t socket, int what, voi
         if (index > 0) {
             reactor->watched[index] = reactor->watched[reactor->count - 1];
             reactor->count -= 1;
-            reactor->sockets -= 1;
         }
         return 0;
     }
@@ -146,7 +144,6 @@ static int ccurl_socket_callback(CURL *easy, curl_socket_t socket, int what, voi
         }
         index = reactor->count++;
         reactor->watched[index].fd = socket;
-        reactor->sockets += 1;
     }
     reactor->watched[index].events = (short)((what & CURL_POLL_IN ? POLLIN : 0) | (what & CURL_POLL_OUT ? POLLOUT : 0));
     reactor->watched[index].revents = 0;
@@ -283,5 +280,3 @@ int ccurl_reactor_allows_other_threads(void) {
     return 0;
 #endif
 }
-
-int ccurl_reactor_socket_count(const ccurl_reactor *reactor) { return reactor->sockets; }

@@ -79,7 +79,5 @@ long ccurl_multi_timeout_ms(CURLM *multi);
  * the sockets it adds at once); 0 where the wait polls a set that only the loop thread may
  * change (poll(2)). */
 int ccurl_reactor_allows_other_threads(void);
-/** How many sockets libcurl asked the reactor to watch. */
-int ccurl_reactor_socket_count(const ccurl_reactor *reactor);
 
 #endif
