@@ -81,7 +81,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer?
     private let share: UnsafeMutableRawPointer?
-    /// The sockets and the timeout libcurl asked for, and the loop thread's wake-up.
+    /// The sockets libcurl asked to watch, and the loop thread's wake-up.
     private let reactor: OpaquePointer?
     private let shared: Locked<Shared>
     /// The multi handle's bookkeeping, held by whichever thread drives the multi handle.
@@ -159,7 +159,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return submitted
         }
         let queued = shared.withLock { shared in
-            guard shared.phase == .running, reactor != nil else { return false }
+            guard shared.phase == .running else { return false }
             if shared.needsWakeup { wake() }
             shared.adds.append(transfer)
             return true
@@ -248,49 +248,6 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     // MARK: Driving the multi handle (holding the engine's lock)
 
-    /// What the thread driving the multi handle keeps.
-    private struct Engine {
-        /// Transfers in the multi handle, by identity (for removals) and by easy handle (for
-        /// libcurl's messages). A removal is never looked up by handle: the pool hands a
-        /// finished transfer's handle to the next one, and a late remove of the first must
-        /// not find the second. A queued removal retains its transfer, so no other live
-        /// transfer can have its identifier.
-        var active: [ObjectIdentifier: CurlTransfer] = [:]
-        var byHandle: [UnsafeMutableRawPointer: CurlTransfer] = [:]
-        /// The origins with transfers running or waiting.
-        var origins: [CurlRequestPlan.Origin: OriginQueue] = [:]
-        var published = (active: 0, statistics: CurlTransport.Statistics())
-        var statistics = CurlTransport.Statistics()
-        var finished: [(CurlTransfer, CURLcode)] = []
-        /// Set when a transfer entered the multi handle after this turn's perform.
-        var addedLate = false
-        /// When each waiting transfer with a total timeout runs out of time, earliest first. An
-        /// entry whose transfer no longer waits is stale: dropped when it reaches the front, or
-        /// all at once when stale entries are half of them, so that a transfer that leaves the
-        /// queue costs no search (with many waiting, a search per request was the loop's
-        /// largest cost).
-        var deadlines: [WaitingDeadline] = []
-        var staleDeadlines = 0
-        /// When the loop thread's wait ends, while it waits (or is about to): a caller who
-        /// drives the multi handle meanwhile and needs an earlier turn wakes it.
-        var waitEnds: ContinuousClock.Instant?
-        /// Set once the loop has ended every transfer: nobody drives the multi handle again.
-        var closed = false
-        /// When the running transfers' idle timeouts are checked next (nil: none is running).
-        var nextIdleCheck: ContinuousClock.Instant?
-
-        /// `transfer` left its origin's queue (for a place in the multi handle, or cancelled).
-        mutating func stoppedWaiting(_ transfer: CurlTransfer) {
-            transfer.isWaiting = false
-            if transfer.waitingSince != nil { staleDeadlines += 1 }
-        }
-    }
-
-    private struct WaitingDeadline {
-        let deadline: ContinuousClock.Instant
-        let transfer: CurlTransfer
-    }
-
     /// What the loop thread does after a turn.
     private enum NextStep {
         /// Work arrived during the turn: another turn, without waiting.
@@ -377,15 +334,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return (shared.removals, shared.unpauses, shared.phase != .running)
         }
         if let hook, !removals.isEmpty { hook(.drained(removals: removals.map(\.0))) }
-        for transfer in adds {
-            if transfer.shouldAbort {
-                // Cancelled between `start` and `submit`: its remove may have been drained
-                // before this add, and libcurl would only notice at its next callback.
-                transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
-                continue
-            }
-            enqueueOrAdd(transfer, multi: multi, state: &state)
-        }
+        for transfer in adds { accept(transfer, multi: multi, state: &state) }
         adds.removeAll(keepingCapacity: true)
         for (transfer, _) in removals {
             if transfer.isWaiting {
@@ -396,11 +345,8 @@ final class CurlMultiLoop: @unchecked Sendable {
                 continue
             }
             // Not there: already done, or never added (see above).
-            guard state.active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { continue }
-            state.byHandle[transfer.easy] = nil
-            _ = curl_multi_remove_handle(multi, transfer.easy)
-            transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
-            left(transfer, multi: multi, state: &state)
+            guard state.active[ObjectIdentifier(transfer)] != nil else { continue }
+            endEarly(transfer, multi: multi, state: &state)
         }
         // Only a transfer still in the multi handle: a finished one's easy handle may
         // already serve another transfer.
@@ -500,26 +446,27 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         guard now >= next else { return }
         state.nextIdleCheck = now + Self.idleCheckInterval
-        let idle = state.active.values.filter { !$0.checkIdle(at: now) }
-        for transfer in idle {
-            state.active[ObjectIdentifier(transfer)] = nil
-            state.byHandle[transfer.easy] = nil
-            _ = curl_multi_remove_handle(multi, transfer.easy)
-            // The idle failure it recorded is what its caller gets.
-            transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
-            left(transfer, multi: multi, state: &state)
+        // The idle failure each recorded is what its caller gets.
+        for transfer in state.active.values.filter({ !$0.checkIdle(at: now) }) {
+            endEarly(transfer, multi: multi, state: &state)
         }
+    }
+
+    /// Takes a transfer libcurl has not finished out of the multi handle and ends it (a cancel,
+    /// an idle timeout); the first waiting transfer of its origin takes its place.
+    private func endEarly(_ transfer: CurlTransfer, multi: UnsafeMutableRawPointer, state: inout Engine) {
+        state.active[ObjectIdentifier(transfer)] = nil
+        state.byHandle[transfer.easy] = nil
+        _ = curl_multi_remove_handle(multi, transfer.easy)
+        transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
+        left(transfer, multi: multi, state: &state)
     }
 
     /// How long the loop thread may wait: a second at most, less when libcurl asked for a
     /// sooner timeout, a waiting transfer's deadline comes sooner, or the idle check is due.
     private func waitMilliseconds(multi: UnsafeMutableRawPointer, state: Engine) -> Int32 {
         let curl = ccurl_multi_timeout_ms(multi)
-        var own = pollMilliseconds(state)
-        if let check = state.nextIdleCheck {
-            let left = (check - ContinuousClock.now) / .milliseconds(1)
-            own = min(own, Int32(max(0, left.rounded(.up))))
-        }
+        let own = state.waitMilliseconds(at: .now)
         return curl < 0 ? own : min(own, Int32(clamping: curl))
     }
 
@@ -536,12 +483,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         guard let reactor, !state.closed, state.waitEnds != nil else { return nil }
         let clear = shared.withLock { $0.phase == .running && $0.adds.isEmpty }
         guard clear else { return nil }
-        if transfer.shouldAbort {
-            transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
-            return true
-        }
         state.addedLate = false
-        enqueueOrAdd(transfer, multi: multi, state: &state)
+        accept(transfer, multi: multi, state: &state)
         runTimeouts(multi: multi)
         finishTransfers(multi: multi, state: &state)
         // The loop thread planned its wait before this transfer existed: wake it when it must
@@ -565,6 +508,17 @@ final class CurlMultiLoop: @unchecked Sendable {
         spare.removeAll(keepingCapacity: true)
     }
 
+    /// Takes a submitted transfer: ends it at once when it was cancelled between `start` and
+    /// `submit` (its remove may have been drained before it arrived, and libcurl would only
+    /// notice at its next callback), else puts it in the multi handle or its origin's queue.
+    private func accept(_ transfer: CurlTransfer, multi: UnsafeMutableRawPointer, state: inout Engine) {
+        if transfer.shouldAbort {
+            transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
+        } else {
+            enqueueOrAdd(transfer, multi: multi, state: &state)
+        }
+    }
+
     /// Puts a submitted transfer in the multi handle, or at the back of its origin's queue
     /// when the origin has all the places it may have.
     private func enqueueOrAdd(
@@ -585,23 +539,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             let total = transfer.plan.totalTimeoutMilliseconds
             transfer.waitingSince = total > 0 ? .now : nil
             if let since = transfer.waitingSince {
-                let entry = WaitingDeadline(deadline: since + .milliseconds(total), transfer: transfer)
-                if let last = state.deadlines.last, last.deadline > entry.deadline {
-                    // Sooner than the last (a shorter timeout): after the entries not later than it.
-                    var low = 0
-                    var high = state.deadlines.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if state.deadlines[middle].deadline > entry.deadline {
-                            high = middle
-                        } else {
-                            low = middle + 1
-                        }
-                    }
-                    state.deadlines.insert(entry, at: low)
-                } else {
-                    state.deadlines.append(entry)
-                }
+                state.noteDeadline(since + .milliseconds(total), of: transfer)
             }
             queue.append(transfer)
             return
@@ -611,42 +549,14 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Ends, with `.timedOut`, the waiting transfers whose total timeout ran out while they
     /// waited for a connection (a connection may stay busy for any time: a stream, a slow
-    /// download). Drops stale entries (see `Engine.deadlines`).
+    /// download).
     private func expireWaiting(_ state: inout Engine) {
-        guard !state.deadlines.isEmpty else { return }
-        if state.staleDeadlines * 2 > state.deadlines.count {
-            state.deadlines.removeAll { !$0.transfer.isWaiting }
-            state.staleDeadlines = 0
-        }
-        let now = ContinuousClock.now
-        var expired: [CurlTransfer] = []
-        var dropped = 0
-        for entry in state.deadlines {
-            if !entry.transfer.isWaiting {
-                state.staleDeadlines -= 1
-            } else if entry.deadline <= now {
-                expired.append(entry.transfer)
-            } else {
-                break
-            }
-            dropped += 1
-        }
-        guard dropped > 0 else { return }
-        state.deadlines.removeFirst(dropped)
-        for transfer in expired {
+        for transfer in state.takeExpired(at: .now) {
             // Left in its origin's queue, skipped there as a cancelled one is.
             transfer.isWaiting = false
             transfer.originQueue?.waiting -= 1
             transfer.complete(result: CURLE_OPERATION_TIMEDOUT)
         }
-    }
-
-    /// How long the loop may sleep: a second at most, less when a waiting transfer's deadline
-    /// comes sooner.
-    private func pollMilliseconds(_ state: Engine) -> Int32 {
-        guard let first = state.deadlines.first?.deadline else { return 1000 }
-        let left = (first - ContinuousClock.now) / .milliseconds(1)
-        return Int32(max(0, min(1000, left.rounded(.up))))
     }
 
     /// A transfer of an origin left the multi handle: the first waiting ones take its place.
@@ -705,66 +615,4 @@ final class CurlMultiLoop: @unchecked Sendable {
         // which freed both handles; free a share handle that never got a loop.
         if multi == nil, let share { curl_share_cleanup(share) }
     }
-}
-
-/// The transfers of one origin: how many are in the multi handle, and the ones waiting for
-/// a place, first in, first out. Loop thread only (a class, so that the queue is changed
-/// in place, never copied out of the loop's dictionary).
-final class OriginQueue {
-    var running = 0
-    /// Waiting transfers not cancelled (a cancelled one stays in `queue` until popped).
-    var waiting = 0
-    /// Whether the origin answers over HTTP/2, where transfers share connections: guessed
-    /// from the request, then learned from each response.
-    var multiplexed: Bool
-    /// Popped slots are nil until the array is compacted.
-    private var queue: [CurlTransfer?] = []
-    private var head = 0
-
-    init(multiplexed: Bool) { self.multiplexed = multiplexed }
-
-    /// How many transfers may be in the multi handle at once: one per connection, or
-    /// libcurl's default of 100 streams per connection over HTTP/2.
-    func limit(_ connections: Int) -> Int {
-        guard connections > 0 else { return .max }
-        guard multiplexed else { return connections }
-        let (streams, overflow) = connections.multipliedReportingOverflow(by: 100)
-        return overflow ? .max : streams
-    }
-
-    var isEmpty: Bool { running == 0 && waiting == 0 }
-
-    func learn(multiplexed: Bool) { self.multiplexed = multiplexed }
-
-    func append(_ transfer: CurlTransfer) {
-        queue.append(transfer)
-        waiting += 1
-    }
-
-    /// The first transfer still waiting (cancelled ones are skipped and dropped).
-    func popFirst() -> CurlTransfer? {
-        while head < queue.count {
-            guard let transfer = queue[head] else { break }
-            queue[head] = nil
-            head += 1
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 64 && head * 2 >= queue.count {
-                queue.removeFirst(head)
-                head = 0
-            }
-            if transfer.isWaiting {
-                waiting -= 1
-                return transfer
-            }
-        }
-        return nil
-    }
-}
-
-/// One-time libcurl initialisation.
-enum CurlGlobal {
-    /// Runs `curl_global_init` once per process (Swift's lazy globals are thread-safe).
-    static let initialized: Bool = ccurl_global_init_all() == CURLE_OK
 }
