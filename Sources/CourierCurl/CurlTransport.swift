@@ -208,7 +208,5 @@ public enum CurlInfo {
     /// Read once: libcurl builds it by asking each library it links for its version (LDAP's
     /// initialisation alone is some 7 million instructions), and every default
     /// `CurlTransport.Configuration` names it in its User-Agent.
-    public static var version: String { readVersion }
-
-    private static let readVersion = String(cString: ccurl_version())
+    public static let version = String(cString: ccurl_version())
 }
