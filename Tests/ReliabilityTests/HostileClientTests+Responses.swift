@@ -2,6 +2,7 @@ import Courier
 import CourierInterceptors
 import Foundation
 import MockServer
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -103,8 +104,13 @@ extension HostileClientTests {
         async throws
     {
         let served = Counter()
+        let attempts = AttemptLog()
         let body = Data(repeating: UInt8(ascii: "z"), count: 64 * 1024)
-        let handler = ClosureHandler { _ in
+        // A path of this case's own: only its requests are counted, not a stray one from a test
+        // that ran earlier on the same port.
+        let path = "big-\(UUID().uuidString)"
+        let handler = ClosureHandler { request in
+            guard request.path == "/items/\(path)" else { return nil }
             served.increment()
             switch framing {
             case .contentLength:
@@ -120,10 +126,10 @@ extension HostileClientTests {
                 let manager = NetworkManager(
                     transport: client, baseURL: server.baseURL,
                     transferOptions: TransferOptions(maxResponseBytes: 10_000, idleTimeout: .seconds(5)),
-                    interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: .seconds(0.01))])
+                    interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: .seconds(0.01)), attempts])
                 return try await withDeadline(seconds: 15) { () -> CourierError? in
                     do {
-                        _ = try await manager.sendRaw(HostileEndpoint.rawPath("big"))
+                        _ = try await manager.sendRaw(HostileEndpoint.rawPath(path))
                         return nil
                     } catch let error as CourierError {
                         return error
@@ -135,7 +141,28 @@ extension HostileClientTests {
             error?.code == .responseTooLarge,
             "\(framing): \(error.map(String.init(describing:)) ?? "accepted")")
         #expect(error?.category == .transport)
-        #expect(served.count == 1, "responseTooLarge must not be retried")
+        #expect(served.count == 1, "responseTooLarge must not be retried; attempts: \(attempts.outcomes)")
         #expect((error?.body?.count ?? 0) <= 10_000)
+    }
+}
+
+/// Records how each attempt under a retry policy ended, so a failure says why it was retried.
+final class AttemptLog: Interceptor {
+    private let log = Mutex<[String]>([])
+
+    var outcomes: [String] { log.withLock { $0 } }
+
+    func intercept(
+        _ request: TransportRequest, context: InterceptorContext,
+        next: @escaping @Sendable (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        do {
+            let response = try await next(request)
+            log.withLock { $0.append("status \(response.status)") }
+            return response
+        } catch {
+            log.withLock { $0.append("\(error)") }
+            throw error
+        }
     }
 }
