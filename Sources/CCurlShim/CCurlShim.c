@@ -89,7 +89,15 @@ static int64_t ccurl_monotonic_ms(void) {
     return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
+/* How many closed sockets a window remembers one by one; past that, a wait's whole answer is
+ * treated as stale. */
+#define CCURL_REMOVED_CAPACITY 32
+
 struct ccurl_reactor {
+    /* Sockets libcurl stopped watching since the last ccurl_reactor_mark; removed_count is
+     * CCURL_REMOVED_CAPACITY + 1 once more were removed than the array holds. */
+    curl_socket_t removed[CCURL_REMOVED_CAPACITY];
+    int removed_count;
 #ifdef __linux__
     int epoll;
     int wake; /* an eventfd */
@@ -101,12 +109,41 @@ struct ccurl_reactor {
 #endif
 };
 
+static void ccurl_reactor_note_removed(ccurl_reactor *reactor, curl_socket_t socket) {
+    if (reactor->removed_count < CCURL_REMOVED_CAPACITY) {
+        reactor->removed[reactor->removed_count++] = socket;
+    } else {
+        reactor->removed_count = CCURL_REMOVED_CAPACITY + 1;
+    }
+}
+
+void ccurl_reactor_mark(ccurl_reactor *reactor) { reactor->removed_count = 0; }
+
+int ccurl_reactor_dispatch(ccurl_reactor *reactor, CURLM *multi, const curl_socket_t *sockets, const int *events,
+                           int count) {
+    int dispatched = 0;
+    int running = 0;
+    for (int i = 0; i < count; i++) {
+        /* Checked before each call: a call may close a socket that a later entry names. */
+        if (reactor->removed_count > CCURL_REMOVED_CAPACITY) break;
+        int stale = 0;
+        for (int j = 0; j < reactor->removed_count; j++) {
+            if (reactor->removed[j] == sockets[i]) stale = 1;
+        }
+        if (stale) continue;
+        curl_multi_socket_action(multi, sockets[i], events[i], &running);
+        dispatched += 1;
+    }
+    return dispatched;
+}
+
 #ifdef __linux__
 static int ccurl_socket_callback(CURL *easy, curl_socket_t socket, int what, void *data, void *socketp) {
     (void)easy;
     (void)socketp;
     ccurl_reactor *reactor = data;
     if (what == CURL_POLL_REMOVE) {
+        ccurl_reactor_note_removed(reactor, socket);
         epoll_ctl(reactor->epoll, EPOLL_CTL_DEL, socket, NULL);
         return 0;
     }
@@ -128,6 +165,7 @@ static int ccurl_socket_callback(CURL *easy, curl_socket_t socket, int what, voi
         if (reactor->watched[i].fd == socket) index = i;
     }
     if (what == CURL_POLL_REMOVE) {
+        ccurl_reactor_note_removed(reactor, socket);
         if (index > 0) {
             reactor->watched[index] = reactor->watched[reactor->count - 1];
             reactor->count -= 1;

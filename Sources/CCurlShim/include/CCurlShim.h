@@ -70,6 +70,17 @@ void ccurl_reactor_wake(ccurl_reactor *reactor);
  * `max` ready sockets with libcurl's CURL_CSELECT_* bits; returns how many (0 on a timeout or
  * a wake-up alone). */
 int ccurl_reactor_wait(ccurl_reactor *reactor, int timeout_ms, curl_socket_t *sockets, int *events, int max);
+/** Starts a new window for ccurl_reactor_dispatch: sockets libcurl stops watching from now on
+ * are remembered until the next mark. Call (with the lock) just before releasing it to wait. */
+void ccurl_reactor_mark(ccurl_reactor *reactor);
+/** Runs curl_multi_socket_action for each ready socket a wait found, except those libcurl
+ * stopped watching since the last mark: such a socket was closed after the wait looked at it
+ * (by a caller driving the multi handle meanwhile, or earlier in this turn), and its number may
+ * already belong to a new connection, which must not get the old socket's readiness (an error
+ * bit fails a transfer). Skipping one loses nothing: epoll and poll(2) report readiness by
+ * level, so the next wait finds a still-ready socket again. Returns how many were run. */
+int ccurl_reactor_dispatch(ccurl_reactor *reactor, CURLM *multi, const curl_socket_t *sockets, const int *events,
+                           int count);
 /** curl_multi_timeout: milliseconds until libcurl wants curl_multi_socket_action(CURL_SOCKET_TIMEOUT)
  * (0: now), or -1 for no timeout. Asked afresh rather than kept from CURLMOPT_TIMERFUNCTION:
  * libcurl 7.88 does not call the timer function when curl_multi_remove_handle leaves it with no

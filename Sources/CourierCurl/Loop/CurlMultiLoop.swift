@@ -360,9 +360,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         expireWaiting(&state)
         state.addedLate = false
-        var running: Int32 = 0
-        for index in 0..<ready.count {
-            _ = curl_multi_socket_action(multi, ready.sockets[index], ready.events[index], &running)
+        if ready.count > 0, let reactor {
+            _ = ccurl_reactor_dispatch(reactor, multi, ready.sockets, ready.events, Int32(ready.count))
         }
         ready.count = 0
         runTimeouts(multi: multi)
@@ -373,6 +372,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         if state.addedLate || !shared.withLock({ $0.isEmpty }) { return .turn }
         let milliseconds = waitMilliseconds(multi: multi, state: state)
         state.waitEnds = .now + .milliseconds(milliseconds)
+        // From here until the next turn dispatches what the wait finds, a socket libcurl closes
+        // makes that finding stale.
+        if let reactor { ccurl_reactor_mark(reactor) }
         return .wait(milliseconds)
     }
 
