@@ -430,7 +430,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     /// How often the running transfers' idle timeouts are checked.
-    private static let idleCheckInterval = Duration.milliseconds(250)
+    static let idleCheckInterval = Duration.milliseconds(250)
 
     /// Fails the running transfers that moved no byte for their idle timeout. libcurl calls a
     /// transfer back only when its socket or its own timer says so, so a stalled transfer

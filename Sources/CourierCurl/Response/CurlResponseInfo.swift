@@ -62,6 +62,18 @@ enum CurlResponseInfo {
     }
 
     /// Bytes moved in each direction (after decoding for downloads).
+    /// How long after its start libcurl began the transfer on a connection, or nil while it has
+    /// not: it waits in libcurl's own queue for a connection, or is still connecting
+    /// (`CURLINFO_PRETRANSFER_TIME_T`, which libcurl zeroes when a transfer starts and sets just
+    /// before the request goes out).
+    static func pretransferTime(_ easy: UnsafeMutableRawPointer) -> Duration? {
+        var microseconds: curl_off_t = 0
+        guard ccurl_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &microseconds) == CURLE_OK,
+            microseconds > 0
+        else { return nil }
+        return .microseconds(microseconds)
+    }
+
     static func byteCounts(_ easy: UnsafeMutableRawPointer) -> (uploaded: Int64, downloaded: Int64) {
         var up: curl_off_t = 0
         var down: curl_off_t = 0

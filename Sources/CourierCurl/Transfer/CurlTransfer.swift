@@ -45,6 +45,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// Bytes moved either way at the last progress call, and when that count last changed.
     private var activityCount: Int64 = 0
     private var lastActivity = ContinuousClock.now
+    /// Whether libcurl had begun the transfer at the last idle check (`checkIdle`).
+    private var begun = false
     private var handleReleased = false
     /// Whether the transfer waits in its origin's queue for a place in the multi handle.
     var isWaiting = false
@@ -346,8 +348,21 @@ final class CurlTransfer: @unchecked Sendable {
     /// calls a transfer back only while it works on it, which it does not for a stalled one).
     /// Returns false when the transfer was idle too long: it has then failed, and the loop
     /// must remove it.
+    ///
+    /// The idle clock starts when libcurl begins the transfer on a connection. Before that the
+    /// transfer waits for a connection in libcurl's own queue (an HTTP/2 origin that answers over
+    /// HTTP/1.1, several origins behind one proxy), which is no more idle time than the wait in
+    /// the loop's origin queue, or it is connecting, which `connectTimeout` bounds.
     func checkIdle(at now: ContinuousClock.Instant) -> Bool {
         guard let idle = plan.idleTimeout, !shouldAbort else { return true }
+        if !begun {
+            // Until then `lastActivity` is when the transfer entered the multi handle, about where
+            // libcurl's clock starts (libcurl restarts it for a transfer that waited in its queue:
+            // so it is taken as the start of the idle time only within one check's interval).
+            guard let waited = CurlResponseInfo.pretransferTime(easy) else { return true }
+            begun = true
+            lastActivity = min(now, max(lastActivity + waited, now - CurlMultiLoop.idleCheckInterval))
+        }
         let counts = CurlResponseInfo.byteCounts(easy)
         let moved = counts.downloaded + counts.uploaded
         // A paused stream (a slow consumer) is not idle.
