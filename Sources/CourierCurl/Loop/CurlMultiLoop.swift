@@ -98,6 +98,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Waits of the loop thread that ended (`Statistics.loopWakeups`); an atomic rather than a
     /// field under `shared`, so that counting costs the loop no lock per turn.
     private let wakeups = Atomic<Int>(0)
+    /// Whether the loop thread is inside its wait: a caller drives the multi handle only then,
+    /// not while the loop thread runs jobs or is about to take the engine's lock for its turn.
+    private let loopWaits = Atomic<Bool>(false)
 
     /// Creates the multi handle and starts the loop thread.
     /// - Parameters:
@@ -281,12 +284,19 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             switch next {
             case .turn:
+                // No wait, but the sockets that became ready during the turn are taken now,
+                // rather than only at the next wait.
+                ready.count = Int(
+                    ccurl_reactor_wait(
+                        reactor, 0, &ready.sockets, &ready.events, Int32(ReadySockets.capacity)))
                 continue
             case .wait(let milliseconds):
                 // Outside the engine's lock: a caller may drive the multi handle meanwhile.
+                loopWaits.store(true, ordering: .releasing)
                 ready.count = Int(
                     ccurl_reactor_wait(
                         reactor, milliseconds, &ready.sockets, &ready.events, Int32(ReadySockets.capacity)))
+                loopWaits.store(false, ordering: .releasing)
                 wakeups.add(1, ordering: .relaxed)
             case .exit:
                 break turns
@@ -369,12 +379,12 @@ final class CurlMultiLoop: @unchecked Sendable {
         checkIdleTransfers(multi: multi, state: &state)
         // Work queued by this thread (a resumed task's job, its next request) or by
         // another since the top of the turn: no wait, take it now.
-        if state.addedLate || !shared.withLock({ $0.isEmpty }) { return .turn }
-        let milliseconds = waitMilliseconds(multi: multi, state: state)
-        state.waitEnds = .now + .milliseconds(milliseconds)
         // From here until the next turn dispatches what the wait finds, a socket libcurl closes
         // makes that finding stale.
         if let reactor { ccurl_reactor_mark(reactor) }
+        if state.addedLate || !shared.withLock({ $0.isEmpty }) { return .turn }
+        let milliseconds = waitMilliseconds(multi: multi, state: state)
+        state.waitEnds = .now + .milliseconds(milliseconds)
         return .wait(milliseconds)
     }
 
@@ -383,8 +393,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// is run by the next turn, which then does not wait.
     private func runTimeouts(multi: UnsafeMutableRawPointer) {
         var running: Int32 = 0
-        for _ in 0..<4 where ccurl_multi_timeout_ms(multi) == 0 {
+        var rounds = 0
+        while rounds < 4, ccurl_multi_timeout_ms(multi) == 0 {
             _ = curl_multi_socket_action(multi, CURL_SOCKET_BAD, 0, &running)
+            rounds += 1
         }
     }
 
@@ -482,7 +494,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     ) -> Bool? {
         // Only while the loop thread waits: between its wait and its turn it takes the queue
         // anyway, with no wake-up to save.
-        guard let reactor, !state.closed, state.waitEnds != nil else { return nil }
+        guard let reactor, !state.closed, state.waitEnds != nil, loopWaits.load(ordering: .acquiring) else {
+            return nil
+        }
         let clear = shared.withLock { $0.phase == .running && $0.adds.isEmpty }
         guard clear else { return nil }
         state.addedLate = false

@@ -91,3 +91,28 @@ import Testing
         }
     }
 }
+
+/// A loop that always has work queued still reads its sockets.
+@Suite struct CurlMultiLoopBusyTests {
+    /// A task on the loop's executor that yields without end keeps a job queued at every turn,
+    /// so the loop never waits; a response that arrives meanwhile is still read (the loop asks
+    /// for ready sockets without waiting), not left until the idle timeout.
+    @Test(.timeLimit(.minutes(1))) func aLoopKeptBusyByJobsStillReadsItsSockets() async throws {
+        let late = ClosureHandler { _ in
+            ServerResponse(status: 200, body: .data(Data("late".utf8)), delay: .milliseconds(300))
+        }
+        try await withMockServer(handlers: [late]) { server in
+            try await CurlTransport.with { transport in
+                let spinner = Task(executorPreference: transport.executor) {
+                    while !Task.isCancelled { await Task.yield() }
+                }
+                defer { spinner.cancel() }
+                let request = TransportRequest(
+                    url: try #require(URL(string: server.baseURL.absoluteString + "/late")),
+                    options: TransferOptions(idleTimeout: .seconds(3)))
+                let response = try await transport.send(request)
+                #expect(response.body.data == Data("late".utf8))
+            }
+        }
+    }
+}
