@@ -17,14 +17,15 @@ import Testing
     /// Two origins behind one forward proxy are one host to libcurl, which holds the second
     /// request in its queue while the first has the only connection; the loop's origin queues
     /// (one per origin) let both into the multi handle. The first answer trickles in for about
-    /// 2.4 s, a chunk every 300 ms, so neither request is ever idle for its 1 s.
+    /// 3.6 s, a chunk every 300 ms, so neither request is ever idle for its 1.5 s (five times the
+    /// gap, for a loaded machine), while the second waits more than twice that long.
     @Test(.timeLimit(.minutes(1))) func aRequestWaitingInLibcurlsQueueIsNotIdle() async throws {
         let proxy = try RecordingProxy()
         defer { proxy.stop() }
         let trickle = ClosureHandler { _ in
             ServerResponse(
-                body: .data(Data(repeating: UInt8(ascii: "t"), count: 8)),
-                dribble: ChunkedDribble(numberOfChunks: 8, totalDuration: .milliseconds(2400)))
+                body: .data(Data(repeating: UInt8(ascii: "t"), count: 12)),
+                dribble: ChunkedDribble(numberOfChunks: 12, totalDuration: .milliseconds(3600)))
         }
         let quick = ClosureHandler { _ in ServerResponse.text("quick", status: 200) }
         try await withMockServer(handlers: [trickle]) { slow in
@@ -32,7 +33,7 @@ import Testing
                 let configuration = CurlTransport.Configuration(
                     maxConnectionsPerHost: 1, proxy: try ProxySettings(url: proxy.url))
                 try await CurlTransport.with(configuration: configuration) { sut in
-                    let options = TransferOptions(idleTimeout: .seconds(1))
+                    let options = TransferOptions(idleTimeout: .milliseconds(1500))
                     let first = Task {
                         try await sut.send(
                             TransportRequest(
@@ -42,7 +43,7 @@ import Testing
                     let second = try await sut.send(
                         TransportRequest(url: fast.baseURL.appendingPathComponent("quick"), options: options))
                     #expect(second.body.data == Data("quick".utf8))
-                    #expect(try await first.value.body.data == Data(repeating: UInt8(ascii: "t"), count: 8))
+                    #expect(try await first.value.body.data == Data(repeating: UInt8(ascii: "t"), count: 12))
                     #expect(proxy.entries.count == 2)
                 }
             }
