@@ -377,11 +377,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         runTimeouts(multi: multi)
         finishTransfers(multi: multi, state: &state)
         checkIdleTransfers(multi: multi, state: &state)
+        // From here until the next turn dispatches what the wait (or the look without waiting)
+        // finds, a socket libcurl closes makes that finding stale.
+        if let reactor { ccurl_reactor_mark(reactor) }
         // Work queued by this thread (a resumed task's job, its next request) or by
         // another since the top of the turn: no wait, take it now.
-        // From here until the next turn dispatches what the wait finds, a socket libcurl closes
-        // makes that finding stale.
-        if let reactor { ccurl_reactor_mark(reactor) }
         if state.addedLate || !shared.withLock({ $0.isEmpty }) { return .turn }
         let milliseconds = waitMilliseconds(multi: multi, state: state)
         state.waitEnds = .now + .milliseconds(milliseconds)

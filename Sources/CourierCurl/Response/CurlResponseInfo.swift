@@ -61,7 +61,6 @@ enum CurlResponseInfo {
         return URL(string: String(cString: pointer))
     }
 
-    /// Bytes moved in each direction (after decoding for downloads).
     /// How long after its start libcurl began the transfer on a connection, or nil while it has
     /// not: it waits in libcurl's own queue for a connection, or is still connecting
     /// (`CURLINFO_PRETRANSFER_TIME_T`, which libcurl zeroes when a transfer starts and sets just
@@ -74,6 +73,7 @@ enum CurlResponseInfo {
         return .microseconds(microseconds)
     }
 
+    /// Bytes moved in each direction (after decoding for downloads).
     static func byteCounts(_ easy: UnsafeMutableRawPointer) -> (uploaded: Int64, downloaded: Int64) {
         var up: curl_off_t = 0
         var down: curl_off_t = 0
