@@ -1,4 +1,5 @@
 import CCurlShim
+import CourierTesting
 import Foundation
 import Testing
 
@@ -8,9 +9,7 @@ import Testing
 /// it is not handed back to libcurl, whose next connection may have the same number.
 @Suite struct CurlReactorTests {
     @Test func aSocketClosedAfterTheWaitIsNotDispatched() throws {
-        let listener = try ListeningSocket()
-        defer { listener.closeSocket() }
-        try withConnectingTransfer(port: listener.port) { reactor, multi, easy, ready in
+        try withConnectingTransfer { reactor, multi, easy, ready in
             ccurl_reactor_mark(reactor)
             // Taken out while in progress, the transfer's connection is closed (and unwatched).
             #expect(curl_multi_remove_handle(multi, easy) == CURLM_OK)
@@ -20,9 +19,7 @@ import Testing
     }
 
     @Test func aSocketStillWatchedIsDispatched() throws {
-        let listener = try ListeningSocket()
-        defer { listener.closeSocket() }
-        try withConnectingTransfer(port: listener.port) { reactor, multi, _, ready in
+        try withConnectingTransfer { reactor, multi, _, ready in
             ccurl_reactor_mark(reactor)
             #expect(
                 ccurl_reactor_dispatch(reactor, multi, ready.sockets, ready.events, Int32(ready.count)) == 1)
@@ -36,12 +33,14 @@ import Testing
         var count = 0
     }
 
-    /// Starts a transfer to `port` on a multi handle with a reactor, waits until the reactor
-    /// reports its socket, and runs `body` with what the wait found.
+    /// Starts a transfer on a multi handle with a reactor, to a loopback listener that never
+    /// accepts (its backlog completes the connection, all a connecting transfer needs), waits
+    /// until the reactor reports the transfer's socket, and runs `body` with what the wait found.
     private func withConnectingTransfer(
-        port: UInt16,
         _ body: (OpaquePointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, Ready) throws -> Void
     ) throws {
+        let (listener, port) = try LoopbackPort.listeningSocket()
+        defer { close(listener) }
         _ = CurlGlobal.initialized
         let multi = try #require(curl_multi_init())
         let reactor = try #require(ccurl_reactor_create(multi))
@@ -68,34 +67,4 @@ import Testing
         try #require(ready.count == 1, "the reactor reported no socket")
         try body(reactor, multi, easy, ready)
     }
-}
-
-/// A TCP listener on 127.0.0.1 that never accepts: the kernel completes connections into its
-/// backlog, which is all a connecting transfer needs.
-private struct ListeningSocket {
-    let descriptor: Int32
-    let port: UInt16
-
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && listen(descriptor, 8) == 0
-                    && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            _ = close(descriptor)
-            throw POSIXError(.EADDRNOTAVAIL)
-        }
-        self.descriptor = descriptor
-        port = UInt16(bigEndian: address.sin_port)
-    }
-
-    func closeSocket() { _ = close(descriptor) }
 }
