@@ -47,8 +47,7 @@ extension HTTPCache {
         let requestTime = now()
         let response = try await next(request)
         count(\.misses)
-        try keep(response, for: request, headers: headers, key: key, sentAt: requestTime)
-        return response
+        return keep(response, for: request, headers: headers, key: key, sentAt: requestTime)
     }
 
     /// `range` of a stored complete response: a `206`, or a `416` when no byte of it exists.

@@ -66,8 +66,8 @@ extension HTTPCache {
         next: @escaping @Sendable (TransportRequest) async throws -> TransportResponse
     ) {
         var conditional = Self.conditional(request, on: stored)
-        // Its body is the cache's, never the caller's destination or progress.
-        conditional.destination = .memory
+        // Its body is the cache's, whole, never the caller's stream or progress.
+        conditional.options.delivery = .whole
         conditional.progress = nil
         let clock = now
         revalidations.start(stored.id) { [weak self, conditional] in
@@ -76,7 +76,7 @@ extension HTTPCache {
             if response.status == 304, stored.hasValidator {
                 _ = self.refresh(stored, with: response, sentAt: requestTime)
             } else {
-                try? self.keep(
+                _ = self.keep(
                     response, for: conditional, headers: request.headers, key: stored.key, sentAt: requestTime
                 )
             }

@@ -189,8 +189,7 @@ public final class HTTPCache: Interceptor, Sendable {
             return try await sendAgain(request, key: key, next: next)
         }
         count(\.misses)
-        try keep(response, for: outgoing, headers: headers, key: key, sentAt: requestTime)
-        return response
+        return keep(response, for: outgoing, headers: headers, key: key, sentAt: requestTime)
     }
 
     /// Sends `request` as the caller made it and stores the answer.
@@ -201,8 +200,7 @@ public final class HTTPCache: Interceptor, Sendable {
         let requestTime = now()
         let response = try await next(request)
         count(\.misses)
-        try keep(response, for: request, headers: request.headers, key: key, sentAt: requestTime)
-        return response
+        return keep(response, for: request, headers: request.headers, key: key, sentAt: requestTime)
     }
 
     /// `request` made conditional on the validators of `stored`, if any.
@@ -278,36 +276,29 @@ public final class HTTPCache: Interceptor, Sendable {
         if isHead { bytes = nil }
         let count = bytes.map { Int64($0.count) } ?? 0
         let body: ResponseBody
-        switch request.destination {
-        case .memory:
-            guard count <= request.options.maxResponseBytes else { return nil }
-            guard let bytes else {
-                body = .data(Data())
-                break
-            }
-            guard let data = Self.read(bytes, of: file, whole: record.size) else { return nil }
+        if request.options.delivery == .streamed, let bytes {
+            // Read as the caller reads, never whole in memory; a file gone meanwhile is a miss.
+            guard Self.size(of: file) == record.size,
+                let stream = try? ResponseStream(contentsOf: file, bytes: bytes)
+            else { return nil }
+            body = .stream(stream)
+        } else if let bytes {
+            guard count <= request.options.maxResponseBytes,
+                let data = Self.read(bytes, of: file, whole: record.size)
+            else { return nil }
             body = .data(data)
-        case .file(let destination), .resumableFile(let destination, _):
-            do {
-                try? FileManager.default.removeItem(at: destination)
-                if let bytes, part != nil {
-                    guard let data = Self.read(bytes, of: file, whole: record.size) else { return nil }
-                    try data.write(to: destination)
-                } else if bytes != nil {
-                    guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-                    try FileManager.default.copyItem(at: file, to: destination)
-                } else {
-                    try Data().write(to: destination)
-                }
-            } catch {
-                throw CourierError(
-                    .fileWriteFailed, "cannot write the cached body to \(destination.path): \(error)",
-                    request: request, underlying: error)
-            }
-            body = .file(destination, byteCount: count)
+        } else {
+            body = .data(Data())
         }
         return TransportResponse(
             status: status, headers: headers, body: body, url: request.url, source: source)
+    }
+
+    /// The size of `file`; nil when it cannot be read.
+    private static func size(of file: URL) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size].flatMap {
+            ($0 as? NSNumber)?.int64Value
+        }
     }
 
     /// `bytes` of `file`, which must be `whole` bytes long; nil when it cannot be read or its
@@ -322,11 +313,14 @@ public final class HTTPCache: Interceptor, Sendable {
         return data
     }
 
-    /// Stores `response` when RFC 9111 §3 allows it and it can ever be used again.
+    /// Stores `response` when RFC 9111 §3 allows it and it can ever be used again: a whole
+    /// body at once, a streaming one once it has passed whole (nothing when it is cut,
+    /// cancelled or larger than the cache).
+    /// - Returns: the response to pass on: `response`, its stream watched as it passes.
     func keep(
         _ response: TransportResponse, for request: TransportRequest, headers: HTTPHeaders, key: String,
         sentAt requestTime: Date
-    ) throws {
+    ) -> TransportResponse {
         let directives = CacheControl(response.headers)
         let vary = Array(
             Set(
@@ -344,21 +338,7 @@ public final class HTTPCache: Interceptor, Sendable {
         let storablePart = response.status != 206 || ContentRange(response.headers) != nil
         guard !noStore, !vary.contains("*"), !redirected, storablePart, heuristic || explicit,
             hasValidator || hasFreshness
-        else { return }
-        let temporary = store.temporaryFile()
-        let written: Bool
-        switch response.body {
-        case .data(let data):
-            written = (try? data.write(to: temporary)) != nil
-        case .file(let file, let byteCount):
-            written =
-                byteCount <= maxBytes && (try? FileManager.default.copyItem(at: file, to: temporary)) != nil
-        }
-        // A write cut part way (a full disk) leaves no partial file behind.
-        guard written else {
-            try? FileManager.default.removeItem(at: temporary)
-            return
-        }
+        else { return response }
         var stored = CachedResponse(
             key: key, file: "", size: 0, status: response.status,
             headers: CachedResponse.storable(response.headers).map { [$0.name, $0.value] },
@@ -370,6 +350,46 @@ public final class HTTPCache: Interceptor, Sendable {
             requestTime: requestTime.timeIntervalSince1970, responseTime: now().timeIntervalSince1970,
             lastUse: 0)
         stored.file = CacheStore.fileName(forKey: stored.id, fileExtension: request.url.pathExtension)
+        let temporary = store.temporaryFile()
+        switch response.body {
+        case .data(let data):
+            // A write cut part way (a full disk) leaves no partial file behind.
+            guard (try? data.write(to: temporary)) != nil else {
+                try? FileManager.default.removeItem(at: temporary)
+                return response
+            }
+            commit(temporary, as: stored)
+            return response
+        case .file(let file, let byteCount):
+            guard byteCount <= maxBytes, (try? FileManager.default.copyItem(at: file, to: temporary)) != nil
+            else {
+                try? FileManager.default.removeItem(at: temporary)
+                return response
+            }
+            commit(temporary, as: stored)
+            return response
+        case .stream(let stream):
+            guard let sink = BodySink(temporary, limit: maxBytes) else { return response }
+            var watched = response
+            let pending = stored
+            watched.body = .stream(
+                stream.observed(
+                    chunk: { sink.write($0) },
+                    end: { [weak self] error in
+                        guard sink.close(), error == nil, let self else {
+                            try? FileManager.default.removeItem(at: temporary)
+                            return
+                        }
+                        var whole = pending
+                        whole.responseTime = self.now().timeIntervalSince1970
+                        self.commit(temporary, as: whole)
+                    }))
+            return watched
+        }
+    }
+
+    /// Moves a body written to `temporary` into place as `stored`.
+    private func commit(_ temporary: URL, as stored: CachedResponse) {
         if store.commit(temporary, as: stored) { count(\.stores) }
     }
 

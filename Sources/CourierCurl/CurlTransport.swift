@@ -23,7 +23,8 @@ import Foundation
 /// no wake-up of the loop thread; otherwise it queues the transfer for the loop. Either way
 /// the caller waits on a continuation. A `.stream` body's reader and the progress closure run
 /// on whichever thread is driving libcurl at the time, one at a time, so they should be quick
-/// (reading a file is; waiting on the network is not).
+/// (reading a file is; waiting on the network is not). The body comes whole or as a stream,
+/// as the request's `TransferOptions.delivery` asks.
 ///
 /// Each call is one exchange: a 3xx is returned as it came (libcurl's own redirect following
 /// is off), and `NetworkManager` follows it, by the same rules over every transport.
@@ -58,7 +59,15 @@ public final class CurlTransport: Transport {
 
     /// Sends `request` through libcurl, as one exchange: a redirect is returned, not followed.
     ///
-    /// - Parameter request: what to send and where to put the response body.
+    /// With `.whole` delivery the body is read into memory on the loop thread, up to
+    /// `maxResponseBytes` (a larger `Content-Length` is refused before a byte is read). With
+    /// `.streamed` it returns once the head has arrived, and the body follows through the
+    /// stream: while the consumer is behind by `TransferOptions.streamBufferBytes`, the write
+    /// callback pauses the transfer (`CURL_WRITEFUNC_PAUSE`), so libcurl stops reading the
+    /// socket; the loop thread lets it go on (`curl_easy_pause`) once the consumer has read half
+    /// of that. A pause is not idle time for the idle timeout.
+    ///
+    /// - Parameter request: what to send.
     /// - Returns: the response, whatever its status code.
     /// - Throws: `CourierError`: an invalid-request code for a malformed URL, header or
     ///   body; a transport code for a failed transfer; `.cancelled` when the task is
@@ -69,9 +78,24 @@ public final class CurlTransport: Transport {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the request was cancelled", request: request)
         }
-        let transfer = try CurlTransfer(request: request, plan: plan, handles: loop.handles)
         let loop = self.loop
-        return try await withTaskCancellationHandler {
+        let buffer: StreamBuffer?
+        if request.options.delivery == .streamed {
+            buffer = StreamBuffer(capacity: request.options.streamBufferBytes, request: request)
+        } else {
+            buffer = nil
+        }
+        let transfer = try CurlTransfer(request: request, plan: plan, handles: loop.handles, stream: buffer)
+        buffer?.setHandlers(
+            onResume: { [weak transfer] in
+                if let transfer { loop.unpause(transfer) }
+            },
+            onCancel: { [weak transfer] in
+                guard let transfer else { return }
+                transfer.fail(.cancelled)
+                loop.remove(transfer, reason: .cancelled)
+            })
+        var response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard transfer.start(continuation) else { return }  // already resumed (cancelled)
                 loop.hook?(.submitting(transfer))
@@ -84,47 +108,8 @@ public final class CurlTransport: Transport {
         } onCancel: {
             if transfer.stop(.cancelled) { loop.remove(transfer, reason: .cancelled) }
         }
-    }
-
-    /// Sends `request` and returns once the response head has arrived; the body follows
-    /// through the stream. While the consumer is behind by `TransferOptions.streamBufferBytes`,
-    /// the write callback pauses the transfer (`CURL_WRITEFUNC_PAUSE`), so libcurl stops
-    /// reading the socket; the loop thread lets it go on (`curl_easy_pause`) once the consumer
-    /// has read half of that. A pause is not idle time for the idle timeout.
-    ///
-    /// - Parameter request: what to send; its destination is ignored.
-    /// - Returns: the head (a redirect is returned, not followed) and the body stream.
-    /// - Throws: `CourierError` as `send` does.
-    public func stream(_ request: TransportRequest) async throws -> TransportStream {
-        let plan = try CurlRequestPlan.make(
-            for: request, configuration: configuration, environmentNamesProxy: environmentNamesProxy)
-        if Task.isCancelled {
-            throw CourierError(.cancelled, "the request was cancelled", request: request)
-        }
-        let buffer = StreamBuffer(capacity: request.options.streamBufferBytes, request: request)
-        let transfer = try CurlTransfer(request: request, plan: plan, handles: loop.handles, stream: buffer)
-        let loop = self.loop
-        buffer.setHandlers(
-            onResume: { [weak transfer] in
-                if let transfer { loop.unpause(transfer) }
-            },
-            onCancel: { [weak transfer] in
-                guard let transfer else { return }
-                transfer.fail(.cancelled)
-                loop.remove(transfer, reason: .cancelled)
-            })
-        let head = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                guard transfer.start(continuation) else { return }  // already resumed (cancelled)
-                if !loop.submit(transfer) {
-                    _ = transfer.stop(.shutdown)
-                    transfer.complete(result: CURLE_ABORTED_BY_CALLBACK, removedEarly: true)
-                }
-            }
-        } onCancel: {
-            if transfer.stop(.cancelled) { loop.remove(transfer, reason: .cancelled) }
-        }
-        return TransportStream(head: head, body: ResponseStream(buffer))
+        if let buffer { response.body = .stream(ResponseStream(buffer)) }
+        return response
     }
 
     /// Stops the transport: transfers in flight end with `.cancelled`, later sends fail

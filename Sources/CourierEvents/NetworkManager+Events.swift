@@ -44,7 +44,7 @@ extension NetworkManager {
             if !lastEventID.isEmpty {
                 attempt.headers.replaceOrAdd(name: "Last-Event-ID", value: lastEventID)
             }
-            return try await reportingFailure { try await streamExchange(attempt) }
+            return try await reportingFailure { try await streamed(attempt) }
         }
     }
 }

@@ -42,6 +42,7 @@ public struct LoggingEventMonitor: EventMonitor {
             switch response.body {
             case .data(let data): details.append("\(data.count) bytes")
             case .file(let url, let count): details.append("\(count) bytes to \(url.path)")
+            case .stream: details.append("streaming")
             }
             return "← \(response.status) \(describe(request)) " + details.joined(separator: ", ")
         case .retrying(let attempt, let delay):

@@ -120,6 +120,17 @@ public struct RetryPolicy: Interceptor {
         return min(seconds, maxDelay.timeInterval)
     }
 
+    /// After a body cut part way (a download keeps its part and resumes it), the backoff before
+    /// the next attempt, by the same rules as a failed transfer.
+    public func retryDelay(afterBodyFailure error: CourierError, of request: TransportRequest, attempts: Int)
+        -> Duration?
+    {
+        guard canRetry(request), attempts < maxAttempts, retryableCodes.contains(error.code) else {
+            return nil
+        }
+        return .seconds(backoff(retry: attempts))
+    }
+
     /// Sends the request, retrying as the policy allows.
     /// - Throws: the last attempt's `CourierError`, or `.cancelled` when cancelled while
     ///   waiting.

@@ -5,8 +5,8 @@ import Foundation
 /// the head and body received so far, and the first failure. `Transfer` keeps it behind
 /// one lock and never resumes a continuation or touches the task under it: every method
 /// returns what the caller must do after unlocking. It reads no clock (times are passed
-/// in) and performs no I/O (file writes are returned as actions), so tests drive it with
-/// plain values, as `TransferStateMachine` is driven for libcurl.
+/// in) and performs no I/O, so tests drive it with plain values, as `TransferStateMachine` is
+/// driven for libcurl.
 ///
 /// Generic over the continuation so tests can drive it with plain values.
 struct URLSessionTransferMachine<Continuation> {
@@ -31,10 +31,6 @@ struct URLSessionTransferMachine<Continuation> {
         var expectedLength: Int64?
     }
 
-    /// Bytes gathered before one write to the destination file: the delegate queue then keeps
-    /// up with FoundationNetworking, which queues every chunk it reads without waiting.
-    static var writeBatch: Int { 1 << 20 }
-
     private(set) var phase: Phase = .created
     /// The first failure; later ones are ignored.
     private(set) var failure: CourierError?
@@ -45,12 +41,7 @@ struct URLSessionTransferMachine<Continuation> {
     private(set) var firstByte: TimeInterval?
     /// The body, when it is kept in memory.
     private(set) var data = Data()
-    /// Body bytes for the file not handed out to be written yet.
-    private(set) var unwritten = Data()
-    /// Whether the body goes to a file this transfer opened (created or cut).
-    private(set) var writesToFile = false
-
-    /// Whether the body goes to a stream rather than memory or a file.
+    /// Whether the body goes to a stream rather than memory.
     let isStreamed: Bool
     /// The largest body kept in memory.
     let maxResponseBytes: Int64
@@ -118,26 +109,28 @@ struct URLSessionTransferMachine<Continuation> {
         return .cancelAfterCallbacks
     }
 
+    /// After `fail`: the continuation still waiting for the response, handed out to be resumed
+    /// with the failure at once (the task's end, reported later, then has none to resume).
+    mutating func takeContinuationAfterFailure() -> Continuation? {
+        guard failure != nil, case .running(let continuation) = phase else { return nil }
+        phase = .finished
+        return continuation
+    }
+
     /// Whether to answer a redirect decision: a transfer being cancelled must not answer at all.
     var answersRedirect: Bool { !isOver }
 
     // MARK: The response
 
     /// The head arrived `elapsed` seconds after the start. Returns false when the transfer is
-    /// over: the head must then not open a file, call `onResponseHead` or answer a stream.
+    /// over: the head must then not answer a stream.
     mutating func receive(_ head: Head, at elapsed: TimeInterval) -> Bool {
         guard !isOver else { return false }
         self.head = head
         firstByte = firstByte ?? elapsed
         data = Data()
-        unwritten = Data()
         received = 0
         return true
-    }
-
-    /// The destination file was opened (created or cut) for the body.
-    mutating func openedFile() {
-        writesToFile = true
     }
 
     /// A streamed transfer's head goes to the caller now: the continuation to resume with it.
@@ -153,8 +146,6 @@ struct URLSessionTransferMachine<Continuation> {
         case ignore
         /// Report this progress (and, streamed, hand the bytes to the stream).
         case progress(TransferProgress)
-        /// Write these bytes to the file, then report this progress.
-        case write(Data, TransferProgress)
         /// Fail the transfer with this error.
         case fail(CourierError)
     }
@@ -166,12 +157,6 @@ struct URLSessionTransferMachine<Continuation> {
         let progress = TransferProgress(
             direction: .download, completed: received, total: head?.expectedLength)
         if isStreamed { return .progress(progress) }
-        if writesToFile {
-            unwritten.append(bytes)
-            guard unwritten.count >= Self.writeBatch else { return .progress(progress) }
-            defer { unwritten.removeAll(keepingCapacity: true) }
-            return .write(unwritten, progress)
-        }
         if received > maxResponseBytes {
             return .fail(
                 CourierError(
@@ -184,21 +169,12 @@ struct URLSessionTransferMachine<Continuation> {
 
     // MARK: The end
 
-    /// The task ended: the body bytes still to write to the file before the response is
-    /// complete (none after a failure, whose file is removed).
-    mutating func takeUnwritten() -> Data {
-        defer { unwritten = Data() }
-        return failure == nil && writesToFile ? unwritten : Data()
-    }
-
     /// How the transfer ended, for the caller to act on.
     struct Completion {
         /// The continuation to resume, when one is still pending.
         var continuation: Continuation?
         /// The outcome: the failure, or the head and body received.
         var outcome: Result<(Head, body: Data, received: Int64, firstByte: TimeInterval?), CourierError>
-        /// Whether the file this transfer opened holds a partial body, to be removed.
-        var removesFile: Bool
     }
 
     /// Ends the transfer. `taskError` is what the task ended with, mapped to a Courier error;
@@ -210,19 +186,12 @@ struct URLSessionTransferMachine<Continuation> {
         if case .running(let pending) = phase { continuation = pending }
         phase = .finished
         if let error = failure ?? taskError {
-            return Completion(continuation: continuation, outcome: .failure(error), removesFile: writesToFile)
+            return Completion(continuation: continuation, outcome: .failure(error))
         }
         guard let head else {
             let error = CourierError(.connectionLost, "the server sent no response")
-            return Completion(continuation: continuation, outcome: .failure(error), removesFile: false)
+            return Completion(continuation: continuation, outcome: .failure(error))
         }
-        return Completion(
-            continuation: continuation, outcome: .success((head, data, received, firstByte)),
-            removesFile: false)
-    }
-
-    /// Records that writing the last bytes to the file failed (see `takeUnwritten`).
-    mutating func writeFailed(_ error: CourierError) {
-        if failure == nil { failure = error }
+        return Completion(continuation: continuation, outcome: .success((head, data, received, firstByte)))
     }
 }

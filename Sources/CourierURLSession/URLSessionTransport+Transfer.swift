@@ -7,8 +7,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One URLSession transfer: the effects of its life (the task, the file, the timers, the
-/// stream), driven by delegate callbacks, the cancellation handler and the timeout timers.
+/// One URLSession transfer: the effects of its life (the task, the timers, the stream), driven by delegate callbacks, the cancellation handler and the timeout timers.
 /// What happens next is decided by `URLSessionTransferMachine`, behind one lock.
 ///
 /// The continuation is resumed exactly once, in `complete(_:)` (or in `start(_:)` when the
@@ -18,7 +17,6 @@ final class Transfer: Sendable {
 
     private struct State {
         var machine: Machine
-        var file: FileHandle?
         var timer: DispatchWorkItem?
         var idleTimer: DispatchWorkItem?
         /// When a byte last went out or came in (or the transfer started).
@@ -38,7 +36,7 @@ final class Transfer: Sendable {
     private let delegateQueue: OperationQueue
     private let startedAt = ContinuousClock.now
     private let state: Locked<State>
-    /// Where a streamed body goes, when `stream` started this transfer: the continuation is
+    /// Where a streamed body goes, when the request asked for `.streamed` delivery: the continuation is
     /// then resumed with the head, and the body ends the stream.
     private let stream: StreamBuffer?
 
@@ -96,11 +94,14 @@ final class Transfer: Sendable {
             }
             return action
         }
+        // On the control queue, never the caller's thread: FoundationNetworking's `resume()` and
+        // `cancel()` wait for the session's work queue (see `URLSessionTransport.control`).
+        let task = self.task
         switch action {
         case .resumeTask:
-            task.resume()
+            URLSessionTransport.control.async { task.resume() }
         case .fail(let continuation, let failure):
-            task.cancel()
+            URLSessionTransport.control.async { task.cancel() }
             continuation.resume(throwing: failure)
         }
     }
@@ -146,24 +147,41 @@ final class Transfer: Sendable {
 
     /// Ends the transfer with `error` unless it has already ended or failed.
     func fail(_ error: CourierError) {
-        let action = state.withLock { $0.machine.fail(error) }
+        let (action, waiting) = state.withLock { state in
+            let action = state.machine.fail(error)
+            return (action, action == .none ? nil : state.machine.takeContinuationAfterFailure())
+        }
+        // The caller hears of the failure now, not when the task has wound down: a cancelled task
+        // that FoundationNetworking holds in its queue for a busy origin, or whose connection is
+        // still draining, may take many seconds to report its end.
+        if let waiting {
+            var failure = error
+            if failure.request == nil { failure.request = request }
+            stream?.finish(failure)
+            waiting.resume(throwing: failure)
+        }
         // Cancel after the delegate callback now running, if any (a redirect decision;
         // `redirect` sees the failure and does not answer), and never on the delegate queue:
         // `cancel()` waits for the session's work queue, which may itself be waiting for the
-        // delegate queue to catch up (`BoundedDelegateQueue`).
+        // delegate queue to catch up (`BoundedDelegateQueue`). Nor on the caller's thread (a
+        // task's cancellation handler runs on a cooperative thread): `addOperation` waits while
+        // the delegate queue is behind.
         let task = self.task
+        let delegateQueue = self.delegateQueue
         switch action {
         case .none: break
-        case .cancelNow: DispatchQueue.global().async { task.cancel() }
+        case .cancelNow: URLSessionTransport.control.async { task.cancel() }
         case .cancelAfterCallbacks:
-            delegateQueue.addOperation { DispatchQueue.global().async { task.cancel() } }
+            URLSessionTransport.control.async {
+                delegateQueue.addOperation { URLSessionTransport.control.async { task.cancel() } }
+            }
         }
     }
 
     /// The response head arrived. Returns whether to go on.
     func receive(_ response: URLResponse) -> Bool {
-        // A head queued behind a cancellation or a timeout must not open (and cut) a file, call
-        // `onResponseHead` or answer a stream: the transfer is over.
+        // A head queued behind a cancellation or a timeout must not answer a stream: the
+        // transfer is over.
         if state.withLock({ $0.machine.isOver }) { return false }
         guard let http = response as? HTTPURLResponse else {
             fail(CourierError(.connectionLost, "the response is not HTTP", request: request))
@@ -173,42 +191,24 @@ final class Transfer: Sendable {
             status: http.statusCode, headers: Self.headers(of: http), url: http.url ?? request.url,
             expectedLength: http.expectedContentLength >= 0 ? http.expectedContentLength : nil)
         var problem: CourierError?
-        var file: FileHandle?
-        switch request.destination.target(status: head.status) {
-        case .memory where stream != nil:
-            break
-        case .memory:
-            if let expected = head.expectedLength, expected > request.options.maxResponseBytes,
-                !TransferOptions.hasNoBody(status: head.status, method: request.method)
-            {
-                problem = CourierError(
-                    .responseTooLarge,
-                    "Content-Length \(expected) exceeds maxResponseBytes (\(request.options.maxResponseBytes))",
-                    request: request, status: head.status, headers: head.headers)
-            }
-        case .file(let url, let keeping):
-            switch openFile(url, keeping: keeping) {
-            case .success(let handle): file = handle
-            case .failure(let error): problem = error
-            }
+        if stream == nil, let expected = head.expectedLength, expected > request.options.maxResponseBytes,
+            !TransferOptions.hasNoBody(status: head.status, method: request.method)
+        {
+            problem = CourierError(
+                .responseTooLarge,
+                "Content-Length \(expected) exceeds maxResponseBytes (\(request.options.maxResponseBytes))",
+                request: request, status: head.status, headers: head.headers)
         }
         let accepted = state.withLock { state in
             guard state.machine.receive(head, at: elapsed) else { return false }
             state.moved()
-            if let file {
-                try? state.file?.close()
-                state.file = file
-                state.machine.openedFile()
-            }
             return true
         }
-        if !accepted { try? file?.close() }
         if let problem {
             fail(problem)
             return false
         }
         guard accepted else { return false }
-        request.onResponseHead?(head.status, head.headers)
         request.progress?(TransferProgress(direction: .download, completed: 0, total: head.expectedLength))
         if stream != nil { deliverHead(head) }
         return true
@@ -226,57 +226,13 @@ final class Transfer: Sendable {
                 timings: Timings(firstByte: firstByte, total: elapsed)))
     }
 
-    /// Opens the destination file: created or truncated, or cut to its first `keeping` bytes
-    /// and positioned after them.
-    private func openFile(_ url: URL, keeping: Int64) -> Result<FileHandle, CourierError> {
-        do {
-            let handle: FileHandle
-            if keeping > 0 {
-                handle = try FileHandle(forWritingTo: url)
-                let size = try handle.seekToEnd()
-                guard size >= UInt64(keeping) else {
-                    try? handle.close()
-                    return .failure(
-                        CourierError(
-                            .fileWriteFailed,
-                            "\(url.path) has \(size) bytes, fewer than the \(keeping) to resume after",
-                            request: request))
-                }
-                try handle.truncate(atOffset: UInt64(keeping))
-                try handle.seekToEnd()
-            } else {
-                guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                    throw CocoaError(.fileWriteUnknown)
-                }
-                handle = try FileHandle(forWritingTo: url)
-            }
-            return .success(handle)
-        } catch {
-            return .failure(
-                CourierError(
-                    .fileWriteFailed, "cannot write the response body to \(url.path)",
-                    request: request,
-                    underlying: error))
-        }
-    }
-
     /// Body bytes arrived. Bytes after a decided failure (such as a stopped redirect's
     /// body) are dropped.
     func receive(_ data: Data) {
         let action: Machine.BodyAction = state.withLock { state in
             let action = state.machine.receive(data)
-            guard case .ignore = action else {
-                state.moved()
-                // Written under the lock, as `complete` closes the file under it.
-                guard case .write(let batch, _) = action, let file = state.file else { return action }
-                do {
-                    try file.write(contentsOf: batch)
-                } catch {
-                    return .fail(
-                        CourierError(.fileWriteFailed, "writing the response body failed", underlying: error))
-                }
-                return action
-            }
+            if case .ignore = action { return action }
+            state.moved()
             return action
         }
         switch action {
@@ -285,8 +241,6 @@ final class Transfer: Sendable {
         case .fail(var error):
             error.request = request
             fail(error)
-        case .write(_, let progress):
-            request.progress?(progress)
         case .progress(let progress):
             if let stream {
                 guard forward(data, to: stream) else { return }
@@ -303,9 +257,12 @@ final class Transfer: Sendable {
     /// cannot give bytes back, so they are always queued. Once the consumer is `streamBufferBytes`
     /// behind, Apple's URLSession suspends the task, which stops its reads from the socket until
     /// the consumer has caught up by half. FoundationNetworking cannot: its `suspend()` does not
-    /// stop delivery (a 200 MiB body kept arriving in full after it), so there the stream fails
-    /// with `.responseTooLarge` once the consumer is `unpausableSlack` times that far behind,
-    /// rather than hold an unbounded backlog in memory.
+    /// stop delivery (a 200 MiB body kept arriving in full after it). There, once the consumer is
+    /// `unpausableSlack` times that far behind, the delegate waits for it (holding the session
+    /// back, as `BoundedDelegateQueue` does) while it keeps reading, down to half of that; a
+    /// consumer that reads nothing for `stalledConsumerLimit` fails the stream with
+    /// `.responseTooLarge`, rather than hold an unbounded backlog in memory or every session in
+    /// the process.
     private func forward(_ data: Data, to stream: StreamBuffer) -> Bool {
         switch stream.offer(data) {
         case .accepted, .refused: break
@@ -313,7 +270,9 @@ final class Transfer: Sendable {
             #if canImport(FoundationNetworking)
                 let limit = request.options.streamBufferBytes.multipliedReportingOverflow(
                     by: Self.unpausableSlack)
-                if !limit.overflow, stream.bufferedBytes > limit.partialValue {
+                if !limit.overflow, stream.bufferedBytes > limit.partialValue,
+                    !waitForConsumer(of: stream, below: limit.partialValue / 2)
+                {
                     let error = CourierError(
                         .responseTooLarge,
                         "the stream's consumer fell more than \(limit.partialValue) bytes behind; "
@@ -332,6 +291,31 @@ final class Transfer: Sendable {
         case .cancelled:
             fail(CourierError(.cancelled, "the stream was cancelled", request: request))
             return false
+        }
+        return true
+    }
+
+    /// How long a consumer that is far behind may read nothing before its stream fails, where
+    /// the task cannot be paused.
+    static let stalledConsumerLimit = Duration.seconds(10)
+
+    /// Waits, on the delegate queue, until the stream holds at most `bytes` unread bytes; false
+    /// when its consumer read nothing for `stalledConsumerLimit`. True at once when the
+    /// transfer is over or the consumer has gone.
+    private func waitForConsumer(of stream: StreamBuffer, below bytes: Int) -> Bool {
+        var unread = stream.bufferedBytes
+        var lastRead = ContinuousClock.now
+        while unread > bytes {
+            if state.withLock({ $0.machine.isOver }) || stream.isCancelled { return true }
+            usleep(1000)
+            let now = stream.bufferedBytes
+            if now < unread {
+                lastRead = .now
+                state.withLock { $0.moved() }
+            } else if ContinuousClock.now - lastRead > Self.stalledConsumerLimit {
+                return false
+            }
+            unread = now
         }
         return true
     }
@@ -367,43 +351,19 @@ final class Transfer: Sendable {
         let completion = state.withLock { state in
             state.timer?.cancel()
             state.idleTimer?.cancel()
-            let rest = state.machine.takeUnwritten()
-            if let file = state.file, !rest.isEmpty {
-                do {
-                    try file.write(contentsOf: rest)
-                } catch {
-                    state.machine.writeFailed(
-                        CourierError(
-                            .fileWriteFailed, "writing the response body failed", request: request,
-                            underlying: error))
-                }
-            }
-            try? state.file?.close()
-            state.file = nil
             return state.machine.complete(taskError: taskError)
         }
         switch completion.outcome {
         case .failure(var failure):
             if failure.request == nil { failure.request = request }
             stream?.finish(failure)
-            guard let continuation = completion.continuation else { return }
-            // A `.file` this transfer created or cut holds a partial body: removed. One it never
-            // opened (no answer came) is left as it was.
-            if completion.removesFile, case .file(let url) = request.destination {
-                try? FileManager.default.removeItem(at: url)
-            }
-            continuation.resume(throwing: failure)
-        case .success(let (head, data, received, firstByte)):
+            completion.continuation?.resume(throwing: failure)
+        case .success(let (head, data, _, firstByte)):
             stream?.finish(nil)
             guard let continuation = completion.continuation else { return }
-            let body: ResponseBody
-            switch request.destination.target(status: head.status) {
-            case .memory: body = .data(data)
-            case .file(let url, let keeping): body = .file(url, byteCount: keeping + received)
-            }
             continuation.resume(
                 returning: TransportResponse(
-                    status: head.status, headers: head.headers, body: body, url: head.url,
+                    status: head.status, headers: head.headers, body: .data(data), url: head.url,
                     timings: Timings(firstByte: firstByte, total: elapsed)))
         }
     }

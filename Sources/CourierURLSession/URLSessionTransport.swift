@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Long-lived sessions with one delegate serve every request: bodies upload from memory
 /// or straight from a file, response bodies collect in memory up to `maxResponseBytes` or
-/// stream into a file chunk by chunk, and progress, redirects, timeouts and cancellation
+/// stream to the caller as they arrive, and progress, redirects, timeouts and cancellation
 /// are handled per transfer.
 ///
 /// Behaviour on Linux, where `URLSession` is swift-corelibs-foundation over libcurl:
@@ -48,6 +48,8 @@ public final class URLSessionTransport: Transport {
     private let uploadSession: URLSession
     private let delegate: SessionDelegate
     private let delegateQueue: OperationQueue
+    /// The serial queue under `delegateQueue` (an operation queue holds it unowned).
+    private let delegateDispatchQueue = DispatchQueue(label: "courier.urlsession.delegate")
     /// Whether `shutdown()` ran. Tasks are made under this lock, and the sessions are
     /// invalidated under it: FoundationNetworking traps ("Session invalidated") on a task
     /// made after that, so none is.
@@ -70,6 +72,9 @@ public final class URLSessionTransport: Transport {
         #endif
         queue.name = "courier.urlsession.delegate"
         queue.maxConcurrentOperationCount = 1
+        // A serial queue of its own runs the callbacks, on a thread of its own: the shared pool's
+        // threads may all be waiting for the session's work queue, which waits for this one.
+        queue.underlyingQueue = delegateDispatchQueue
         self.delegate = delegate
         delegateQueue = queue
         session = URLSession(
@@ -118,7 +123,7 @@ public final class URLSessionTransport: Transport {
         let queue = delegateQueue
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             // addOperation may wait while the queue is behind: never on a cooperative thread.
-            DispatchQueue.global().async {
+            Self.control.async {
                 queue.addOperation {
                     delegate.endAll(CourierError(.cancelled, "the transport was shut down"))
                     done.resume()
@@ -128,7 +133,7 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Refuses what this transport cannot send: a URL that is not absolute http(s), a
-    /// cancelled task, an unwritable destination, or a GET with a body. The method and headers
+    /// cancelled task, or a GET with a body. The method and headers
     /// were checked above the transport, by `NetworkManager`.
     private static func checkSendable(_ request: TransportRequest) throws {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -143,12 +148,6 @@ public final class URLSessionTransport: Transport {
         // space in them would put a second request on the wire. The manager checks them before the
         // first hop; this guards a caller that uses the transport alone, as CurlTransport's plan does.
         try RequestBuilding.validateForSending(request)
-        do {
-            try request.destination.checkWritable()
-        } catch var error {
-            error.request = request
-            throw error
-        }
         if request.method == .get, !Redirects.isEmpty(request.body) {
             throw CourierError(
                 .invalidBody,
@@ -158,24 +157,15 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Sends the request, as one exchange: a redirect is returned, not followed.
-    /// - Throws: `CourierError`: `.invalidURL`/`.invalidBody` for a request that cannot go
-    ///   out, a transport code for a failed transfer, `.cancelled` when the task is
-    ///   cancelled.
-    public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        try Self.checkSendable(request)
-        let prepared = try await PreparedUpload.make(for: request)
-        defer { if let file = prepared.temporaryFile { try? FileManager.default.removeItem(at: file) } }
-        return try await sendOnce(request, upload: prepared)
-    }
-
-    /// Sends `request` and returns once the response head has arrived; the body follows
-    /// through the stream.
     ///
-    /// On Apple platforms, while the consumer is behind by `TransferOptions.streamBufferBytes`
-    /// the data task is suspended (`URLSessionTask.suspend()`), so URLSession stops reading the
-    /// socket; it is resumed once the consumer has read half of that. Bytes already on their
-    /// way to the delegate are still queued, so the buffer may pass its capacity by what the
-    /// session had read ahead. A suspension is not idle time for the idle timeout.
+    /// With `.whole` delivery the body is gathered in memory, up to `maxResponseBytes`. With
+    /// `.streamed` it returns once the head has arrived, and the body follows through the
+    /// stream. On Apple platforms, while the consumer is behind by
+    /// `TransferOptions.streamBufferBytes` the data task is suspended
+    /// (`URLSessionTask.suspend()`), so URLSession stops reading the socket; it is resumed once
+    /// the consumer has read half of that. Bytes already on their way to the delegate are still
+    /// queued, so the buffer may pass its capacity by what the session had read ahead. A
+    /// suspension is not idle time for the idle timeout.
     ///
     /// On Linux, FoundationNetworking cannot pause a data task (`suspend()` does not stop
     /// delivery), and holding its work queue back would stall every URLSession in the process.
@@ -183,38 +173,64 @@ public final class URLSessionTransport: Transport {
     /// behind, rather than hold an unbounded backlog in memory. Use `CurlTransport` for a slow
     /// consumer of a large body.
     ///
-    /// - Parameter request: what to send; its destination is ignored.
-    /// - Returns: the head (a redirect is returned, not followed) and the body stream.
-    /// - Throws: `CourierError` as `send` does.
-    public func stream(_ request: TransportRequest) async throws -> TransportStream {
+    /// - Throws: `CourierError`: `.invalidURL`/`.invalidBody` for a request that cannot go
+    ///   out, a transport code for a failed transfer, `.cancelled` when the task is
+    ///   cancelled.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Self.checkSendable(request)
         let prepared = try await PreparedUpload.make(for: request)
         defer { if let file = prepared.temporaryFile { try? FileManager.default.removeItem(at: file) } }
+        guard request.options.delivery == .streamed else {
+            return try await sendOnce(request, upload: prepared)
+        }
         let buffer = StreamBuffer(capacity: request.options.streamBufferBytes, request: request)
-        let head = try await sendOnce(request, upload: prepared, stream: buffer)
-        return TransportStream(head: head, body: ResponseStream(buffer))
+        var response = try await sendOnce(request, upload: prepared, stream: buffer)
+        response.body = .stream(ResponseStream(buffer))
+        return response
     }
 
-    /// One task for one exchange: redirects are returned, never followed by URLSession.
+    /// Where the calls into FoundationNetworking that wait for a session's work queue run: making,
+    /// resuming and cancelling a task. That queue is held for seconds while a delegate queue is
+    /// behind (`BoundedDelegateQueue`); a thread of the shared pool that waits for it is taken
+    /// from every Swift task and every dispatch block in the process, and the pool then lacks
+    /// the thread the delegate queue needs to catch up. A serial queue of its own waits on one
+    /// thread of its own.
+    static let control = DispatchQueue(label: "courier.urlsession.control")
+
+    /// One task for one exchange: redirects are returned, never followed by URLSession. The
+    /// task is made and started on the control queue, never the caller's thread, and a
+    /// cancelled call returns at once, whatever that queue is waiting for.
     private func sendOnce(
         _ request: TransportRequest, upload prepared: PreparedUpload, stream: StreamBuffer? = nil
     ) async throws -> TransportResponse {
-        let task = try makeTask(request, upload: prepared)
-        let transfer = Transfer(
-            request: request, task: task, delegateQueue: delegateQueue, stream: stream)
-        delegate.register(transfer, for: task)
-        if isShutDown.withLock({ $0 }) {
-            // Shut down between making the task and registering it, so `endAll` may have missed
-            // it: it ends here instead (`start` sees the failure and never resumes the task).
-            delegate.unregister(task)
-            transfer.fail(CourierError(.cancelled, "the transport was shut down", request: request))
-        }
+        let pending = PendingTransfer()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                transfer.start(continuation)
+                guard pending.setContinuation(continuation) else { return }
+                Self.control.async { [self] in
+                    let task: URLSessionTask
+                    do {
+                        task = try makeTask(request, upload: prepared)
+                    } catch {
+                        pending.abandon(error)
+                        return
+                    }
+                    let transfer = Transfer(
+                        request: request, task: task, delegateQueue: delegateQueue, stream: stream)
+                    delegate.register(transfer, for: task)
+                    if isShutDown.withLock({ $0 }) {
+                        // Shut down between making the task and registering it, so `endAll` may have
+                        // missed it: it ends here instead (`start` sees the failure and never resumes
+                        // the task).
+                        delegate.unregister(task)
+                        transfer.fail(
+                            CourierError(.cancelled, "the transport was shut down", request: request))
+                    }
+                    pending.install(transfer)
+                }
             }
         } onCancel: {
-            transfer.fail(CourierError(.cancelled, "the task was cancelled", request: request))
+            pending.cancel(CourierError(.cancelled, "the task was cancelled", request: request))
         }
     }
 

@@ -114,42 +114,6 @@ private func head(status: Int = 200, length: Int64? = nil) throws -> Machine.Hea
         #expect(error.code == .responseTooLarge && error.status == 201)
     }
 
-    @Test func aFileBodyIsWrittenInBatchesAndItsRestAtTheEnd() throws {
-        var machine = Machine(isStreamed: false, maxResponseBytes: 1)
-        _ = machine.start("c1", shutDown: CourierError(.cancelled, "x"))
-        #expect(machine.receive(try head(), at: 0))
-        machine.openedFile()
-        let half = Data(repeating: 1, count: Machine.writeBatch / 2)
-        guard case .progress = machine.receive(half) else {
-            Issue.record("half a batch waits (and the memory limit does not apply to a file)")
-            return
-        }
-        guard case .write(let batch, let progress) = machine.receive(half + Data([2])) else {
-            Issue.record("a full batch is written")
-            return
-        }
-        #expect(batch.count == Machine.writeBatch + 1 && progress.completed == Int64(batch.count))
-        _ = machine.receive(Data([3, 4]))
-        #expect(machine.takeUnwritten() == Data([3, 4]))
-        #expect(machine.takeUnwritten().isEmpty, "the rest is handed out once")
-        let completion = machine.complete(taskError: nil)
-        #expect(!completion.removesFile)
-        #expect(try completion.outcome.get().received == Int64(Machine.writeBatch + 3))
-    }
-
-    @Test func aFailedFileBodyIsNotFinishedButRemoved() throws {
-        var machine = Machine(isStreamed: false, maxResponseBytes: 1)
-        _ = machine.start("c1", shutDown: CourierError(.cancelled, "x"))
-        #expect(machine.receive(try head(), at: 0))
-        machine.openedFile()
-        _ = machine.receive(Data([1, 2, 3]))
-        machine.writeFailed(CourierError(.fileWriteFailed, "disk full"))
-        #expect(machine.takeUnwritten().isEmpty, "nothing more is written after a failure")
-        let completion = machine.complete(taskError: nil)
-        #expect(completion.removesFile)
-        if case .failure(let error) = completion.outcome { #expect(error.code == .fileWriteFailed) }
-    }
-
     @Test func aStreamedTransferHandsItsHeadOutAndIsThenCancelledAtOnce() throws {
         var machine = Machine(isStreamed: true, maxResponseBytes: 1)
         _ = machine.start("c1", shutDown: CourierError(.cancelled, "x"))

@@ -114,11 +114,10 @@ struct URLSessionTransportTests {
         defer { server.stop() }
         let directory = try TemporaryDirectory()
         let target = directory.url.appendingPathComponent("big.bin")
-        let response = try await URLSessionTransport().send(
-            TransportRequest(
-                urlRequest: URLRequest(url: server.baseURL.appendingPathComponent("big")),
-                destination: .file(target)))
-        #expect(response.body == .file(target, byteCount: 200_000))
+        let response = try await NetworkManager(transport: URLSessionTransport()).download(
+            URLRequest(url: server.baseURL.appendingPathComponent("big")), to: target)
+        #expect(response.body.file == target)
+        #expect(response.body.byteCount == 200_000)
         let written = try Data(contentsOf: target)
         // One Bool: on a mismatch Swift Testing would diff the two buffers, which takes minutes.
         #expect(Bool(written == Data(count: 200_000)), "\(written.count) bytes of 200000")

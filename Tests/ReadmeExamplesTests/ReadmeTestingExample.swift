@@ -12,10 +12,6 @@ struct TracingTransport: Transport {
         try await inner.send(traced(request))
     }
 
-    func stream(_ request: TransportRequest) async throws -> TransportStream {
-        try await inner.stream(traced(request))
-    }
-
     func shutdown() async { await inner.shutdown() }
 
     private func traced(_ request: TransportRequest) -> TransportRequest {

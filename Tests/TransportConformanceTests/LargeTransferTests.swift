@@ -3,6 +3,7 @@ import CourierPrimitives
 import CourierTesting
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -48,11 +49,11 @@ import Testing
         try await withConformanceServer { server in
             try await transport.with { sut in
                 let request = try server.request("/bytes/\(Self.size)", timeout: 120)
-                let response = try await sut.send(
-                    TransportRequest(
-                        urlRequest: request, destination: .file(destination), progress: progress.record))
+                let response = try await NetworkManager(transport: sut).download(
+                    request, to: destination, progress: progress.record)
                 #expect(response.status == 200)
-                #expect(response.body == .file(destination, byteCount: Self.size))
+                #expect(response.body.file == destination)
+                #expect(response.body.byteCount == Self.size)
             }
         }
         #expect(try await Checksum.sha256(file: destination) == expected)

@@ -142,15 +142,14 @@ import Testing
             let file = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "courier-tunnel-\(UUID())")
             defer { try? FileManager.default.removeItem(at: file) }
-            let saved = try await sut.send(
-                TransportRequest(url: try #require(server.url("/")), destination: .file(file)))
+            let saved = try await NetworkManager(transport: sut).download(
+                URLRequest(url: try #require(server.url("/"))), to: file)
             #expect(saved.status == 200)
             #expect(try Data(contentsOf: file) == Data("courier tls ok\n".utf8))
-            let recorded = Locked<[Int]>([])
             var request = TransportRequest(url: missing)
-            request.onResponseHead = { status, _ in recorded.withLock { $0.append(status) } }
-            _ = try await sut.send(request)
-            #expect(recorded.withLock { $0 } == [404], "the head callback saw only the server's head")
+            request.options.delivery = .streamed
+            let head = try await sut.send(request)
+            #expect(head.status == 404, "the head handed over is the server's, not the tunnel's")
         }
     }
 

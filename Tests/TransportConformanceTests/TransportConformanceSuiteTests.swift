@@ -93,11 +93,6 @@ struct CountingTransport: Transport {
         return try await inner.send(request)
     }
 
-    func stream(_ request: TransportRequest) async throws -> TransportStream {
-        onSend()
-        return try await inner.stream(request)
-    }
-
     func shutdown() async { await inner.shutdown() }
 }
 
@@ -149,14 +144,12 @@ struct StreamTruncatingTransport: Transport {
     init(wrapping inner: any Transport) { self.inner = inner }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        try await inner.send(request)
-    }
-
-    func stream(_ request: TransportRequest) async throws -> TransportStream {
-        let streamed = try await inner.stream(request)
-        var iterator = streamed.body.makeAsyncIterator()
+        var response = try await inner.send(request)
+        guard case .stream(let body) = response.body else { return response }
+        var iterator = body.makeAsyncIterator()
         let first = try await iterator.next()
-        return TransportStream(head: streamed.head, body: ResponseStream(chunks: first.map { [$0] } ?? []))
+        response.body = .stream(ResponseStream(chunks: first.map { [$0] } ?? []))
+        return response
     }
 
     func shutdown() async { await inner.shutdown() }

@@ -96,6 +96,8 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         public static let tooManyRedirects = Code("tooManyRedirects", .transport)
         /// Writing the response body to its file failed.
         public static let fileWriteFailed = Code("fileWriteFailed", .transport)
+        /// Reading a response body kept in a file (a cache's) failed.
+        public static let fileReadFailed = Code("fileReadFailed", .transport)
         /// A redirect led to a scheme the transport does not speak (such as `ftp`), or the
         /// server answered in a protocol it refuses (HTTP/0.9). Not worth retrying.
         public static let unsupportedProtocol = Code("unsupportedProtocol", .transport)

@@ -7,6 +7,13 @@ import Foundation
 /// A step around every transfer: it may change the request, call `next` (once, several
 /// times, or not at all) and change or inspect the response.
 ///
+/// Every call (`send`, `download`, `stream`, `events`) runs the same chain, and a response's
+/// body comes through it as the transport gave it: whole (`ResponseBody.data`) or streaming
+/// (`ResponseBody.stream`). An interceptor that keeps a body watches a stream pass with
+/// `ResponseStream.observed(chunk:end:)` and keeps it only when it ended whole; one that
+/// answers itself may give either kind, whatever the call. One that drops a response to try
+/// again cancels its stream, or leaves it to the next attempt, which does.
+///
 /// `NetworkManager` chains its interceptors in order: the first one given is the outermost,
 /// so it sees the request first and the response last. `next` runs the rest of the chain
 /// and then the transport.
@@ -30,6 +37,25 @@ public protocol Interceptor: Sendable {
         context: InterceptorContext,
         next: @escaping @Sendable (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse
+
+    /// How long to wait before the call is made again after the body of its response failed
+    /// part way, once the chain had returned the response; nil for no. A download asks, with
+    /// its part kept, so that the next attempt resumes it. The default says no.
+    /// - Parameters:
+    ///   - error: what ended the body.
+    ///   - request: the request whose response it was.
+    ///   - attempts: the attempts made so far.
+    func retryDelay(afterBodyFailure error: CourierError, of request: TransportRequest, attempts: Int)
+        -> Duration?
+}
+
+extension Interceptor {
+    /// No: a failed body ends the call.
+    public func retryDelay(afterBodyFailure error: CourierError, of request: TransportRequest, attempts: Int)
+        -> Duration?
+    {
+        nil
+    }
 }
 
 /// What an interceptor knows about the exchange it runs in.

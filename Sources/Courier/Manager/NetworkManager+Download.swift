@@ -41,69 +41,107 @@ extension NetworkManager {
     ) async throws(CourierError) -> Response<URL> {
         try await reportingFailure {
             let prepared = try prepare(endpoint)
-            var request = prepared.request
-            let validation = prepared.validation
-            let url = request.url
+            let request = prepared.request
+            try DownloadFile.checkWritable(destination, request: request)
             guard request.method == .get, !request.headers.contains("Range") else {
-                request.destination = .file(destination)
-                do {
-                    return try await exchange(request, progress: progress, validation: validation).map { _ in
-                        destination
-                    }
-                } catch let error as CourierError where error.category == .unacceptableStatus {
-                    try? FileManager.default.removeItem(at: destination)
-                    throw error
-                }
+                return try await downloadWhole(
+                    request, to: destination, progress: progress, prepared.validation)
             }
-            let resumer = ResumableDownload(file: destination, url: url)
-            request.destination = .resumableFile(destination, offset: 0)
-            let response: Response<Data>
+            return try await downloadResuming(
+                request, to: destination, progress: progress, prepared.validation)
+        }
+    }
+
+    /// A download that cannot be resumed: the body replaces the file, whatever the status, and
+    /// a body cut part way leaves no file.
+    private func downloadWhole(
+        _ request: TransportRequest, to destination: URL, progress: (@Sendable (TransferProgress) -> Void)?,
+        _ validation: Validation?
+    ) async throws -> Response<URL> {
+        let exchanged: Exchanged
+        do {
+            exchanged = try await exchange(
+                request, delivery: .streamed, progress: progress, validation: validation)
+        } catch let error as CourierError where error.category == .unacceptableStatus {
+            try? FileManager.default.removeItem(at: destination)
+            throw error
+        }
+        let count = try await DownloadFile.write(
+            exchanged, to: destination, keeping: 0, removingOnFailure: true)
+        return exchanged.response(value: destination, body: .file(destination, byteCount: count))
+    }
+
+    /// A resumable download: the resume step asks for what the file lacks, the body goes into
+    /// the file after the bytes kept (a `206`) or replaces it (any other 2xx), and a body cut
+    /// part way is resumed while an interceptor (`RetryPolicy`) asks for another attempt.
+    private func downloadResuming(
+        _ request: TransportRequest, to destination: URL, progress: (@Sendable (TransferProgress) -> Void)?,
+        _ validation: Validation?
+    ) async throws -> Response<URL> {
+        let resumer = ResumableDownload(file: destination, url: request.url)
+        let record = ExchangeRecord(request: request)
+        while true {
+            let exchanged: Exchanged
             do {
-                response = try await exchange(
-                    request, progress: progress, validation: validation, innermost: resumer)
-            } catch let error as CourierError {
-                if error.category == .unacceptableStatus, let status = error.status,
-                    (200..<300).contains(status)
-                {
-                    // A 2xx the validation refused (its content type, or a status not accepted): the file
-                    // holds that body, not a part worth resuming.
+                exchanged = try await exchange(
+                    request, delivery: .streamed, progress: progress, validation: validation,
+                    outermost: resumer,
+                    record: record)
+            } catch let error as CourierError where error.category == .unacceptableStatus {
+                if let status = error.status, (200..<300).contains(status) {
+                    // A 2xx the validation refused (its content type): not a part worth resuming.
                     resumer.discard()
-                } else if error.category == .unacceptableStatus {
-                    if !resumer.hasResumableBytes { try? FileManager.default.removeItem(at: destination) }
-                } else if resumer.holdsUnresumableBytes {
-                    // Cut, from a server that gave no validator: the part cannot be resumed, and left
-                    // behind it would pass for the whole file.
+                } else if !resumer.hasResumableBytes {
                     try? FileManager.default.removeItem(at: destination)
                 }
                 throw error
             }
-            if case .data(let data) = response.body, resumer.hasResumableBytes {
-                // An accepted status outside 2xx while part of the file is already here (a 503
-                // on a retry): the bytes and their record stay for a later resume, and the
-                // body is given in memory rather than written over them.
-                return Response(
-                    value: destination, status: response.status, headers: response.headers, body: .data(data),
-                    request: response.request, url: response.url, timings: response.timings,
-                    httpVersion: response.httpVersion, attempts: response.attempts)
-            }
-            resumer.finish()
-            if case .data(let data) = response.body {
-                // An accepted status outside 2xx: its body was kept in memory, off the file.
-                do {
-                    try data.write(to: destination)
-                } catch {
-                    throw CourierError(
-                        .fileWriteFailed, "cannot write the response body to \(destination.path)",
-                        request: response.request, underlying: error)
+            let status = exchanged.response.status
+            guard (200..<300).contains(status) else {
+                // An accepted status outside 2xx: its body is kept in memory; it replaces the file
+                // unless the file holds the resumable part of an unfinished download.
+                let data = try await collect(exchanged)
+                if resumer.hasResumableBytes {
+                    return exchanged.response(value: destination, body: .data(data))
                 }
-                return Response(
-                    value: destination, status: response.status, headers: response.headers,
-                    body: .file(destination, byteCount: Int64(data.count)), request: response.request,
-                    url: response.url, timings: response.timings, httpVersion: response.httpVersion,
-                    attempts: response.attempts)
+                resumer.finish()
+                try DownloadFile.write(data, to: destination, request: exchanged.sent)
+                return exchanged.response(
+                    value: destination, body: .file(destination, byteCount: Int64(data.count)))
             }
-            return response.map { _ in destination }
+            let keeping = status == 206 ? resumer.offset : 0
+            do {
+                let count = try await DownloadFile.write(
+                    exchanged, to: destination, keeping: keeping, removingOnFailure: false)
+                resumer.finish()
+                return exchanged.response(value: destination, body: .file(destination, byteCount: count))
+            } catch let error as CourierError {
+                guard resumer.hasResumableBytes else {
+                    // Cut, from a server that gave no validator: the part cannot be resumed, and left
+                    // behind it would pass for the whole file.
+                    try? FileManager.default.removeItem(at: destination)
+                    throw error
+                }
+                guard
+                    let delay = retryDelay(
+                        afterBodyFailure: error, of: exchanged.sent, attempts: record.attempts)
+                else { throw error }
+                try await Task.sleep(for: delay)
+            }
         }
+    }
+
+    /// The first wait an interceptor asks for before the call is made again, after its body
+    /// failed part way; nil when none asks.
+    private func retryDelay(afterBodyFailure error: CourierError, of request: TransportRequest, attempts: Int)
+        -> Duration?
+    {
+        for interceptor in interceptors {
+            if let delay = interceptor.retryDelay(afterBodyFailure: error, of: request, attempts: attempts) {
+                return delay
+            }
+        }
+        return nil
     }
 
     /// Where `download(_:to:progress:)` keeps the validator of an unfinished download of

@@ -6,170 +6,250 @@ import Foundation
     import FoundationNetworking
 #endif
 
+/// What the chain answered for one call: the final response, the request sent for it, and
+/// how many attempts it took.
+package struct Exchanged: Sendable {
+    /// The final response; its body is whole (`.data`) or streaming (`.stream`).
+    package var response: TransportResponse
+    /// The request as sent for the final response.
+    package var sent: TransportRequest
+    /// Attempts made, retries included.
+    package var attempts: Int
+
+    /// A `Response` of `value` with this exchange's head and `body`.
+    package func response<T: Sendable>(value: T, body: ResponseBody) -> Response<T> {
+        Response(
+            value: value, status: response.status, headers: response.headers, body: body, request: sent,
+            url: response.url, timings: response.timings, httpVersion: response.httpVersion,
+            attempts: attempts,
+            source: response.source)
+    }
+}
+
 extension NetworkManager {
-    /// Sends a built request through the interceptors and transport, then validates it.
-    ///
-    /// Innermost, next to the transport, each attempt is validated and its redirects followed
-    /// (`Redirects`), with cookies from and to the jar on every hop: the transport makes one
-    /// exchange per hop.
+    /// The one exchange under every call: `step`, then the interceptors, outermost first, then
+    /// redirects (with cookies from and to the jar on every hop), then the transport's one
+    /// exchange per hop. The final response is validated; its body is handed on as it came,
+    /// whole or streaming, for the call to consume (`send` collects it, `download` writes it,
+    /// `stream` hands it on).
     ///
     /// - Parameters:
-    ///   - request: the request, as `makeRequest` built it.
+    ///   - request: the request, as `prepare` built it.
+    ///   - delivery: how the call would like the body.
     ///   - progress: called as bytes move.
     ///   - validation: the rules that decide success; `nil` uses the manager's.
-    ///   - innermost: an interceptor run inside all of the manager's, next to the transport.
-    /// - Returns: the validated response with the raw body as its value.
-    /// - Throws: `CourierError`.
+    ///   - step: a step of the call's own, run outside all of the manager's interceptors (a
+    ///     download's resume, which a cache below it then answers from a stored part).
+    ///   - record: the attempts so far, when a call makes the exchange more than once.
+    /// - Returns: the validated response.
+    /// - Throws: `CourierError`; a refused response's error carries the start of its body.
     package func exchange(
-        _ request: consuming TransportRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        validation: Validation? = nil, innermost step: (any Interceptor)? = nil
-    ) async throws -> Response<Data> {
+        _ request: consuming TransportRequest, delivery: TransferOptions.BodyDelivery = .whole,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, validation: Validation? = nil,
+        outermost step: (any Interceptor)? = nil, record: ExchangeRecord? = nil
+    ) async throws -> Exchanged {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the task was cancelled", request: request)
         }
-        guard interceptors.isEmpty, step == nil else {
-            return try await exchangeIntercepted(
-                request, progress: progress, validation: validation, innermost: step)
-        }
         // Changed in place rather than copied: the caller gave it up.
         var outgoing = consume request
-        applyTransferOptions(to: &outgoing, progress: progress)
-        if outgoing.cookieJar == nil, let cookieJar { outgoing.cookieJar = cookieJar }
-        return try await sendDirectly(outgoing, validation: validation)
+        applyTransferOptions(to: &outgoing, delivery: delivery, progress: progress)
+        let exchanged: Exchanged
+        if interceptors.isEmpty, step == nil, record == nil {
+            exchanged = try await sendDirectly(outgoing)
+        } else {
+            exchanged = try await sendIntercepted(outgoing, outermost: step, record: record)
+        }
+        try await validate(exchanged, validation)
+        return exchanged
     }
 
-    /// `exchange` through the interceptors, with `step` innermost.
-    private func exchangeIntercepted(
-        _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?,
-        validation: Validation?, innermost step: (any Interceptor)?
-    ) async throws -> Response<Data> {
-        let outgoing = withTransferOptions(request, progress: progress)
-        let record = ExchangeRecord(request: request)
+    /// `exchange` through the interceptors, with `step` outermost.
+    private func sendIntercepted(
+        _ outgoing: TransportRequest, outermost step: (any Interceptor)?, record: ExchangeRecord?
+    ) async throws -> Exchanged {
+        let record = record ?? ExchangeRecord(request: outgoing)
         let transport = self.transport
         let monitors = eventMonitors
         let jar = cookieJar
         let innermost: TransportCall = { outgoing in
-            let outgoing = try record.beginAttempt(outgoing, jar: jar, monitors: monitors)
+            try record.beginAttempt(outgoing, monitors: monitors)
             do {
-                let response = try await Redirects.send(outgoing) { hop in try await transport.send(hop) }
+                let response = try await Redirects.send(outgoing, cookieJar: jar) { hop in
+                    try await transport.send(hop)
+                }
+                record.received(response.body)
                 for monitor in monitors { monitor.handle(.responseReceived(outgoing, response)) }
                 return response
             } catch {
                 throw CourierError.wrapping(error, request: outgoing, foreign: .transferFailed)
             }
         }
-        let next = intercepted(innermost, original: request, innermost: step)
-        let response: TransportResponse
+        let next = intercepted(innermost, original: outgoing, outermost: step)
         do {
-            response = try await next(outgoing)
+            let response = try await next(outgoing)
+            return Exchanged(response: response, sent: record.lastSent, attempts: record.attempts)
         } catch {
+            record.cancelLatest()
             throw CourierError.wrapping(error, request: record.lastSent)
         }
-        return try validated(
-            response, sent: record.lastSent, validation, attempts: record.attempts)
+    }
+
+    /// `exchange` without interceptors, so with one attempt: the steps of its innermost
+    /// closure, without the closures and the record that replays need.
+    private func sendDirectly(_ outgoing: TransportRequest) async throws -> Exchanged {
+        for monitor in eventMonitors { monitor.handle(.requestSent(outgoing, attempt: 1)) }
+        let response: TransportResponse
+        do {
+            response = try await Redirects.send(outgoing, cookieJar: cookieJar) { hop in
+                try await transport.send(hop)
+            }
+        } catch {
+            throw CourierError.wrapping(error, request: outgoing, foreign: .transferFailed)
+        }
+        for monitor in eventMonitors { monitor.handle(.responseReceived(outgoing, response)) }
+        return Exchanged(response: response, sent: outgoing, attempts: 1)
+    }
+
+    /// Checks the final response against `validation` (or the manager's). A refused streaming
+    /// body is read for its first 64 KiB, which go into the error, and then cancelled.
+    private func validate(_ exchanged: Exchanged, _ validation: Validation?) async throws {
+        let response = exchanged.response
+        do {
+            try (validation ?? self.validation).validate(response, request: exchanged.sent)
+        } catch var error as CourierError {
+            if case .stream(let body) = response.body { error.body = await Self.snapshot(of: body) }
+            throw error
+        }
     }
 
     /// A call down the interceptor chain to the transport.
     typealias TransportCall = @Sendable (TransportRequest) async throws -> TransportResponse
 
-    /// `request` with this manager's transfer options and `progress`. The manager's idle
-    /// timeout, when set, wins over the endpoint's.
-    func withTransferOptions(
-        _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
-    ) -> TransportRequest {
-        var outgoing = request
-        applyTransferOptions(to: &outgoing, progress: progress)
-        return outgoing
-    }
-
-    /// Gives `request` this manager's transfer options and `progress` (see `withTransferOptions`).
+    /// Gives `request` this manager's transfer options, `delivery` and `progress`. The
+    /// manager's idle timeout, when set, wins over the endpoint's.
     func applyTransferOptions(
-        to request: inout TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
+        to request: inout TransportRequest, delivery: TransferOptions.BodyDelivery,
+        progress: (@Sendable (TransferProgress) -> Void)?
     ) {
         let idleTimeout = transferOptions.idleTimeout ?? request.options.idleTimeout
         request.options = transferOptions
         request.options.idleTimeout = idleTimeout
+        request.options.delivery = delivery
         request.progress = progress
     }
 
     /// `transport` wrapped in the manager's interceptors, the first outermost, and `step`
-    /// inside them all, next to the transport.
+    /// outside them all.
     func intercepted(
         _ transport: @escaping TransportCall, original request: TransportRequest,
-        innermost step: (any Interceptor)? = nil
+        outermost step: (any Interceptor)? = nil
     ) -> TransportCall {
         var next = transport
         let context = InterceptorContext(originalRequest: request, baseURL: baseURL, monitors: eventMonitors)
-        for interceptor in (interceptors + (step.map { [$0] } ?? [])).reversed() {
+        for interceptor in ((step.map { [$0] } ?? []) + interceptors).reversed() {
             let inner = next
             next = { outgoing in try await interceptor.intercept(outgoing, context: context, next: inner) }
         }
         return next
     }
 
-    /// `exchange` without interceptors, so with one attempt: the steps of its innermost
-    /// closure, without the closures and the record that replays need. `outgoing` already has
-    /// the manager's cookie jar unless it has its own.
-    private func sendDirectly(_ outgoing: TransportRequest, validation: Validation?) async throws -> Response<
-        Data
-    > {
-        for monitor in eventMonitors { monitor.handle(.requestSent(outgoing, attempt: 1)) }
-        let response: TransportResponse
-        do {
-            response = try await Redirects.send(outgoing) { hop in try await transport.send(hop) }
-        } catch {
-            throw CourierError.wrapping(error, request: outgoing, foreign: .transferFailed)
+    /// The body of an exchange in memory: a whole body as it is, a stream collected up to
+    /// `maxResponseBytes`.
+    /// - Throws: `CourierError`: `.responseTooLarge`, or what ended the stream.
+    func collect(_ exchanged: Exchanged) async throws -> Data {
+        switch exchanged.response.body {
+        case .data(let data):
+            return data
+        case .stream(let stream):
+            do {
+                return try await stream.collect(upTo: Int(clamping: transferOptions.maxResponseBytes))
+            } catch {
+                throw CourierError.wrapping(error, request: exchanged.sent)
+            }
+        case .file(let url, _):
+            do {
+                return try Data(contentsOf: url)
+            } catch {
+                throw CourierError(
+                    .fileReadFailed, "cannot read \(url.path): \(error)", request: exchanged.sent,
+                    underlying: error)
+            }
         }
-        for monitor in eventMonitors { monitor.handle(.responseReceived(outgoing, response)) }
-        return try validated(response, sent: outgoing, validation, attempts: 1)
     }
 
-    /// The response, after `validation` (or the manager's) accepted it.
-    private func validated(
-        _ response: TransportResponse, sent: TransportRequest, _ validation: Validation?, attempts: Int
-    ) throws -> Response<Data> {
-        try (validation ?? self.validation).validate(response, request: sent)
-        return Response(
-            value: response.body.data, status: response.status, headers: response.headers,
-            body: response.body, request: sent, url: response.url, timings: response.timings,
-            httpVersion: response.httpVersion, attempts: attempts, source: response.source)
+    /// The first 64 KiB of a refused response's body, for its error; the transfer is then
+    /// cancelled. A body that does not arrive within a second is cut short.
+    static func snapshot(of body: ResponseStream) async -> Data {
+        let limit = 64 * 1024
+        let reader = Task {
+            var data = Data()
+            do {
+                for try await chunk in body {
+                    data.append(chunk.prefix(limit - data.count))
+                    if data.count >= limit { break }
+                }
+            } catch {}
+            return data
+        }
+        let timer = Task {
+            try await Task.sleep(for: .seconds(1))
+            body.cancel()
+        }
+        let data = await reader.value
+        timer.cancel()
+        body.cancel()
+        return data
     }
 }
 
-/// What happened during one call: how many attempts, and the last request sent.
-final class ExchangeRecord: Sendable {
+/// What happened during one call: how many attempts, the last request sent, and the body of
+/// the latest attempt, which a new attempt cancels.
+package final class ExchangeRecord: Sendable {
     private struct State {
         var attempts = 0
         var lastSent: TransportRequest
+        var latest: ResponseStream?
     }
 
     private let state: Locked<State>
 
-    init(request: TransportRequest) { state = Locked(State(lastSent: request)) }
+    package init(request: TransportRequest) { state = Locked(State(lastSent: request)) }
 
-    /// Starts an attempt: the request gets `jar` unless it carries its own, and the attempt is
-    /// recorded and announced to `monitors`.
-    /// - Returns: the request to send.
+    /// Starts an attempt: it is recorded and announced to `monitors`, and the body of the
+    /// attempt it replaces is cancelled before the new request goes out (a paused transfer
+    /// still holds its connection, and with all of an origin's held it would wait for good).
     /// - Throws: `.cancelled` when the task was cancelled.
-    func beginAttempt(
-        _ request: TransportRequest, jar: CookieJar?, monitors: [any EventMonitor]
-    ) throws -> TransportRequest {
-        var outgoing = request
-        if outgoing.cookieJar == nil { outgoing.cookieJar = jar }
-        let attempt = state.withLock { state in
+    func beginAttempt(_ request: TransportRequest, monitors: [any EventMonitor]) throws {
+        let (attempt, previous) = state.withLock { state in
             state.attempts += 1
-            state.lastSent = outgoing
-            return state.attempts
+            state.lastSent = request
+            defer { state.latest = nil }
+            return (state.attempts, state.latest)
         }
+        previous?.cancel()
         if Task.isCancelled {
-            throw CourierError(.cancelled, "the task was cancelled", request: outgoing)
+            throw CourierError(.cancelled, "the task was cancelled", request: request)
         }
-        for monitor in monitors { monitor.handle(.requestSent(outgoing, attempt: attempt)) }
-        return outgoing
+        for monitor in monitors { monitor.handle(.requestSent(request, attempt: attempt)) }
     }
 
-    var attempts: Int { state.withLock { max(1, $0.attempts) } }
-    var lastSent: TransportRequest { state.withLock { $0.lastSent } }
+    /// An attempt's response arrived with `body`.
+    func received(_ body: ResponseBody) {
+        guard case .stream(let stream) = body else { return }
+        state.withLock { $0.latest = stream }
+    }
+
+    /// Cancels the latest attempt's streaming body, when the call failed above it.
+    func cancelLatest() {
+        state.withLock { state in
+            defer { state.latest = nil }
+            return state.latest
+        }?.cancel()
+    }
+
+    package var attempts: Int { state.withLock { max(1, $0.attempts) } }
+    package var lastSent: TransportRequest { state.withLock { $0.lastSent } }
 }
 
 extension CourierError {

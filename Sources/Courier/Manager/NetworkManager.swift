@@ -107,7 +107,7 @@ public final class NetworkManager: Sendable {
     ) async throws(CourierError) -> Response<T> {
         try await reportingFailure {
             let (request, validation, decoder) = try prepare(endpoint)
-            let raw = try await exchange(consume request, progress: progress, validation: validation)
+            let raw = try await collected(consume request, progress: progress, validation: validation)
             return try decode(T.self, from: raw, decoder: decoder)
         }
     }
@@ -120,7 +120,7 @@ public final class NetworkManager: Sendable {
     ) async throws(CourierError) -> Response<T> {
         try await reportingFailure {
             let (request, validation, decoder) = try prepare(built: endpoint)
-            let raw = try await exchange(consume request, progress: progress, validation: validation)
+            let raw = try await collected(consume request, progress: progress, validation: validation)
             return try decode(T.self, from: raw, decoder: decoder)
         }
     }
@@ -133,7 +133,7 @@ public final class NetworkManager: Sendable {
     ) async throws(CourierError) -> Response<Data> {
         try await reportingFailure {
             let (request, validation, _) = try prepare(endpoint)
-            return try await exchange(consume request, progress: progress, validation: validation)
+            return try await collected(consume request, progress: progress, validation: validation)
         }
     }
 
@@ -144,8 +144,22 @@ public final class NetworkManager: Sendable {
     ) async throws(CourierError) -> Response<Data> {
         try await reportingFailure {
             let (request, validation, _) = try prepare(built: endpoint)
-            return try await exchange(consume request, progress: progress, validation: validation)
+            return try await collected(consume request, progress: progress, validation: validation)
         }
+    }
+
+    /// The exchange of `request` with its body whole in memory: what `send` and `sendRaw` read.
+    /// - Throws: `CourierError`.
+    package func collected(
+        _ request: consuming TransportRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        validation: Validation? = nil
+    ) async throws -> Response<Data> {
+        let exchanged = try await exchange(request, progress: progress, validation: validation)
+        if case .data(let data) = exchanged.response.body {
+            return exchanged.response(value: data, body: exchanged.response.body)
+        }
+        let data = try await collect(exchanged)
+        return exchanged.response(value: data, body: .data(data))
     }
 
     /// Builds the request for `endpoint`, resolving a relative URL against `baseURL` and

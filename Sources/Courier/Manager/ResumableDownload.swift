@@ -27,9 +27,11 @@ struct ResumeRecord: Codable, Equatable {
     }
 }
 
-/// The innermost step of a resumable download, run on every attempt: it asks for the bytes
-/// the file lacks, records the validator as soon as a response head arrives, shifts progress
-/// by the bytes kept, and starts over once when the server answers for the wrong range.
+/// The outermost step of a resumable download, run on every attempt: it asks for the bytes
+/// the file lacks, shifts progress by the bytes kept, and starts over once when the server
+/// answers for the wrong range. It records the validator as soon as the head arrives, before
+/// `NetworkManager.download` writes any byte of the body it guards. Outside the manager's
+/// interceptors, it shows them the range it asks for: a cache answers it from a stored part.
 final class ResumableDownload: Interceptor {
     private struct State {
         /// The record on disk, if any.
@@ -74,9 +76,13 @@ final class ResumableDownload: Interceptor {
     ) async throws -> TransportResponse {
         let (prepared, offset) = prepare(request)
         let response = try await next(prepared)
-        guard offset > 0, !answers(response, offset: offset) else { return response }
+        guard offset > 0, !answers(response, offset: offset) else {
+            headArrived(status: response.status, headers: response.headers)
+            return response
+        }
         // The server answered for other bytes (or none): throw the partial file away and
         // ask once more for everything.
+        if case .stream(let body) = response.body { body.cancel() }
         discard()
         let (fresh, _) = prepare(request)
         let retried = try await next(fresh)
@@ -85,6 +91,7 @@ final class ResumableDownload: Interceptor {
                 .rangeMismatch, "the server answered a download with 206 Partial Content without being asked",
                 request: fresh, status: retried.status, headers: retried.headers)
         }
+        headArrived(status: retried.status, headers: retried.headers)
         return retried
     }
 
@@ -103,8 +110,6 @@ final class ResumableDownload: Interceptor {
             outgoing.headers.replaceOrAdd(name: "Range", value: "bytes=\(offset)-")
             outgoing.headers.replaceOrAdd(name: "If-Range", value: validator)
         }
-        outgoing.destination = .resumableFile(file, offset: offset)
-        outgoing.onResponseHead = { [self] status, headers in headArrived(status: status, headers: headers) }
         if let report = request.progress {
             outgoing.progress = { [self] progress in
                 guard progress.direction == .download else { return report(progress) }
@@ -117,6 +122,9 @@ final class ResumableDownload: Interceptor {
         }
         return (outgoing, offset)
     }
+
+    /// The bytes the current attempt resumes after (0: from the start).
+    var offset: Int64 { state.withLock { $0.offset } }
 
     /// A response head arrived, before its body: a full 2xx answer records its validator
     /// (or drops the record when it has none); a 206 makes progress count from the offset.

@@ -39,7 +39,9 @@ public struct Validation: Sendable, Hashable {
                 .unacceptableStatus, "unacceptable status \(response.status)", request: request,
                 status: response.status, headers: response.headers, body: response.body.errorSnapshot())
         }
-        guard let acceptableContentTypes, !response.body.isEmpty else { return }
+        guard let acceptableContentTypes,
+            response.body.carriesBytes(status: response.status, method: request.method)
+        else { return }
         let received = response.headers["Content-Type"].map(MediaType.essence(of:)) ?? ""
         let accepted = acceptableContentTypes.contains { pattern in
             Self.matches(received, pattern: MediaType.essence(of: pattern))
@@ -62,18 +64,21 @@ public struct Validation: Sendable, Hashable {
 }
 
 extension ResponseBody {
-    /// Whether there are no body bytes.
-    package var isEmpty: Bool {
+    /// Whether the body has bytes, as far as can be told before a stream is read: a stream
+    /// does unless the status or method says no body follows.
+    package func carriesBytes(status: Int, method: HTTPMethod) -> Bool {
         switch self {
-        case .data(let data): data.isEmpty
-        case .file(_, let byteCount): byteCount == 0
+        case .data(let data): !data.isEmpty
+        case .file(_, let byteCount): byteCount > 0
+        case .stream: !TransferOptions.hasNoBody(status: status, method: method)
         }
     }
 
-    /// The body for an error: the bytes in memory, or the first 64 KiB of a file.
+    /// The start of the body for an error: a stream's is read by the manager, which may wait.
     package func errorSnapshot() -> Data {
         switch self {
         case .data(let data): return data
+        case .stream: return Data()
         case .file(let url, _):
             guard let handle = try? FileHandle(forReadingFrom: url) else { return Data() }
             defer { try? handle.close() }

@@ -62,8 +62,8 @@ public struct CrossOriginHeaderPolicy: Sendable, Hashable {
 /// - With a `cookieJar`, each hop sends the jar's cookies for its own URL (after any `Cookie`
 ///   header the caller set, while that header is kept) and each response's `Set-Cookie`
 ///   fields are stored before the next hop is made, so cookies follow a redirect only to a
-///   host and path they belong to. The hop's request has no `cookieJar`: the transport sends
-///   the `Cookie` header it is given.
+///   host and path they belong to. The transport sends the `Cookie` header it is given.
+/// - A redirect's streamed body is cancelled unread.
 /// - A `Location` that is not a URL fails with `.invalidURL`, one that is not http or https
 ///   with `.unsupportedProtocol` (neither is retried), and more than
 ///   `maxRedirects` hops with `.tooManyRedirects`; `maxRedirects` 0 returns the 3xx itself.
@@ -87,7 +87,7 @@ package enum Redirects {
     ///   request that cannot be sent; what `hop` throws; `.tooManyRedirects`, `.invalidURL`
     ///   or `.invalidBody` for a redirect that cannot be followed.
     package static func send(
-        _ request: TransportRequest,
+        _ request: TransportRequest, cookieJar: CookieJar? = nil,
         hop: (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
         try RequestBuilding.validateForSending(request)
@@ -116,8 +116,7 @@ package enum Redirects {
                 if hops > 0 { current.options.totalTimeout = left }
             }
             var outgoing = current
-            if outgoing.cookieJar != nil { outgoing.cookieJar = nil }
-            if let jar = request.cookieJar {
+            if let jar = cookieJar {
                 if let cookie = jar.header(for: current.url, adding: explicitCookie) {
                     outgoing.headers.replaceOrAdd(name: "Cookie", value: cookie)
                 } else if outgoing.headers.contains("Cookie") {
@@ -126,7 +125,7 @@ package enum Redirects {
                 }
             }
             var response = try await hop(outgoing)
-            request.cookieJar?.store(from: response.headers, for: current.url)
+            cookieJar?.store(from: response.headers, for: current.url)
             guard
                 let next = try nextRequest(
                     after: response, of: current, original: request, bodyIsReplayable: replayable, hops: &hops
@@ -138,6 +137,7 @@ package enum Redirects {
                 }
                 return response
             }
+            if case .stream(let body) = response.body { body.cancel() }
             current = next
             explicitCookie = next.headers["Cookie"]
         }
@@ -153,7 +153,7 @@ package enum Redirects {
         else { return nil }
         let from = current.url
         let failure = { (code: CourierError.Code, message: String) in
-            removeFile(of: response)
+            if case .stream(let body) = response.body { body.cancel() }
             return CourierError(
                 code, message, request: current, status: response.status, headers: response.headers
             )
@@ -199,7 +199,6 @@ package enum Redirects {
             }
         }
         next.url = target
-        removeFile(of: response)
         return next
     }
 
@@ -225,10 +224,6 @@ package enum Redirects {
     }
 
     /// A 3xx body written to the destination file is not the body asked for.
-    private static func removeFile(of response: TransportResponse) {
-        if case .file(let url, _) = response.body { try? FileManager.default.removeItem(at: url) }
-    }
-
     /// The final hop's timings moved to count from the start of the first hop.
     private static func shifted(_ timings: Timings, by offset: TimeInterval) -> Timings {
         var timings = timings

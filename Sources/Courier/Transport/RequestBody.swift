@@ -85,74 +85,16 @@ public protocol BodyStreamReader: AnyObject {
     func close()
 }
 
-/// Where a response body goes.
-public enum ResponseDestination: Sendable, Hashable {
-    /// Into memory, up to `TransferOptions.maxResponseBytes`.
-    case memory
-    /// Streamed into a file at this URL, created or truncated when the final response head
-    /// arrives. A request that gets no answer leaves an existing file as it was; one that fails
-    /// part way through the body removes the file, so a partial body is never left behind.
-    case file(URL)
-    /// Streamed into a file at this URL so that an interrupted download can be finished:
-    /// - a `206 Partial Content` body is written after the file's first `offset` bytes (the
-    ///   file is cut to `offset` bytes first; one shorter than `offset` fails with
-    ///   `.fileWriteFailed`);
-    /// - any other 2xx body replaces the file, as with `.file`;
-    /// - any other status's body goes to memory, up to `TransferOptions.maxResponseBytes`,
-    ///   and the file is left as it was.
-    ///
-    /// Unlike `.file`, a transfer that fails part way keeps the bytes already written.
-    /// `NetworkManager.download(_:to:progress:)` uses it to resume.
-    case resumableFile(URL, offset: Int64)
-}
-
-extension ResponseDestination {
-    /// Where the body of a response with `status` goes.
-    package enum Target: Equatable {
-        /// Into memory.
-        case memory
-        /// Into the file, after its first `keeping` bytes (0: the file is replaced).
-        case file(URL, keeping: Int64)
-    }
-
-    /// Where the body of a response with `status` goes, for this destination.
-    /// Refuses, before anything is sent, a `.file` destination that cannot be written: an
-    /// existing file without write permission, or a new one in a folder that does not exist or
-    /// cannot be written. Creates nothing: the file is opened on the final response head.
-    /// - Throws: `CourierError.Code.fileWriteFailed`.
-    package func checkWritable() throws(CourierError) {
-        guard case .file(let url) = self else { return }
-        let path = url.path
-        let writable =
-            access(path, F_OK) == 0
-            ? access(path, W_OK) == 0
-            : access(url.deletingLastPathComponent().path, W_OK | X_OK) == 0
-        guard writable else {
-            let reason = String(cString: strerror(errno))
-            throw CourierError(.fileWriteFailed, "cannot create response file \(path): \(reason)")
-        }
-    }
-
-    package func target(status: Int) -> Target {
-        switch self {
-        case .memory: .memory
-        case .file(let url): .file(url, keeping: 0)
-        case .resumableFile(let url, let offset):
-            status == 206
-                ? .file(url, keeping: max(0, offset))
-                : (200..<300).contains(status) ? .file(url, keeping: 0) : .memory
-        }
-    }
-}
-
-/// A response body as delivered.
-public enum ResponseBody: Sendable, Hashable {
+/// A response body as delivered: whole in memory, as a stream, or (a download's) in a file.
+public enum ResponseBody: Sendable {
     /// The bytes, in memory.
     case data(Data)
-    /// The file the bytes were written to, and how many there were.
+    /// The bytes as they arrive; read them once.
+    case stream(ResponseStream)
+    /// The file the bytes were written to, and how many there were: a download's body.
     case file(URL, byteCount: Int64)
 
-    /// The in-memory bytes; empty for a file body.
+    /// The in-memory bytes; empty for a stream or a file.
     public var data: Data {
         if case .data(let data) = self { return data }
         return Data()

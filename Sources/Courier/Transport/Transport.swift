@@ -1,4 +1,3 @@
-import CourierCookies
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -24,24 +23,19 @@ import Foundation
 /// anything else a transport throws in a `CourierError` (keeping it as `underlying`), so its
 /// own `send`, `download` and `stream` throw `CourierError` alone.
 public protocol Transport: Sendable {
-    /// Sends `request` and returns the response head and body.
+    /// Makes one exchange: sends `request` and returns the response head with its body.
     ///
-    /// - Parameter request: what to send and where to put the response body.
+    /// The body is `.data`, whole in memory (at most `maxResponseBytes`), or `.stream`, read
+    /// as it arrives under backpressure. `request.options.delivery` says which the caller
+    /// prefers: `.whole` for a body it will hold in memory anyway, `.streamed` for one it
+    /// writes on (a file, a consumer). Either answer is correct: `NetworkManager` takes both.
+    /// A transport that can only collect returns `.data`; one that only streams, `.stream`.
+    ///
+    /// - Parameter request: what to send.
     /// - Returns: the response, whatever its status code.
     /// - Throws: `CourierError` for a request that cannot be sent or a transfer that
     ///   failed; `.cancelled` when the calling task is cancelled.
     func send(_ request: TransportRequest) async throws -> TransportResponse
-
-    /// Sends `request` and returns as soon as the response head has arrived, with the body
-    /// to read as it comes, under backpressure. A redirect is returned, as by `send`.
-    /// `request.destination` and `maxResponseBytes` do not apply: the body goes to the
-    /// stream. The default refuses: a transport that cannot stream says so.
-    ///
-    /// - Parameter request: what to send.
-    /// - Returns: the head (its `body` is empty) and the body stream.
-    /// - Throws: `CourierError` as `send` does; `.invalidConfiguration` from a transport
-    ///   that does not stream.
-    func stream(_ request: TransportRequest) async throws -> TransportStream
 
     /// Stops the transport: transfers in flight end with `.cancelled` and its resources are
     /// released before this returns. The default does nothing.
@@ -51,34 +45,14 @@ public protocol Transport: Sendable {
 extension Transport {
     /// Does nothing: a transport with nothing to release needs no shutdown.
     public func shutdown() async {}
-
-    /// Refuses with `.invalidConfiguration`: this transport does not stream bodies.
-    public func stream(_ request: TransportRequest) async throws -> TransportStream {
-        throw CourierError(
-            .invalidConfiguration, "\(type(of: self)) does not stream response bodies",
-            request: request)
-    }
 }
 
-/// What `Transport.stream(_:)` returns: the response head and its body as it arrives.
-public struct TransportStream: Sendable {
-    /// Status, headers, URL, timings so far and HTTP version; its `body` is empty.
-    public var head: TransportResponse
-    /// The body.
-    public var body: ResponseStream
-
-    /// Creates a streamed response.
-    public init(head: TransportResponse, body: ResponseStream) {
-        self.head = head
-        self.body = body
-    }
-}
-
-/// A request as a transport sees it: method, URL, headers, a body that may stream from disk,
-/// where the response body goes, the transfer's limits and a progress callback.
+/// A request as a transport sees it, a plain value: method, URL, headers, a body that may
+/// stream from disk, the transfer's options and a progress callback.
 ///
 /// It is the one request type from an endpoint down to a transport: parameters encode into
-/// it, interceptors adapt it, and `Transport.send(_:)` sends it.
+/// it, interceptors adapt it, and `Transport.send(_:)` sends it. It carries no policy: where a
+/// downloaded body goes, resuming, cookies and redirects are `NetworkManager`'s.
 public struct TransportRequest: Sendable {
     /// The request's fields, shared between copies until one of them changes (copy on
     /// write): a request is copied at every layer from the endpoint down to the transport,
@@ -91,33 +65,24 @@ public struct TransportRequest: Sendable {
         var url: URL
         var headers: HTTPHeaders
         var body: RequestBody
-        var destination: ResponseDestination
         var options: TransferOptions
         var progress: (@Sendable (TransferProgress) -> Void)?
-        var cookieJar: CookieJar?
-        var onResponseHead: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)?
 
         init(
-            method: HTTPMethod, url: URL, headers: HTTPHeaders, body: RequestBody,
-            destination: ResponseDestination, options: TransferOptions,
-            progress: (@Sendable (TransferProgress) -> Void)?, cookieJar: CookieJar?,
-            onResponseHead: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)?
+            method: HTTPMethod, url: URL, headers: HTTPHeaders, body: RequestBody, options: TransferOptions,
+            progress: (@Sendable (TransferProgress) -> Void)?
         ) {
             self.method = method
             self.url = url
             self.headers = headers
             self.body = body
-            self.destination = destination
             self.options = options
             self.progress = progress
-            self.cookieJar = cookieJar
-            self.onResponseHead = onResponseHead
         }
 
         func copy() -> Storage {
             Storage(
-                method: method, url: url, headers: headers, body: body, destination: destination,
-                options: options, progress: progress, cookieJar: cookieJar, onResponseHead: onResponseHead)
+                method: method, url: url, headers: headers, body: body, options: options, progress: progress)
         }
     }
 
@@ -154,11 +119,6 @@ public struct TransportRequest: Sendable {
         get { storage.body }
         set { mutableStorage.body = newValue }
     }
-    /// Where the response body goes.
-    public var destination: ResponseDestination {
-        get { storage.destination }
-        set { mutableStorage.destination = newValue }
-    }
     /// Limits for this transfer.
     public var options: TransferOptions {
         get { storage.options }
@@ -172,35 +132,17 @@ public struct TransportRequest: Sendable {
         get { storage.progress }
         set { mutableStorage.progress = newValue }
     }
-    /// The cookies to send and to keep, on every hop of a redirect chain; `nil` sends only a
-    /// `Cookie` header the request sets itself. `NetworkManager` passes its `cookieJar` and
-    /// applies it on every hop, so a transport is handed requests without one.
-    public var cookieJar: CookieJar? {
-        get { storage.cookieJar }
-        set { mutableStorage.cookieJar = newValue }
-    }
-    /// Called once the final response head (status 200 or more) has arrived, before any of
-    /// its body is written; `NetworkManager.download` records the validator of a resumable
-    /// download from it. A transport calls it, from any thread, when it has the head of a
-    /// response whose body goes to `destination`.
-    public package(set) var onResponseHead: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)? {
-        get { storage.onResponseHead }
-        set { mutableStorage.onResponseHead = newValue }
-    }
-
     /// Creates a transport request.
     public init(
         method: HTTPMethod = .get,
         url: URL,
         headers: HTTPHeaders = HTTPHeaders(),
         body: RequestBody = .empty,
-        destination: ResponseDestination = .memory,
         options: TransferOptions = TransferOptions(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
         storage = Storage(
-            method: method, url: url, headers: headers, body: body, destination: destination,
-            options: options, progress: progress, cookieJar: nil, onResponseHead: nil)
+            method: method, url: url, headers: headers, body: body, options: options, progress: progress)
     }
 
     /// Creates a request from a Foundation `URLRequest`: its method, URL, headers and
@@ -209,13 +151,12 @@ public struct TransportRequest: Sendable {
     package init(
         urlRequest: URLRequest,
         body: RequestBody = .empty,
-        destination: ResponseDestination = .memory,
         options: TransferOptions = TransferOptions(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
         self.init(
-            url: urlRequest.url ?? URL(fileURLWithPath: "/"), body: body, destination: destination,
-            options: options, progress: progress)
+            url: urlRequest.url ?? URL(fileURLWithPath: "/"), body: body, options: options, progress: progress
+        )
         if options.idleTimeout == nil {
             self.options.idleTimeout = .seconds(exactly: urlRequest.timeoutInterval) ?? .seconds(7 * 86_400)
         }
@@ -281,6 +222,20 @@ public struct TransferOptions: Sendable, Hashable {
     /// For a streamed body: how many received bytes may wait unread before the transport
     /// stops reading from the network. Default 1 MiB.
     public var streamBufferBytes: Int = 1 << 20
+    /// How the caller would like the response body: whole in memory, or as a stream. Set by
+    /// `NetworkManager` for each call: `.whole` for `send`, `.streamed` for `stream`, `events`
+    /// and `download`.
+    public var delivery: BodyDelivery = .whole
+
+    /// How a transport hands over a response body.
+    public enum BodyDelivery: Sendable, Hashable {
+        /// Read whole into memory, up to `maxResponseBytes`, before the response is returned
+        /// (`ResponseBody.data`): the fast path for a body that will be held in memory anyway.
+        case whole
+        /// Returned as soon as the head has arrived, the body following as it comes
+        /// (`ResponseBody.stream`); `maxResponseBytes` is the reader's to apply.
+        case streamed
+    }
 
     /// Creates transfer options.
     public init(
@@ -350,7 +305,7 @@ public struct TransportResponse: Sendable {
     public var status: Int
     /// The response header fields, in order.
     public var headers: HTTPHeaders
-    /// The body, in memory or in a file, as the request's destination asked.
+    /// The body: whole in memory, or a stream (see `TransferOptions.delivery`).
     public var body: ResponseBody
     /// The URL that answered, after any redirects.
     public var url: URL?

@@ -77,6 +77,7 @@ enum SendCommand: Command {
             throw UsageError("send needs METHOD and URL (see 'courier send --help')")
         }
         let request = try SendRequestBuilder(parsed: parsed).build()
+        let output = parsed.value(Options.output).map { URL(fileURLWithPath: $0) }
         var settings = try ClientSettings(parsed: parsed)
         if let maxBytes = try parsed.int(Options.maxBytes) {
             guard maxBytes > 0 else { throw UsageError("--max-bytes must be positive") }
@@ -100,7 +101,7 @@ enum SendCommand: Command {
 
         let response: Response<Data>
         do {
-            if case .file(let output) = request.destination {
+            if let output {
                 // A download resumes what a cut attempt (or an earlier run) left in the file.
                 response = try await manager.download(request, to: output).map { _ in Data() }
             } else {
@@ -119,6 +120,7 @@ enum SendCommand: Command {
         }
         switch response.body {
         case .data(let data): FileHandle.standardOutput.write(data)
+        case .stream: break  // `send` reads every body whole
         case .file(let url, let count):
             if verbose { standardError("wrote \(count) bytes to \(url.path)\n") }
         }

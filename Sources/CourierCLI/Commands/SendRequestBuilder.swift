@@ -23,9 +23,6 @@ struct SendRequestBuilder {
         else { throw UsageError("'\(urlText)' is not an absolute http or https URL") }
 
         var request = TransportRequest(method: method, url: url)
-        if let outputPath = parsed.value(O.output) {
-            request.destination = .file(URL(fileURLWithPath: outputPath))
-        }
         try addBody(to: &request)
         for header in parsed.all(O.header) {
             guard let colon = header.firstIndex(of: ":") else {

@@ -173,7 +173,7 @@ struct CurlRequestPlan: Sendable, Equatable {
 
         let total = request.options.totalTimeout?.timeInterval ?? 0
         let maxResponseBytes: Int64?
-        if case .memory = request.destination {
+        if request.options.delivery == .whole {
             maxResponseBytes = request.options.maxResponseBytes
         } else {
             maxResponseBytes = nil

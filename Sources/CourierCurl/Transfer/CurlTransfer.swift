@@ -30,7 +30,6 @@ final class CurlTransfer: @unchecked Sendable {
     let plan: CurlRequestPlan
     let request: TransportRequest
     private let progressHandler: (@Sendable (TransferProgress) -> Void)?
-    private let headHandler: (@Sendable (Int, HTTPHeaders) -> Void)?
     private let state = Locked(TransferStateMachine<Continuation>())
     /// Raised once the state machine has an abort reason: what every callback asks first,
     /// read without taking the lock.
@@ -38,7 +37,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     // Loop-thread state (see the type's comment).
     private let source: BodySource
-    private let sink: ResponseSink
+    private var sink: ResponseSink
     private var head = ResponseHeadParser()
     private var lastUpload: Int64 = -1
     private var lastDownload: Int64 = -1
@@ -54,14 +53,12 @@ final class CurlTransfer: @unchecked Sendable {
     var waitingSince: ContinuousClock.Instant?
     /// Its origin's place in the loop, from submission on.
     var originQueue: OriginQueue?
-    /// Where a streamed body goes, when `Transport.stream` started this transfer; the
+    /// Where a streamed body goes, when the request asked for `.streamed` delivery; the
     /// continuation is then resumed with the head, and the body ends the stream.
     let stream: StreamBuffer?
 
-    /// Creates the easy handle and configures it from `plan`; opens the body source and
-    /// the response destination.
-    /// - Throws: `CourierError` when the body or destination cannot be opened or libcurl
-    ///   refuses an option.
+    /// Creates the easy handle and configures it from `plan`; opens the body source.
+    /// - Throws: `CourierError` when the body cannot be opened or libcurl refuses an option.
     init(
         request: TransportRequest, plan: CurlRequestPlan, handles: EasyHandlePool, stream: StreamBuffer? = nil
     ) throws {
@@ -75,12 +72,9 @@ final class CurlTransfer: @unchecked Sendable {
         self.request = request
         self.progressHandler = request.progress
         self.stream = stream
-        self.headHandler = request.onResponseHead
+        sink = ResponseSink(maxResponseBytes: plan.maxResponseBytes ?? request.options.maxResponseBytes)
         do {
             source = try BodySource(request.body)
-            sink = try ResponseSink(
-                destination: request.destination,
-                maxResponseBytes: plan.maxResponseBytes ?? request.options.maxResponseBytes)
         } catch var error as CourierError {
             // Untouched, but a handle with libcurl's defaults would go back as one with the
             // constant options.
@@ -147,7 +141,6 @@ final class CurlTransfer: @unchecked Sendable {
             result = .failure(CurlErrorMapping.error(for: code, errorBuffer: text, request: request))
         }
         source.close()
-        if case .failure = result { sink.discard() } else { sink.close() }
         if let stream {
             if case .failure(let error) = result {
                 stream.finish(state.withLock { $0.explained(error) })
@@ -163,17 +156,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func makeResponse() -> Result<TransportResponse, CourierError> {
-        let body: ResponseBody
-        do {
-            body = try sink.finish()
-        } catch {
-            switch error {
-            case .writeFailed(let message): fail(.fileWriteFailed(message))
-            case .tooLarge(let limit): fail(.responseTooLarge(limit: limit, declared: nil))
-            }
-            return .failure(
-                CourierError(.fileWriteFailed, "finishing the response body failed", request: request))
-        }
+        let body = sink.finish()
         reportFinalProgress()
         let status = CurlResponseInfo.status(easy) ?? head.status ?? 0
         return .success(
@@ -225,13 +208,6 @@ final class CurlTransfer: @unchecked Sendable {
             deliverHead(status: status)
             return true
         }
-        do {
-            try sink.begin(status: status)
-        } catch {
-            if case .writeFailed(let message) = error { fail(.fileWriteFailed(message)) }
-            return false
-        }
-        headHandler?(status, head.headers)
         guard let limit = plan.maxResponseBytes,
             !TransferOptions.hasNoBody(status: status, method: request.method),
             let declared = head.contentLength, declared > limit
@@ -248,10 +224,8 @@ final class CurlTransfer: @unchecked Sendable {
             try sink.write(bytes)
             return true
         } catch {
-            switch error {
-            case .tooLarge(let limit): fail(.responseTooLarge(limit: limit, declared: head.contentLength))
-            case .writeFailed(let message): fail(.fileWriteFailed(message))
-            }
+            guard case .tooLarge(let limit) = error else { return false }
+            fail(.responseTooLarge(limit: limit, declared: head.contentLength))
             return false
         }
     }

@@ -9,8 +9,6 @@ enum TransferAbortReason: Sendable, Equatable {
     case shutdown
     /// The in-memory body passed the limit (declared by `Content-Length` or counted).
     case responseTooLarge(limit: Int64, declared: Int64?)
-    /// Writing the body to its file failed.
-    case fileWriteFailed(String)
     /// Reading the request body failed.
     case bodyReadFailed(String)
     /// No byte went out or came in for the idle timeout, in seconds.
@@ -26,8 +24,6 @@ enum TransferAbortReason: Sendable, Equatable {
         case .responseTooLarge(let limit, let declared):
             let what = declared.map { "Content-Length \($0) is" } ?? "the response body is"
             return CourierError(.responseTooLarge, "\(what) larger than the limit of \(limit) bytes")
-        case .fileWriteFailed(let message):
-            return CourierError(.fileWriteFailed, "writing the response body failed: \(message)")
         case .bodyReadFailed(let message):
             return CourierError(.invalidBody, "reading the request body failed: \(message)")
         case .idle(let seconds):

@@ -71,8 +71,10 @@ extension TransportConformance {
         Check("failures.anUnwritableDestinationFailsBeforeSending") { c in
             let destination = URL(fileURLWithPath: "/nonexistent-dir-\(UUID())/out.bin")
             let path = c.uniquePath("/echo/unwritable")
-            let request = TransportRequest(urlRequest: try c.request(path), destination: .file(destination))
-            await c.expectError(request, code: .fileWriteFailed, "a file in a missing folder")
+            let request = try c.request(path)
+            await c.expectError(code: .fileWriteFailed, "a download to a file in a missing folder") {
+                "status \(try await c.manager().download(request, to: destination).status)"
+            }
             try await c.expectStillWorks()
             c.expectEqual(c.received(path).count, 0, "requests that reached the server")
         },
@@ -84,9 +86,9 @@ extension TransportConformance {
             defer { try? FileManager.default.removeItem(at: destination) }
             try await LoopbackPort.withRefusingPort { port in
                 guard let url = URL(string: "http://127.0.0.1:\(port)/nothing") else { return }
-                await c.expectError(
-                    TransportRequest(url: url, destination: .file(destination)), code: .cannotConnect,
-                    "closed port")
+                await c.expectError(code: .cannotConnect, "a download from a closed port") {
+                    "status \(try await c.manager().download(URLRequest(url: url), to: destination).status)"
+                }
             }
             c.expectEqual(
                 try? Data(contentsOf: destination), original, "the file, after a request that got no answer")
@@ -95,9 +97,10 @@ extension TransportConformance {
             let destination = FileManager.default.temporaryDirectory
                 .appendingPathComponent("courier-cut-\(UUID()).bin")
             defer { try? FileManager.default.removeItem(at: destination) }
-            let request = TransportRequest(
-                urlRequest: try c.request("/truncated/200000"), destination: .file(destination))
-            await c.expectError(request, code: .connectionLost, "a body cut in half, to a file")
+            let request = try c.request("/truncated/200000")
+            await c.expectError(code: .connectionLost, "a body cut in half, downloaded to a file") {
+                "status \(try await c.manager().download(request, to: destination).status)"
+            }
             c.expect(
                 !FileManager.default.fileExists(atPath: destination.path),
                 "a partial body was left in \(destination.path)")

@@ -157,11 +157,14 @@ extension TransportConformance {
                 let destination = directory.url.appendingPathComponent("download.bin")
                 let size = 3 << 20
                 let progress = ProgressRecorder()
-                let response = try await c.send(
-                    TransportRequest(
-                        urlRequest: try c.request("/bytes/\(size)"), destination: .file(destination),
-                        progress: progress.record))
-                c.expectEqual(response.body, .file(destination, byteCount: Int64(size)), "body")
+                let response = try await c.manager().download(
+                    try c.request("/bytes/\(size)"), to: destination, progress: progress.record)
+                if case .file(let url, let count) = response.body {
+                    c.expect(
+                        url == destination && count == Int64(size), "body: \(count) bytes to \(url.path)")
+                } else {
+                    c.record("the body is not the file: \(response.body)")
+                }
                 c.expect(
                     (try? Data(contentsOf: destination)) == Pattern.bytes(offset: 0, count: size),
                     "the file holds other bytes")

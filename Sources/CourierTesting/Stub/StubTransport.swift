@@ -150,7 +150,7 @@ public final class StubTransport: Transport {
     /// Records the request, finds its answer, and delivers it like a real transport.
     /// - Throws: the stubbed `CourierError`; `.cancelled` when the task is cancelled during
     ///   a delay; `.responseTooLarge` over `maxResponseBytes`; `.invalidConfiguration` for a
-    ///   missing fixture; `.fileWriteFailed` when the destination file cannot be written.
+    ///   missing fixture.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let url = request.url
         let recorded = try record(request, url: url)
@@ -180,18 +180,6 @@ public final class StubTransport: Transport {
             throw error
         }
         return try deliver(stub, for: request, url: url)
-    }
-
-    /// Answers as `send` does (the body in memory, up to `maxResponseBytes`), then hands the
-    /// body out as a stream of one chunk.
-    /// - Throws: what `send` throws.
-    public func stream(_ request: TransportRequest) async throws -> TransportStream {
-        var memory = request
-        memory.destination = .memory
-        var head = try await send(memory)
-        let body = head.body.data
-        head.body = .data(Data())
-        return TransportStream(head: head, body: ResponseStream(chunks: body.isEmpty ? [] : [body]))
     }
 
     private func record(_ request: TransportRequest, url: URL) throws -> RecordedRequest {
@@ -267,36 +255,16 @@ public final class StubTransport: Transport {
         let total = Int64(data.count)
         request.progress?(TransferProgress(direction: .download, completed: total, total: total))
         let body: ResponseBody
-        request.onResponseHead?(stub.status, headers)
-        switch request.destination.target(status: stub.status) {
-        case .memory:
-            if total > request.options.maxResponseBytes {
-                throw CourierError(
-                    .responseTooLarge,
-                    "the response body of \(total) bytes exceeds maxResponseBytes (\(request.options.maxResponseBytes))",
-                    request: request, status: stub.status, headers: headers)
-            }
+        if request.options.delivery == .streamed {
+            // Handed out as a real transport streams it: one chunk, read by the caller.
+            body = .stream(ResponseStream(chunks: data.isEmpty ? [] : [data]))
+        } else if total > request.options.maxResponseBytes {
+            throw CourierError(
+                .responseTooLarge,
+                "the response body of \(total) bytes exceeds maxResponseBytes (\(request.options.maxResponseBytes))",
+                request: request, status: stub.status, headers: headers)
+        } else {
             body = .data(data)
-        case .file(let fileURL, let keeping):
-            do {
-                if keeping > 0 {
-                    let handle = try FileHandle(forWritingTo: fileURL)
-                    defer { try? handle.close() }
-                    guard try handle.seekToEnd() >= UInt64(keeping) else {
-                        throw CocoaError(.fileWriteUnknown)
-                    }
-                    try handle.truncate(atOffset: UInt64(keeping))
-                    try handle.seekToEnd()
-                    try handle.write(contentsOf: data)
-                } else {
-                    try data.write(to: fileURL)
-                }
-            } catch {
-                throw CourierError(
-                    .fileWriteFailed, "cannot write the response body to \(fileURL.path)",
-                    request: request, underlying: error)
-            }
-            body = .file(fileURL, byteCount: keeping + total)
         }
         return TransportResponse(
             status: stub.status, headers: headers, body: body, url: url, timings: Timings(total: 0),

@@ -12,7 +12,7 @@ import Testing
     private func plan(
         _ method: String = "GET", url: String = "http://127.0.0.1:8080/a?b=c",
         headers: [String: String] = [:],
-        body: RequestBody = .empty, destination: ResponseDestination = .memory,
+        body: RequestBody = .empty,
         options: TransferOptions = TransferOptions(), configuration: CurlTransport.Configuration = .init()
     ) throws -> CurlRequestPlan {
         var request = URLRequest(url: try #require(URL(string: url)))
@@ -20,7 +20,7 @@ import Testing
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return try CurlRequestPlan.make(
             for: TransportRequest(
-                urlRequest: request, body: body, destination: destination, options: options),
+                urlRequest: request, body: body, options: options),
             configuration: configuration)
     }
 
@@ -94,13 +94,12 @@ import Testing
 
     @Test func optionsAndConfigurationReachThePlan() throws {
         let ca = URL(fileURLWithPath: "/tmp/ca.pem")
-        let plan = try plan(
-            destination: .file(URL(fileURLWithPath: "/tmp/out")),
-            options: TransferOptions(
-                connectTimeout: .seconds(0.25), idleTimeout: .seconds(1.5), totalTimeout: .seconds(2.5),
-                maxRedirects: 0),
-            configuration: .init(caBundle: ca, preferHTTP2: false))
-        #expect(plan.maxResponseBytes == nil, "no memory limit when streaming to a file")
+        var options = TransferOptions(
+            connectTimeout: .seconds(0.25), idleTimeout: .seconds(1.5), totalTimeout: .seconds(2.5),
+            maxRedirects: 0)
+        options.delivery = .streamed
+        let plan = try plan(options: options, configuration: .init(caBundle: ca, preferHTTP2: false))
+        #expect(plan.maxResponseBytes == nil, "no memory limit on a streamed body: its reader applies one")
         #expect(plan.connectTimeoutMilliseconds == 250)
         #expect(plan.totalTimeoutMilliseconds == 2500)
         #expect(plan.idleTimeout == .seconds(1.5))

@@ -60,7 +60,6 @@ private typealias Machine = TransferStateMachine<String>
         (TransferAbortReason.cancelled, CourierError.Code.cancelled),
         (.shutdown, .cancelled),
         (.responseTooLarge(limit: 1, declared: nil), .responseTooLarge),
-        (.fileWriteFailed("disk full"), .fileWriteFailed),
         (.bodyReadFailed("gone"), .invalidBody),
     ])
     func abortReasonsMapToCodes(reason: TransferAbortReason, code: CourierError.Code) {

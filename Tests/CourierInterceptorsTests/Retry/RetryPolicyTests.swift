@@ -38,10 +38,6 @@ final class RetriedStreamTransport: Transport {
     let calls = Locked(0)
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        TransportResponse(status: 200, body: .data(Data()))
-    }
-
-    func stream(_ request: TransportRequest) async throws -> TransportStream {
         let call = calls.withLock { calls in
             calls += 1
             return calls
@@ -53,12 +49,10 @@ final class RetriedStreamTransport: Transport {
                     firstBodyCancelled.withLock { $0 = true }
                 })
             _ = producer.yield(Data(repeating: 0x65, count: 64))  // more than the buffer: a paused transfer
-            return TransportStream(head: TransportResponse(status: 503, body: .data(Data())), body: body)
+            return TransportResponse(status: 503, body: .stream(body))
         }
         cancelledWhenRetried.withLock { $0 = firstBodyCancelled.withLock { $0 } }
-        return TransportStream(
-            head: TransportResponse(status: 200, body: .data(Data())),
-            body: ResponseStream(chunks: [Data("ok".utf8)]))
+        return TransportResponse(status: 200, body: .stream(ResponseStream(chunks: [Data("ok".utf8)])))
     }
 }
 

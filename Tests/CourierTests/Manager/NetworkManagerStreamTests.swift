@@ -8,23 +8,21 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// `NetworkManager.stream` runs the pipeline of `send` on the head; a transport that does not
-/// stream refuses with a typed error.
+/// `NetworkManager.stream` runs the one pipeline every call runs; a transport that hands its body
+/// over whole streams it from memory.
 @Suite struct NetworkManagerStreamTests {
-    /// A third-party transport written before streaming existed: it compiles unchanged.
-    struct SendOnlyTransport: Transport {
+    /// A transport that only ever collects its body: a stream of it still works.
+    struct CollectingTransport: Transport {
         func send(_ request: TransportRequest) async throws -> TransportResponse {
             TransportResponse(status: 200, body: .data(Data("ok".utf8)))
         }
     }
 
-    @Test func aTransportWithoutStreamingRefusesWithATypedError() async throws {
-        let manager = NetworkManager(transport: SendOnlyTransport())
-        let error = await #expect(throws: CourierError.self) {
-            _ = try await manager.stream(URLRequest(url: URL(string: "http://example.invalid/x")!))
-        }
-        #expect(error?.code == .invalidConfiguration)
-        #expect(error?.message.contains("does not stream") == true)
+    @Test func aTransportThatOnlyCollectsIsStreamedFromMemory() async throws {
+        let manager = NetworkManager(transport: CollectingTransport())
+        let response = try await manager.stream(URLRequest(url: URL(string: "http://example.invalid/x")!))
+        #expect(response.status == 200)
+        #expect(try await response.value.collect(upTo: 16) == Data("ok".utf8))
     }
 
     @Test func interceptorsAdaptTheStreamedRequest() async throws {

@@ -205,7 +205,6 @@ struct NetworkManagerTests {
     struct FailingTransport: Transport {
         struct Broken: Error {}
         func send(_ request: TransportRequest) async throws -> TransportResponse { throw Broken() }
-        func stream(_ request: TransportRequest) async throws -> TransportStream { throw Broken() }
     }
 
     @Test(arguments: [false, true])
