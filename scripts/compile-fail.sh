@@ -53,6 +53,13 @@ else
   echo "compile-fail: ReadmeStubCheckExample.swift needs more than the public API"; echo "$output"; failed=$((failed + 1))
 fi
 # The classic enum as users paste it (the test target's copy, public API alone), and its last line.
+# The README's responder example uses the same notes API.
+if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" Tests/MockServerContractTests/ExampleAPI/NotesAPI.swift \
+  Tests/MockServerContractTests/ExampleAPI/ReadmeResponderExample.swift 2>&1)"; then
+  echo "compile-fail: ReadmeResponderExample.swift compiles with the public API alone"; passed=$((passed + 1))
+else
+  echo "compile-fail: ReadmeResponderExample.swift needs more than the public API"; echo "$output"; failed=$((failed + 1))
+fi
 seed_dir="$(mktemp -d)"
 echo 'let request = OnboardingEndPoint.login(email: "ayush", password: "123456").asURLRequest()' >"$seed_dir/main.swift"
 if output="$(swiftc -typecheck -I "$modules" Tests/CourierContractTests/Configurable/SeedOnboardingEndPoint.swift \
