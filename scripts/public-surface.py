@@ -13,7 +13,7 @@ LIBRARIES = ["CourierPrimitives", "CourierJSON", "CourierCookies", "Courier", "C
              "CourierCurl", "Endpoints", "MockServer", "MockServerContract", "CourierOpenAPI", "MockServerOpenAPI",
              "CourierPact", "MockServerPact", "CourierTesting"]
 FIRST_PROGRAM = ["Courier", "CourierContract", "CourierCurl"]
-REEXPORTS = {"CourierContract": ["CourierPrimitives"], "CourierTesting": ["MockServer", "MockServerContract"]}
+REEXPORTS = {"CourierContract": ["CourierPrimitives"], "CourierTesting": ["Courier", "MockServer", "MockServerContract"]}
 
 
 def symbols(module, build, triple, root):
