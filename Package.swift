@@ -15,7 +15,6 @@ let package = Package(
         .library(name: "CourierInterceptors", targets: ["CourierInterceptors"]),
         .library(name: "CourierURLSession", targets: ["CourierURLSession"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
-        .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "MockServerContract", targets: ["MockServerContract"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
@@ -84,6 +83,8 @@ let package = Package(
             name: "CourierCurl",
             dependencies: ["Courier", "CCurlShim"],
             path: "Sources/CourierCurl"),
+        // The demo's social API (declarations, models, services): for the `courier` tool and the package's
+        // own tests, not a product.
         .target(
             name: "Endpoints",
             dependencies: ["Courier", "CourierCache", "CourierContract", "CourierInterceptors"],

@@ -2,10 +2,14 @@
 """Checks the package's module graph against the arrows Courier's design allows.
 
 Reads `swift package dump-package` and fails, naming the arrow, when a target depends (directly for the
-allow-lists, transitively for the deny-lists) on what it must not. Run by .ci/run and `make test`.
+allow-lists, transitively for the deny-lists) on what it must not, or when a library product ships a
+module that only the package itself uses. Arrows follow need down to the C shims too: a function
+CCurlShim declares that no Swift source calls is reported, and so is a comment in the sources that
+cites an upstream issue or pull request (history, which belongs in commit messages). Run by .ci/run and
+`make test`.
 Usage: scripts/check-module-graph.py [--self-test]
 """
-import json, subprocess, sys
+import glob, json, os, re, subprocess, sys
 
 # Direct dependencies each library may have (anything else is a wrong arrow).
 ALLOWED = {
@@ -56,6 +60,59 @@ DENIED = {
     "CourierTool": {"Endpoints", "SocialBackend", "CourierCLI"},
 }
 
+# Modules no library product may contain: the demo's API and backend serve the `courier` tool and the
+# package's own tests; a user's program has no use for them.
+NOT_SHIPPED = {"Endpoints", "SocialBackend"}
+
+# The C shim's header, and where its callers live.
+SHIM_HEADER = "Sources/CCurlShim/include/CCurlShim.h"
+SWIFT_ROOTS = ["Sources", "MockServer", "Endpoints", "Tests"]
+COMMENT_ROOTS = ["Sources", "MockServer", "Endpoints"]
+# A comment citing an upstream issue or pull request by number.
+HISTORY = re.compile(r"//.*\b(?:issue|PR|pull request) #?[0-9]+")
+
+
+def shim_functions(header_text):
+    """The functions a C header declares (`ccurl_…(`), in order."""
+    names = []
+    for name in re.findall(r"\b(ccurl_\w+)\s*\(", header_text):
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def uncalled(functions, swift_texts):
+    """The functions no Swift text names."""
+    return [name for name in functions if not any(re.search(rf"\b{name}\b", text) for text in swift_texts)]
+
+
+def history_comments(files):
+    """`path:line: text` for each comment citing an issue or pull request; files is {path: text}."""
+    found = []
+    for path, text in sorted(files.items()):
+        for number, line in enumerate(text.splitlines(), 1):
+            if HISTORY.search(line):
+                found.append(f"{path}:{number}: {line.strip()}")
+    return found
+
+
+def swift_files(roots):
+    paths = []
+    for root in roots:
+        paths += glob.glob(os.path.join(root, "**", "*.swift"), recursive=True)
+    return {path: open(path, encoding="utf-8").read() for path in sorted(paths)}
+
+
+def source_problems():
+    found = []
+    with open(SHIM_HEADER, encoding="utf-8") as header:
+        functions = shim_functions(header.read())
+    for name in uncalled(functions, list(swift_files(SWIFT_ROOTS).values())):
+        found.append(f"CCurlShim declares {name}, which no Swift source calls")
+    for line in history_comments(swift_files(COMMENT_ROOTS)):
+        found.append(f"a comment recounts history (cite it in the commit message): {line}")
+    return found
+
 
 def graph_of(package):
     """{target: set of targets it depends on directly} from dump-package's JSON."""
@@ -80,8 +137,17 @@ def reach(graph, start):
     return seen
 
 
-def problems(graph):
+def products_of(package):
+    """{library product: set of its targets} from dump-package's JSON."""
+    return {product["name"]: set(product["targets"]) for product in package.get("products", [])
+            if "library" in product.get("type", {})}
+
+
+def problems(graph, products=None):
     found = []
+    for product, targets in sorted((products or {}).items()):
+        for module in sorted(targets & NOT_SHIPPED):
+            found.append(f"library product {product} ships {module}, which only the package itself uses")
     for target, allowed in ALLOWED.items():
         if target not in graph:
             found.append(f"{target}: no such target")
@@ -102,6 +168,15 @@ def self_test():
     assert any("MockServer -> Courier" in p for p in problems(bad)), problems(bad)
     bad = dict(good, MockServerContract=good["MockServerContract"] | {"CourierCurl"})
     assert any("MockServerContract reaches CourierCurl" in p for p in problems(bad)), problems(bad)
+    assert problems(good, {"Courier": {"Courier"}}) == []
+    shipped = problems(good, {"Courier": {"Courier"}, "Endpoints": {"Endpoints"}})
+    assert shipped == ["library product Endpoints ships Endpoints, which only the package itself uses"], shipped
+    header = "int ccurl_used(void);\nvoid ccurl_unused(int *flag);\n/* ccurl_used(x) again */"
+    assert shim_functions(header) == ["ccurl_used", "ccurl_unused"], shim_functions(header)
+    assert uncalled(["ccurl_used", "ccurl_unused"], ["let x = ccurl_used()"]) == ["ccurl_unused"]
+    assert uncalled(["ccurl_used"], ["ccurl_used_more()"]) == ["ccurl_used"]
+    cited = {"A.swift": "let a = 1\n    /// resets the count (curl issue 5974, PR 19066).\n// PRs are fine\n"}
+    assert history_comments(cited) == ["A.swift:2: /// resets the count (curl issue 5974, PR 19066)."], cited
     print("module graph: self-test passed")
 
 
@@ -109,13 +184,16 @@ def main():
     if "--self-test" in sys.argv:
         self_test()
         return 0
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     out = subprocess.run(["swift", "package", "dump-package"], check=True, capture_output=True, text=True).stdout
-    found = problems(graph_of(json.loads(out)))
+    package = json.loads(out)
+    found = problems(graph_of(package), products_of(package)) + source_problems()
     for problem in found:
         print(f"module graph: {problem}")
     if found:
         return 1
-    print(f"module graph: {len(ALLOWED)} libraries' arrows and {len(DENIED)} exclusions hold")
+    print(f"module graph: {len(ALLOWED)} libraries' arrows and {len(DENIED)} exclusions hold; "
+          f"no library product ships {', '.join(sorted(NOT_SHIPPED))}; every CCurlShim function is called")
     return 0
 
 

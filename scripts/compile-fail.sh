@@ -14,9 +14,11 @@ modules="${MODULES:-.build/debug/Modules}"
 [ -d "$modules" ] || { echo "compile-fail: no built modules in $modules; run swift build first" >&2; exit 1; }
 passed=0
 failed=0
+# The C modules' maps, for snippets whose imports reach them (CourierTesting reaches CYAML).
+clang_paths=(-I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl -I Sources/CYAML)
 for snippet in Tests/CompileFail/*.swift; do
   name="$(basename "$snippet")"
-  if output="$(swiftc -typecheck -I "$modules" "$snippet" 2>&1)"; then compiled=yes; else compiled=no; fi
+  if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" "$snippet" 2>&1)"; then compiled=yes; else compiled=no; fi
   case "$name" in
     wrong-*)
       # The error a snippet must fail with: its own `// error: REGEX` line, else the wrong response type's.
@@ -36,7 +38,6 @@ for snippet in Tests/CompileFail/*.swift; do
       fi ;;
   esac
 done
-clang_paths=(-I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl -I Sources/CYAML)
 for example in Tests/ReadmeExamplesTests/Readme*Example.swift \
   Tests/MockServerContractTests/ExampleAPI/NotesAPI.swift; do
   if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" "$example" 2>&1)"; then
@@ -51,6 +52,13 @@ if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" Tests/MockServe
   echo "compile-fail: ReadmeStubCheckExample.swift compiles with the public API alone"; passed=$((passed + 1))
 else
   echo "compile-fail: ReadmeStubCheckExample.swift needs more than the public API"; echo "$output"; failed=$((failed + 1))
+fi
+# The README's responder example uses the same notes API.
+if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" Tests/MockServerContractTests/ExampleAPI/NotesAPI.swift \
+  Tests/MockServerContractTests/ExampleAPI/ReadmeResponderExample.swift 2>&1)"; then
+  echo "compile-fail: ReadmeResponderExample.swift compiles with the public API alone"; passed=$((passed + 1))
+else
+  echo "compile-fail: ReadmeResponderExample.swift needs more than the public API"; echo "$output"; failed=$((failed + 1))
 fi
 # The classic enum as users paste it (the test target's copy, public API alone), and its last line.
 seed_dir="$(mktemp -d)"

@@ -10,10 +10,10 @@ import argparse, glob, json, os, subprocess, sys, tempfile
 
 LIBRARIES = ["CourierPrimitives", "CourierJSON", "CourierCookies", "Courier", "CourierContract",
              "CourierConfiguration", "CourierEvents", "CourierCache", "CourierInterceptors", "CourierURLSession",
-             "CourierCurl", "Endpoints", "MockServer", "MockServerContract", "CourierOpenAPI", "MockServerOpenAPI",
+             "CourierCurl", "MockServer", "MockServerContract", "CourierOpenAPI", "MockServerOpenAPI",
              "CourierPact", "MockServerPact", "CourierTesting"]
 FIRST_PROGRAM = ["Courier", "CourierContract", "CourierCurl"]
-REEXPORTS = {"CourierContract": ["CourierPrimitives"], "CourierTesting": ["MockServer", "MockServerContract"]}
+REEXPORTS = {"CourierContract": ["CourierPrimitives"], "CourierTesting": ["Courier", "MockServer", "MockServerContract"]}
 
 
 def symbols(module, build, triple, root):

@@ -51,7 +51,9 @@ public enum UploadEndPoint: SocialAPIGroup {
         let file = URL(fileURLWithPath: #filePath)
         let link = URL(string: "http://127.0.0.1/storage/videos/clip.mp4")!  // allowed: a valid literal
         return [
-            video(name: "clip.mp4", file: file), videoURL(name: "clip.mp4"),
+            // The link names a video that a backend with sample data holds from the start (the
+            // first of `SocialBackend.seedData`'s), so that a run that writes nothing finds it.
+            video(name: "clip.mp4", file: file), videoURL(name: "seed-001.mp4"),
             publish(
                 post: NewPost(video: "clip.mp4", videoURL: link, description: "Sample"),
                 idempotencyKey: "key-1"),

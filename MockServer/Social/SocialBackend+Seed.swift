@@ -25,6 +25,7 @@ extension SocialBackend {
         let videoBytes = Data((0..<(32 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         var files: [(name: String, url: URL)] = []
         for index in 1...max(1, count) where count > 0 {
+            // `seed-001.mp4` is the name `UploadEndPoint.videoURL`'s sample asks for.
             let name = String(format: "seed-%03d.mp4", index)
             let url = storageDirectory.appendingPathComponent("videos/\(name)")
             try videoBytes.write(to: url)

@@ -6,13 +6,9 @@ size_t ccurl_error_size(void) { return CURL_ERROR_SIZE; }
 
 size_t ccurl_readfunc_abort(void) { return CURL_READFUNC_ABORT; }
 int ccurl_seekfunc_ok(void) { return CURL_SEEKFUNC_OK; }
-int ccurl_seekfunc_fail(void) { return CURL_SEEKFUNC_FAIL; }
 int ccurl_seekfunc_cantseek(void) { return CURL_SEEKFUNC_CANTSEEK; }
 size_t ccurl_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
 CURLcode ccurl_easy_unpause(CURL *handle) { return curl_easy_pause(handle, CURLPAUSE_CONT); }
-
-void ccurl_flag_raise(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
-int ccurl_flag_is_raised(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
 
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
@@ -51,17 +47,8 @@ CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value
 CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
     return curl_easy_getinfo(handle, info, value);
 }
-CURLcode ccurl_easy_getinfo_double(CURL *handle, CURLINFO info, double *value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
-    return curl_easy_getinfo(handle, info, value);
-}
 
 CURLMcode ccurl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
-    return curl_multi_setopt(handle, option, value);
-}
-CURLMcode ccurl_multi_setopt_pointer(CURLM *handle, CURLMoption option, void *value) {
     return curl_multi_setopt(handle, option, value);
 }
 CURLSHcode ccurl_share_setopt_long(CURLSH *handle, CURLSHoption option, long value) {

@@ -49,8 +49,16 @@ extension Configuration {
         public init(from decoder: any Decoder) throws {
             try ConfigurationKeys.check(decoder, known: ["keys", "dates"])
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            keys = try Self.choice(Keys.self, .keys, in: container) ?? .useDefaultKeys
-            dates = try Self.choice(Dates.self, .dates, in: container) ?? .iso8601
+            keys =
+                try ConfigurationProblems.read(in: decoder) {
+                    try Self.choice(Keys.self, .keys, in: container)
+                }
+                ?? .useDefaultKeys
+            dates =
+                try ConfigurationProblems.read(in: decoder) {
+                    try Self.choice(Dates.self, .dates, in: container)
+                }
+                ?? .iso8601
         }
 
         private static func choice<Choice: RawRepresentable & CaseIterable>(

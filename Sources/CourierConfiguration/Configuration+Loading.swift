@@ -35,7 +35,8 @@ extension Configuration {
     ///   - source: where it came from, for messages.
     /// - Throws: `CourierError` with code `.invalidConfiguration`; for text that is not JSON to the
     ///   letter (RFC 8259: no trailing commas, comments, single quotes, `NaN`, leading zeros, unquoted
-    ///   keys), with the line and column of the first fault.
+    ///   keys), with the line and column of the first fault; else naming every problem the
+    ///   configuration has (unknown keys, wrong types, values out of range), one line each.
     public static func decode(_ data: Data, source: String = fileName) throws(CourierError) -> Configuration {
         // Foundation's parser accepts some JSON5 on some platforms; another tool reading the file would not.
         do {
@@ -44,76 +45,71 @@ extension Configuration {
             throw CourierError(
                 .invalidConfiguration, "\(source): invalid configuration: \(error)", underlying: error)
         }
-        let configuration: Configuration
+        let problems = ConfigurationProblems()
+        let decoder = JSONDecoder()
+        decoder.userInfo[ConfigurationProblems.key] = problems
+        let found: [CourierError]
         do {
-            configuration = try JSONDecoder().decode(Configuration.self, from: data)
-        } catch let error as DecodingError {
-            let (path, message) = ResponseDecoding.describe(error)
-            let location = path.isEmpty ? "" : " at \(path)"
-            throw CourierError(
-                .invalidConfiguration, "\(source): invalid configuration\(location): \(message)",
-                codingPath: path, underlying: error)
-        } catch let error as CourierError where error.code == .invalidConfiguration {
-            // An unknown key, or two names for one setting.
-            throw CourierError(
-                .invalidConfiguration, "\(source): \(error.message)", codingPath: error.codingPath)
+            let configuration = try decoder.decode(Configuration.self, from: data)
+            found = problems.all + configuration.rangeProblems
+            if found.isEmpty { return configuration }
         } catch {
-            throw CourierError(
-                .invalidConfiguration, "\(source): invalid configuration: \(error)", underlying: error)
+            // Only what stops the whole file (its top level is not an object, say) is thrown.
+            found = problems.all + [ConfigurationProblems.problem(from: error)]
         }
-        try configuration.validate(source: source)
-        return configuration
+        throw ConfigurationProblems.failure(found, source: source)
     }
 
     /// Checks that values are in range.
     /// - Parameter source: where the values came from, for messages.
-    /// - Throws: `CourierError` with code `.invalidConfiguration` naming the bad field.
+    /// - Throws: `CourierError` with code `.invalidConfiguration` naming every bad field.
     public func validate(source: String = fileName) throws(CourierError) {
-        func fail(_ path: String, _ message: String) -> CourierError {
-            CourierError(.invalidConfiguration, "\(source): \(path) \(message)", codingPath: path)
+        let problems = rangeProblems
+        guard problems.isEmpty else { throw ConfigurationProblems.failure(problems, source: source) }
+    }
+
+    /// Each value out of range, naming its field.
+    var rangeProblems: [CourierError] {
+        var problems: [CourierError] = []
+        func fail(_ path: String, _ message: String) {
+            problems.append(CourierError(.invalidConfiguration, "\(path) \(message)", codingPath: path))
         }
-        if let baseURL {
-            guard let scheme = baseURL.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                baseURL.host?.isEmpty == false
-            else {
-                throw fail("baseURL", "must be an absolute http or https URL, got \(baseURL.absoluteString)")
-            }
+        if let baseURL,
+            !["http", "https"].contains(baseURL.scheme?.lowercased()) || baseURL.host?.isEmpty != false
+        {
+            fail("baseURL", "must be an absolute http or https URL, got \(baseURL.absoluteString)")
         }
-        guard timeouts.connect > .zero else {
-            throw fail(
+        if timeouts.connect <= .zero {
+            fail(
                 "timeouts.connect",
                 "must be a positive number of seconds, got \(timeouts.connect.timeInterval)")
         }
-        guard timeouts.idle > .zero else {
-            throw fail(
-                "timeouts.idle", "must be a positive number of seconds, got \(timeouts.idle.timeInterval)")
+        if timeouts.idle <= .zero {
+            fail("timeouts.idle", "must be a positive number of seconds, got \(timeouts.idle.timeInterval)")
         }
-        if let total = timeouts.total {
-            guard total > .zero else {
-                throw fail(
-                    "timeouts.total", "must be a positive number of seconds, got \(total.timeInterval)")
-            }
+        if let total = timeouts.total, total <= .zero {
+            fail("timeouts.total", "must be a positive number of seconds, got \(total.timeInterval)")
         }
-        guard (1...100).contains(retry.maxAttempts) else {
-            throw fail("retry.maxAttempts", "must be between 1 and 100, got \(retry.maxAttempts)")
+        if !(1...100).contains(retry.maxAttempts) {
+            fail("retry.maxAttempts", "must be between 1 and 100, got \(retry.maxAttempts)")
         }
-        guard retry.baseDelay >= .zero else {
-            throw fail("retry.baseDelay", "must be zero or more seconds, got \(retry.baseDelay.timeInterval)")
+        if retry.baseDelay < .zero {
+            fail("retry.baseDelay", "must be zero or more seconds, got \(retry.baseDelay.timeInterval)")
         }
-        guard retry.maxDelay >= retry.baseDelay else {
-            throw fail(
-                "retry.maxDelay", "must be at least retry.baseDelay, got \(retry.maxDelay.timeInterval)")
+        if retry.maxDelay < retry.baseDelay {
+            fail("retry.maxDelay", "must be at least retry.baseDelay, got \(retry.maxDelay.timeInterval)")
         }
-        guard maxResponseBytes > 0 else {
-            throw fail("maxResponseBytes", "must be positive, got \(maxResponseBytes)")
+        if maxResponseBytes <= 0 {
+            fail("maxResponseBytes", "must be positive, got \(maxResponseBytes)")
         }
         for (name, value) in defaultHeaders.sorted(by: { $0.key < $1.key }) {
             do {
                 try RequestBuilding.validateHeader(name: name, value: value)
             } catch {
-                throw fail("defaultHeaders.\(name)", (error as? CourierError)?.message ?? "\(error)")
+                fail("defaultHeaders.\(name)", (error as? CourierError)?.message ?? "\(error)")
             }
         }
+        return problems
     }
 
     /// The name of the environment variable that overrides `transport`.

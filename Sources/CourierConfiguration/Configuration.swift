@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Every field is optional in the file; missing ones take the defaults shown (`total` has
 /// none: no whole-transfer deadline). A key the file does not know is refused, naming it
-/// and the closest known key.
+/// and the closest known key; `load(from:)` reports every problem of a file at once.
 ///
 /// ```json
 /// {
@@ -58,17 +58,21 @@ public struct Configuration: Codable, Sendable, Hashable {
             let container = try decoder.container(keyedBy: ConfigurationKeys.AnyKey.self)
             let defaults = Timeouts()
             func value(_ name: String) throws -> Duration? {
-                try ConfigurationKeys.seconds(in: container, name)
+                try ConfigurationProblems.read(in: decoder) {
+                    try ConfigurationKeys.seconds(in: container, name)
+                }
             }
             connect = try value(CodingKeys.connect.rawValue) ?? defaults.connect
             let idle = try value(CodingKeys.idle.rawValue)
             let request = try value(Self.requestAlias)
             if idle != nil, request != nil {
                 let path = ResponseDecoding.pathString(decoder.codingPath)
-                throw CourierError(
-                    .invalidConfiguration,
-                    "\(path) gives both \"idle\" and its old name \"request\"; keep \"idle\"",
-                    codingPath: path)
+                try ConfigurationProblems.report(
+                    CourierError(
+                        .invalidConfiguration,
+                        "\(path) gives both \"idle\" and its old name \"request\"; keep \"idle\"",
+                        codingPath: path),
+                    in: decoder)
             }
             self.idle = idle ?? request ?? defaults.idle
             total = try value(CodingKeys.total.rawValue)
@@ -106,10 +110,16 @@ public struct Configuration: Codable, Sendable, Hashable {
             try ConfigurationKeys.check(decoder, known: ["maxAttempts", "baseDelay", "maxDelay"])
             let container = try decoder.container(keyedBy: ConfigurationKeys.AnyKey.self)
             let defaults = Retry()
+            func read<T>(_ read: () throws -> T?) throws -> T? {
+                try ConfigurationProblems.read(in: decoder, read)
+            }
             maxAttempts =
-                try container.decodeIfPresent(Int.self, forKey: .init("maxAttempts")) ?? defaults.maxAttempts
-            baseDelay = try ConfigurationKeys.seconds(in: container, "baseDelay") ?? defaults.baseDelay
-            maxDelay = try ConfigurationKeys.seconds(in: container, "maxDelay") ?? defaults.maxDelay
+                try read { try container.decodeIfPresent(Int.self, forKey: .init("maxAttempts")) }
+                ?? defaults.maxAttempts
+            baseDelay =
+                try read { try ConfigurationKeys.seconds(in: container, "baseDelay") } ?? defaults.baseDelay
+            maxDelay =
+                try read { try ConfigurationKeys.seconds(in: container, "maxDelay") } ?? defaults.maxDelay
         }
 
         /// Writes the settings, delays in seconds, as `courier.json` has them.
@@ -170,18 +180,18 @@ public struct Configuration: Codable, Sendable, Hashable {
             ])
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = Configuration()
-        baseURL = try container.decodeIfPresent(URL.self, forKey: .baseURL)
-        transport =
-            try container.decodeIfPresent(TransportKind.self, forKey: .transport) ?? defaults.transport
-        timeouts = try container.decodeIfPresent(Timeouts.self, forKey: .timeouts) ?? defaults.timeouts
-        retry = try container.decodeIfPresent(Retry.self, forKey: .retry) ?? defaults.retry
-        defaultHeaders =
-            try container.decodeIfPresent([String: String].self, forKey: .defaultHeaders)
-            ?? defaults.defaultHeaders
-        maxResponseBytes =
-            try container.decodeIfPresent(Int64.self, forKey: .maxResponseBytes) ?? defaults.maxResponseBytes
-        proxy = try container.decodeIfPresent(ProxySettings.self, forKey: .proxy)
-        decoding = try container.decodeIfPresent(Decoding.self, forKey: .decoding) ?? defaults.decoding
+        // Each setting with a problem takes its default, so that the others are read and checked too.
+        func read<T: Decodable>(_ type: T.Type, _ key: CodingKeys) throws -> T? {
+            try ConfigurationProblems.read(in: decoder) { try container.decodeIfPresent(type, forKey: key) }
+        }
+        baseURL = try read(URL.self, .baseURL)
+        transport = try read(TransportKind.self, .transport) ?? defaults.transport
+        timeouts = try read(Timeouts.self, .timeouts) ?? defaults.timeouts
+        retry = try read(Retry.self, .retry) ?? defaults.retry
+        defaultHeaders = try read([String: String].self, .defaultHeaders) ?? defaults.defaultHeaders
+        maxResponseBytes = try read(Int64.self, .maxResponseBytes) ?? defaults.maxResponseBytes
+        proxy = try read(ProxySettings.self, .proxy)
+        decoding = try read(Decoding.self, .decoding) ?? defaults.decoding
     }
 
     /// The transfer limits these settings give: the response size limit, the connect

@@ -33,20 +33,25 @@ enum ConfigurationKeys {
         }
     }
 
-    /// Checks that the object `decoder` reads has only `known` (or `alsoAccepted`) keys.
-    /// - Throws: `CourierError` with code `.invalidConfiguration` naming the first unknown key
-    ///   (in sorted order) by its path, with the closest known key when one is near.
+    /// Checks that the object `decoder` reads has only `known` (or `alsoAccepted`) keys, and
+    /// reports each unknown key (in sorted order) by its path, with the closest known key when one
+    /// is near (see `ConfigurationProblems`).
+    /// - Throws: `CourierError` with code `.invalidConfiguration` naming the first unknown key,
+    ///   when `decoder` does not collect problems.
     static func check(_ decoder: any Decoder, known: [String], alsoAccepted: [String] = []) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
         let accepted = Set(known + alsoAccepted)
         let unknown = container.allKeys.map(\.stringValue).filter { !accepted.contains($0) }.sorted()
-        guard let key = unknown.first else { return }
-        let path = ResponseDecoding.pathString(decoder.codingPath + [AnyKey(key)])
-        let hint =
-            suggestion(for: key, among: known).map { "did you mean \($0.debugDescription)?" }
-            ?? "known keys: " + known.sorted().joined(separator: ", ")
-        throw CourierError(
-            .invalidConfiguration, "unknown key \(path.debugDescription); \(hint)", codingPath: path)
+        for key in unknown {
+            let path = ResponseDecoding.pathString(decoder.codingPath + [AnyKey(key)])
+            let hint =
+                suggestion(for: key, among: known).map { "did you mean \($0.debugDescription)?" }
+                ?? "known keys: " + known.sorted().joined(separator: ", ")
+            try ConfigurationProblems.report(
+                CourierError(
+                    .invalidConfiguration, "unknown key \(path.debugDescription); \(hint)", codingPath: path),
+                in: decoder)
+        }
     }
 
     /// The known key closest to `key` by edit distance (ignoring case), when it is close

@@ -9,6 +9,9 @@ import Foundation
 /// exactly as Foundation's do. Malformed input, nesting deeper than 512 levels, numbers that do
 /// not fit and invalid UTF-8 are `DecodingError.dataCorrupted`, as in Foundation.
 ///
+/// One error says more than Foundation's: a date that is not ISO 8601 is reported at its own
+/// coding path (`posts[1].createdAt`, where Foundation stops at `posts[1]`), with its text.
+///
 /// ```swift
 /// var decoder = CourierJSONDecoder()
 /// decoder.keyDecodingStrategy = .convertFromSnakeCase

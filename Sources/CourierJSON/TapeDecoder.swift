@@ -320,11 +320,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             }
             let string = try unwrapString(index, parent, key)
             guard let date = try? Date.ISO8601FormatStyle().parse(string) else {
-                // Foundation reports the path of the value being decoded, without the key.
+                // Foundation's error stops at the container and leaves the value out; this one
+                // names the field and the text, so that a reader can find and fix it.
                 throw DecodingError.dataCorrupted(
                     DecodingError.Context(
-                        codingPath: codingPath,
-                        debugDescription: "Expected date string to be ISO8601-formatted."))
+                        codingPath: CodingPathNode.path(node(parent), appending: key),
+                        debugDescription:
+                            "Expected date string to be ISO8601-formatted, found \(string.debugDescription).")
+                )
             }
             return date
         case .formatted(let formatter):

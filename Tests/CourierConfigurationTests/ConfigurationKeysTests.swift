@@ -31,6 +31,29 @@ struct ConfigurationKeysTests {
         #expect(error?.message == expected)
     }
 
+    @Test func everyProblemIsReportedAtOnce() {
+        let json = """
+            { "transprt": "curl", "decodng": {}, "retry": { "maxAttempt": 2, "baseDelai": 1 },
+              "maxResponseBytes": "big", "timeouts": { "idle": 0 } }
+            """
+        let error = #expect(throws: CourierError.self) { try decode(json) }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.codingPath == "decodng")
+        let lines = error?.message.split(separator: "\n").map(String.init) ?? []
+        #expect(lines.count == 7, "\(lines)")
+        #expect(lines.first == "test.json: 6 problems:")
+        #expect(
+            Array(lines.dropFirst().prefix(4)) == [
+                "  - unknown key \"decodng\"; did you mean \"decoding\"?",
+                "  - unknown key \"transprt\"; did you mean \"transport\"?",
+                "  - unknown key \"retry.baseDelai\"; did you mean \"baseDelay\"?",
+                "  - unknown key \"retry.maxAttempt\"; did you mean \"maxAttempts\"?",
+            ])
+        #expect(
+            lines.dropFirst(5).first?.hasPrefix("  - invalid configuration at maxResponseBytes: ") == true)
+        #expect(lines.last == "  - timeouts.idle must be a positive number of seconds, got 0.0")
+    }
+
     @Test func defaultHeadersMayHaveAnyName() throws {
         let configuration = try decode(#"{ "defaultHeaders": { "X-Transprt": "a" } }"#)
         #expect(configuration.defaultHeaders == ["X-Transprt": "a"])

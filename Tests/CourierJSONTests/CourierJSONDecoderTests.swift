@@ -234,6 +234,28 @@ indirect enum DiffTree: Codable, Equatable, Sendable {
                 == 1_700_000_000.5)
     }
 
+    @Test func aDateThatIsNotISO8601NamesItsFieldAndValue() {
+        struct Dates: Decodable { var dates: [Date] }
+        var decoder = CourierJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let field = #expect(throws: DecodingError.self) {
+            try decoder.decode(Stamp.self, from: Data(#"{"at":"07/12/2026"}"#.utf8))
+        }
+        let element = #expect(throws: DecodingError.self) {
+            try decoder.decode(Dates.self, from: Data(#"{"dates":["2026-12-07T10:00:00Z","soon"]}"#.utf8))
+        }
+        for (error, path, value) in [(field, "at", "07/12/2026"), (element, "dates[1]", "soon")] {
+            guard case .dataCorrupted(let context) = error else {
+                Issue.record("expected dataCorrupted, got \(String(describing: error))")
+                continue
+            }
+            #expect(ResponseDecoding.pathString(context.codingPath) == path)
+            #expect(
+                context.debugDescription
+                    == "Expected date string to be ISO8601-formatted, found \"\(value)\".")
+        }
+    }
+
     @Test func userInfoReachesDecodableTypes() throws {
         struct Reader: Decodable {
             var seen: String?

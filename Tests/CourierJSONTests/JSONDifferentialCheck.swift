@@ -236,6 +236,19 @@ func describeDecodingError(_ error: DecodingError) -> String {
     }
 }
 
+/// An outcome of CourierJSONDecoder's in Foundation's words, where it says more on purpose: a date
+/// that is not ISO 8601 is reported at its own path and with its text, where Foundation's error
+/// stops at the container. Everything else is compared as it is.
+func foundationForm(_ outcome: String) -> String {
+    guard outcome.hasPrefix("dataCorrupted at "), outcome.contains("ISO8601-formatted, found") else {
+        return outcome
+    }
+    let pattern =
+        #/^dataCorrupted at (?<path>.*?)(?<last>\[[0-9]+\|[^\]]*\]|\.[^.\[]*): Expected date string to be ISO8601-formatted, found ".*"\.$/#
+    guard let match = outcome.wholeMatch(of: pattern) else { return outcome }
+    return "dataCorrupted at \(match.path): Expected date string to be ISO8601-formatted."
+}
+
 /// Decodes `data` as `type` with both decoders; returns a description of the disagreement, or `nil`.
 ///
 /// With `anyErrorMatches`, two failures count as agreement: Foundation's keyed containers list
@@ -247,7 +260,7 @@ func differentialMismatch<T: Codable>(
     let foundation = configuration.foundation
     let courier = configuration.courier
     let expected = describeOutcome { try foundation.decode(T.self, from: data) }
-    let actual = describeOutcome { try courier.decode(T.self, from: data) }
+    let actual = foundationForm(describeOutcome { try courier.decode(T.self, from: data) })
     guard expected != actual else { return nil }
     if anyErrorMatches && !expected.hasPrefix("value ") && !actual.hasPrefix("value ") { return nil }
     return "\(T.self) [\(configuration.name)]\n  Foundation: \(expected)\n  Courier:    \(actual)"

@@ -29,7 +29,8 @@ struct ReadmeExampleTests {
                 }
                 return .json((try? JSONEncoder().encode(post)) ?? Data(), status: 201)
             case "GET":
-                guard request.queryValue("page") == "1", request.queryValue("size") == "20" else {
+                // `size` is nil in the example: its default (20) is the server's to apply, so none is sent.
+                guard request.queryValue("page") == "1", request.queryValue("size") == nil else {
                     return .text("bad query \(request.target)", status: 400)
                 }
                 return .json((try? JSONEncoder().encode(store.withLock { $0 })) ?? Data())

@@ -16,17 +16,11 @@ size_t ccurl_error_size(void);
 /* Return values for callbacks (macros in curl.h that are not all importable). */
 size_t ccurl_readfunc_abort(void);
 int ccurl_seekfunc_ok(void);
-int ccurl_seekfunc_fail(void);
 int ccurl_seekfunc_cantseek(void);
 
 /* Pausing a transfer: the write callback's pause value, and curl_easy_pause(CURLPAUSE_CONT). */
 size_t ccurl_writefunc_pause(void);
 CURLcode ccurl_easy_unpause(CURL *handle);
-
-/* A flag that any thread may raise and the loop thread reads in every callback, without a
- * lock: an atomic int (release on store, acquire on load). */
-void ccurl_flag_raise(int *flag);
-int ccurl_flag_is_raised(const int *flag);
 
 /* curl_easy_setopt by argument type. */
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);
@@ -44,12 +38,9 @@ CURLcode ccurl_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callbac
 CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
-CURLcode ccurl_easy_getinfo_double(CURL *handle, CURLINFO info, double *value);
-CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 
 /* curl_multi_setopt and curl_share_setopt. */
 CURLMcode ccurl_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
-CURLMcode ccurl_multi_setopt_pointer(CURLM *handle, CURLMoption option, void *value);
 CURLSHcode ccurl_share_setopt_long(CURLSH *handle, CURLSHoption option, long value);
 
 /* The loop's reactor: the sockets libcurl asks to watch (CURLMOPT_SOCKETFUNCTION) and a

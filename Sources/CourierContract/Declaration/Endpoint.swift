@@ -175,7 +175,7 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
     public var arguments: [String: String] {
         var arguments: [String: String] = [:]
         for part in parts {
-            if case .parameter(let parameter, let value) = part.kind, let text = value?.scalarText {
+            if case .parameter(let parameter, .success(let value?)) = part.kind, let text = value.scalarText {
                 arguments[parameter.name] = text
             }
         }
@@ -189,8 +189,9 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
     package var headers: HTTPHeaders {
         var headers = HTTPHeaders()
         for part in parts {
-            if case .parameter(let parameter, let value) = part.kind, parameter.location == .header,
-                let text = value?.scalarText
+            if case .parameter(let parameter, .success(let value?)) = part.kind,
+                parameter.location == .header,
+                let text = value.scalarText
             {
                 headers[parameter.name] = text
             }
@@ -199,8 +200,9 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
     }
 
     /// Builds the request.
-    /// - Throws: `CourierError` `.invalidURL` when a path value is unsafe (`..`, a `/`, a
-    ///   control character), or what encoding the body throws.
+    /// - Throws: `CourierError` `.invalidParameters` naming a parameter whose value cannot be
+    ///   encoded, and why; `.invalidURL` when a path value is missing or unsafe (`..`, a `/`, a
+    ///   control character); or what encoding the body throws.
     public func makeRequest(baseURL base: URL?) throws -> TransportRequest {
         var segments: [String: String] = [:]
         var query: [String: ParameterValue] = [:]
@@ -208,7 +210,16 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
         var body: (any ParameterConvertible)?
         for part in parts {
             switch part.kind {
-            case .parameter(let parameter, let value):
+            case .parameter(let parameter, let encoded):
+                let value: ParameterValue?
+                switch encoded {
+                case .success(let encoded): value = encoded
+                case .failure(let error):
+                    throw CourierError(
+                        .invalidParameters,
+                        "\(parameter.location.rawValue) parameter \(parameter.name.debugDescription) cannot be "
+                            + "encoded: \(error.message)", underlying: error)
+                }
                 switch parameter.location {
                 case .path:
                     // A path needs one value; a list or an object cannot fill a segment.

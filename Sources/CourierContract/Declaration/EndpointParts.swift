@@ -7,7 +7,9 @@ import Foundation
 /// operation is first described, never on each call.
 public struct EndpointPart: Sendable {
     enum Kind: Sendable {
-        case parameter(DeclaredParameter, value: ParameterValue?)
+        /// A parameter and this call's value: nil when absent, or why it could not be encoded
+        /// (reported when the request is built, so that nothing is sent without it).
+        case parameter(DeclaredParameter, value: Result<ParameterValue?, CourierError>)
         case body(@Sendable () -> APIOperation.Body, any ParameterConvertible)
     }
 
@@ -52,7 +54,8 @@ public enum EndpointBuilder {
 }
 
 /// A path parameter: fills `{name}` in the path template, percent-encoded; a value that would
-/// walk the path (`..`, a `/`, a control character) fails the request with `.invalidURL`.
+/// walk the path (`..`, a `/`, a control character) fails the request with `.invalidURL`, and one
+/// that cannot be encoded with `.invalidParameters`.
 public struct Path<Value: Codable & Sendable>: EndpointComponent {
     public let part: EndpointPart
 
@@ -71,7 +74,7 @@ public struct Path<Value: Codable & Sendable>: EndpointComponent {
                 DeclaredParameter(
                     name: name, location: .path, schema: schema, valueType: Value.self,
                     summary: summary),
-                value: try? ParameterValueEncoder.shared.encode(value)))
+                value: encoded(value)))
     }
     /// Declares a path parameter whose schema is derived from `Value`.
     public init(_ name: String, _ value: Value, _ summary: String) {
@@ -79,7 +82,8 @@ public struct Path<Value: Codable & Sendable>: EndpointComponent {
     }
 }
 
-/// A query parameter: required when its value's type is not optional.
+/// A query parameter: required when its value's type is not optional. A nil value sends nothing:
+/// a declared default is the server's to apply, and is documented, not sent.
 public struct Query<Value: Codable & Sendable>: EndpointComponent {
     public let part: EndpointPart
 
@@ -87,21 +91,25 @@ public struct Query<Value: Codable & Sendable>: EndpointComponent {
     /// - Parameters:
     ///   - name: the name on the wire.
     ///   - value: this call's value; an optional type makes the parameter optional, and nil
-    ///     sends `defaultValue`, or nothing.
+    ///     sends nothing. A value that cannot be encoded fails the call with `.invalidParameters`.
     ///   - schema: what values must look like; default derived from `Value`.
-    ///   - defaultValue: the value a call that leaves it out gets (sent, and documented).
+    ///   - defaultValue: the value the server gives a call that leaves it out: documented (in the
+    ///     operation and its OpenAPI document), never sent.
     ///   - summary: one line on what it means.
     public init(
         _ name: String, _ value: Value, _ schema: @autoclosure @escaping @Sendable () -> Schema? = nil,
         default defaultValue: Value? = nil, _ summary: String = ""
     ) {
-        let declaredDefault = defaultValue.flatMap(presentValue)
+        let declaredDefault = defaultValue.map(encoded) ?? .success(nil)
+        var value = encoded(value)
+        // A default that cannot be encoded cannot be documented: every call fails, saying why.
+        if case .failure(let error) = declaredDefault { value = .failure(error) }
         part = EndpointPart(
             kind: .parameter(
                 DeclaredParameter(
                     name: name, location: .query, schema: schema, valueType: Value.self, summary: summary,
-                    defaultValue: declaredDefault),
-                value: presentValue(value) ?? declaredDefault))
+                    defaultValue: try? declaredDefault.get()),
+                value: value))
     }
 
     /// Declares a query parameter whose schema is derived from `Value`.
@@ -110,7 +118,8 @@ public struct Query<Value: Codable & Sendable>: EndpointComponent {
     }
 }
 
-/// A header parameter: required when its value's type is not optional; nil sends nothing.
+/// A header parameter: required when its value's type is not optional; nil sends nothing, and a
+/// value that cannot be encoded fails the call with `.invalidParameters`.
 public struct Header<Value: Codable & Sendable>: EndpointComponent {
     public let part: EndpointPart
 
@@ -123,7 +132,7 @@ public struct Header<Value: Codable & Sendable>: EndpointComponent {
             kind: .parameter(
                 DeclaredParameter(
                     name: name, location: .header, schema: schema, valueType: Value.self, summary: summary),
-                value: presentValue(value)))
+                value: encoded(value)))
     }
 
     /// Declares a header whose schema is derived from `Value`.
@@ -142,10 +151,17 @@ extension Optional: OptionalType {
     var isNone: Bool { self == nil }
 }
 
-/// The value as a parameter, or nil for an absent one (nil, or a value that encodes to null).
-private func presentValue(_ value: some Encodable) -> ParameterValue? {
-    guard let encoded = try? ParameterValueEncoder.shared.encode(value), encoded != .null else { return nil }
-    return encoded
+/// The value as a parameter: nil for an absent one (nil, or a value that encodes to null), or why it
+/// cannot be encoded.
+private func encoded(_ value: some Encodable) -> Result<ParameterValue?, CourierError> {
+    do {
+        let encoded = try ParameterValueEncoder.shared.encode(value)
+        return .success(encoded == .null ? nil : encoded)
+    } catch let error as CourierError {
+        return .failure(error)
+    } catch {
+        return .failure(CourierError(.invalidParameters, "\(error)", underlying: error))
+    }
 }
 
 /// A JSON request body; its schema is derived from the model.

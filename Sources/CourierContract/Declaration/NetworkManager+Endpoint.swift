@@ -55,6 +55,53 @@ extension NetworkManager {
         }
     }
 
+    // An `Endpoint` is not a `URLRequestConvertible`, so without these `send(_:as:)` would be refused
+    // for a missing conformance; these say instead that `as:` is what has to go.
+
+    /// Not available: an endpoint decodes as the response type it declares. Call `send(endpoint)`.
+    /// - Throws: never; it does not compile.
+    @available(
+        *, unavailable,
+        message: "an Endpoint<T> already fixes its response type T; drop 'as:' and call send(endpoint)"
+    )
+    public func send<Value, Other: Decodable & Sendable>(
+        _ endpoint: Endpoint<Value>, as type: Other.Type,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(CourierError) -> Response<Other> {
+        fatalError("unavailable")
+    }
+
+    /// Not available: an endpoint decodes as the response type it declares. Call
+    /// `request(endpoint, completion:)`.
+    /// - Returns: never; it does not compile.
+    @available(
+        *, unavailable,
+        message:
+            "an Endpoint<T> already fixes its response type T; drop 'as:' and call request(endpoint, completion:)"
+    )
+    @discardableResult
+    public func request<Value, Other: Decodable & Sendable>(
+        _ endpoint: Endpoint<Value>, as type: Other.Type,
+        completion: @escaping @Sendable (Result<Response<Other>, CourierError>) -> Void
+    ) -> Task<Void, Never> {
+        fatalError("unavailable")
+    }
+
+    /// Not available: an endpoint decodes as the response type it declares. Call
+    /// `request(endpoint, success:failure:)`.
+    /// - Returns: never; it does not compile.
+    @available(
+        *, unavailable,
+        message:
+            "an Endpoint<T> already fixes its response type T; drop 'as:' and call request(endpoint, success:failure:)"
+    )
+    @discardableResult
+    public func request<Value, Other: Decodable & Sendable>(
+        _ endpoint: Endpoint<Value>, as type: Other.Type, success: @escaping @Sendable (Other) -> Void,
+        failure: @escaping @Sendable (CourierError) -> Void
+    ) -> Task<Void, Never> {
+        fatalError("unavailable")
+    }
 }
 
 /// An endpoint's request in the form the manager's pipeline takes. Generic rather than holding

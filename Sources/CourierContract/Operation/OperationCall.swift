@@ -28,7 +28,8 @@ package struct OperationCall: APIConfigurable {
         var headers = HTTPHeaders()
         var segments: [String: String] = [:]
         for parameter in operation.parameters {
-            guard let text = remaining.removeValue(forKey: parameter.name) ?? parameter.defaultValue else {
+            // A declared default is the server's to apply: an argument left out is not sent.
+            guard let text = remaining.removeValue(forKey: parameter.name) else {
                 if parameter.required { throw Self.problem("--\(parameter.name) is required", operation) }
                 continue
             }

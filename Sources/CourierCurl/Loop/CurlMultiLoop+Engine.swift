@@ -23,7 +23,7 @@ extension CurlMultiLoop {
         /// When each waiting transfer with a total timeout runs out of time, earliest first. An
         /// entry whose transfer no longer waits is stale: dropped when it reaches the front, or
         /// all at once when stale entries are half of them, so that a transfer that leaves the
-        /// queue costs no search (with many waiting, a search per request was the loop's
+        /// queue costs no search (with many waiting, a search per request would be the loop's
         /// largest cost).
         private var deadlines: [WaitingDeadline] = []
         private var staleDeadlines = 0

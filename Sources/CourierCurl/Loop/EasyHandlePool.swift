@@ -104,7 +104,7 @@ final class EasyHandlePool: Sendable {
     nonisolated(unsafe) private let acceptEncodingThenUserAgent: UnsafeMutablePointer<curl_slist>?
     nonisolated(unsafe) private let acceptEncoding: UnsafeMutablePointer<curl_slist>?
     /// The `User-Agent` line; nil when there is none to send, or it is not a valid field line
-    /// (`CURLOPT_USERAGENT` then carries it, as it did before).
+    /// (`CURLOPT_USERAGENT` then carries it).
     nonisolated(unsafe) let userAgent: UnsafeMutablePointer<curl_slist>?
 
     /// - Parameters:
@@ -158,7 +158,7 @@ final class EasyHandlePool: Sendable {
     /// - Parameter reset: whether to clear the handle with `curl_easy_reset` first. libcurl 7.88
     ///   keeps a count of the requests it re-sent on a fresh connection after a reused one died,
     ///   over the handle's whole life, and fails the sixth such request ("Connection died, tried 5
-    ///   times before giving up"); only a reset clears the count (curl issue 5974, PR 19066).
+    ///   times before giving up"); only a reset clears the count.
     func recycle(_ handle: EasyHandle, reset: Bool = false) {
         _ = ccurl_easy_setopt_pointer(handle.easy, CURLOPT_SHARE, nil)
         if reset {

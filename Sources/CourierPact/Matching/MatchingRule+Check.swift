@@ -83,7 +83,7 @@ extension MatchingRule {
         case .boolean:
             switch actual {
             case .bool: return nil
-            case .string(let text) where fromText && text == "true" || text == "false": return nil
+            case .string(let text) where fromText && (text == "true" || text == "false"): return nil
             default: return "Expected \(actual.text) to be a boolean"
             }
         case .null:

@@ -39,7 +39,8 @@ import Testing
         Case(
             rule: .number, expected: .int(1), passes: [.int(1), .double(2.5)], fails: [.string("n"), .null]),
         Case(
-            rule: .boolean, expected: .bool(true), passes: [.bool(false)], fails: [.int(1), .string("true")]),
+            rule: .boolean, expected: .bool(true), passes: [.bool(false)],
+            fails: [.int(1), .string("true"), .string("false")]),
         Case(rule: .null, expected: .null, passes: [.null], fails: [.string(""), .int(0)]),
         Case(
             rule: .date(format: "yyyy-MM-dd"), expected: .string("2026-01-01"),
@@ -90,6 +91,10 @@ import Testing
         #expect(MatchingRule.integer.failure(of: .string("12"), expected: .int(1), fromText: true) == nil)
         #expect(
             MatchingRule.boolean.failure(of: .string("true"), expected: .bool(true), fromText: true) == nil)
+        #expect(
+            MatchingRule.boolean.failure(of: .string("false"), expected: .bool(true), fromText: true) == nil)
+        #expect(
+            MatchingRule.boolean.failure(of: .string("yes"), expected: .bool(true), fromText: true) != nil)
         #expect(MatchingRule.number.failure(of: .string("x"), expected: .int(1), fromText: true) != nil)
     }
 
