@@ -260,7 +260,7 @@ final class Transfer: Sendable {
     /// stop delivery (a 200 MiB body kept arriving in full after it). There, once the consumer is
     /// `unpausableSlack` times that far behind, the delegate waits for it (holding the session
     /// back, as `BoundedDelegateQueue` does) while it keeps reading, down to half of that; a
-    /// consumer that reads nothing for `stalledConsumerLimit` fails the stream with
+    /// consumer that reads nothing for the idle timeout fails the stream with
     /// `.responseTooLarge`, rather than hold an unbounded backlog in memory or every session in
     /// the process.
     private func forward(_ data: Data, to stream: StreamBuffer) -> Bool {
@@ -295,13 +295,9 @@ final class Transfer: Sendable {
         return true
     }
 
-    /// How long a consumer that is far behind may read nothing before its stream fails, where
-    /// the task cannot be paused.
-    static let stalledConsumerLimit = Duration.seconds(10)
-
     /// Waits, on the delegate queue, until the stream holds at most `bytes` unread bytes; false
-    /// when its consumer read nothing for `stalledConsumerLimit`. True at once when the
-    /// transfer is over or the consumer has gone.
+    /// when its consumer read nothing for the idle timeout (10 s when there is none). True at
+    /// once when the transfer is over or the consumer has gone.
     private func waitForConsumer(of stream: StreamBuffer, below bytes: Int) -> Bool {
         var unread = stream.bufferedBytes
         var lastRead = ContinuousClock.now
@@ -312,7 +308,7 @@ final class Transfer: Sendable {
             if now < unread {
                 lastRead = .now
                 state.withLock { $0.moved() }
-            } else if ContinuousClock.now - lastRead > Self.stalledConsumerLimit {
+            } else if ContinuousClock.now - lastRead > request.options.effectiveIdleDuration ?? .seconds(10) {
                 return false
             }
             unread = now

@@ -107,11 +107,11 @@ import Testing
         }
     }
 
-    /// 24 calls reading a slow body (30 s), cancelled after 600 ms, end at once with `.cancelled`,
+    /// 24 calls reading a slow body (30 s), cancelled after 600 ms, all end `.cancelled` at once,
     /// and the origin answers the next request at once, over both transports. Before,
-    /// URLSessionTransport's cancelled calls returned only when their bodies had arrived, and the
-    /// next request waited as long. The bounds are half the body's time, for a loaded machine;
-    /// unloaded, both take a few milliseconds (printed).
+    /// URLSessionTransport's cancelled calls returned 15-21 s later and the next request waited as
+    /// long. "At once" is measured against a task started at the same moment that only returns:
+    /// on a loaded machine both wait for a thread alike (printed, with the raw figures).
     @Test(arguments: TransportUnderTest.all)
     func cancellingUnderLoadEndsEveryCallAtOnce(transport: TransportUnderTest) async throws {
         try await Self.withOrigin { _, base in
@@ -130,6 +130,7 @@ import Testing
                 try await Task.sleep(for: .milliseconds(600))
                 let cancelled = ContinuousClock.now
                 for call in calls { call.cancel() }
+                let control = Task { ContinuousClock.now }
                 var latest = cancelled
                 var codes: [CourierError.Code?] = []
                 for call in calls {
@@ -137,16 +138,22 @@ import Testing
                     codes.append(code)
                     latest = max(latest, end)
                 }
+                let scheduling = await control.value - cancelled
                 let ended = latest - cancelled
                 let asked = ContinuousClock.now
+                let nextControl = Task { ContinuousClock.now }
                 let next = try await manager.sendRaw(URLRequest(url: URL(string: "/doc")!))
                 let answered = ContinuousClock.now - asked
+                let nextScheduling = await nextControl.value - asked
                 print(
-                    "\(transport): 24 cancelled calls ended within \(ended); the next call took \(answered)")
+                    "\(transport): 24 cancelled calls ended within \(ended) (a bare task: \(scheduling)); "
+                        + "the next call took \(answered) (a bare task: \(nextScheduling))")
                 #expect(codes.allSatisfy { $0 == .cancelled }, "every call ends cancelled: \(codes)")
                 #expect(next.value == Self.document)
-                #expect(ended < .seconds(15), "the cancelled calls end at once, not when their bodies would")
-                #expect(answered < .seconds(15), "the origin's connections are free again")
+                #expect(
+                    ended < scheduling + .seconds(5),
+                    "the cancelled calls end at once, not when their bodies would")
+                #expect(answered < nextScheduling + .seconds(5), "the origin's connections are free again")
             }
         }
     }

@@ -312,7 +312,7 @@ final class ResumableOrigin: Sendable {
     }
 }
 
-/// `ResponseDestination.resumableFile` as each transport writes it.
+/// What `download` does with each answer to a resumed request, over each transport's streamed body.
 @Suite struct ResumableFileDestinationTests {
     static let body = Pattern.bytes(offset: 0, count: 10_000)
 
