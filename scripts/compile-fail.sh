@@ -36,7 +36,7 @@ for snippet in Tests/CompileFail/*.swift; do
       fi ;;
   esac
 done
-clang_paths=(-I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl -I Sources/CYAML)
+clang_paths=(-I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl)
 for example in Tests/ReadmeExamplesTests/Readme*Example.swift \
   Tests/MockServerContractTests/ExampleAPI/NotesAPI.swift; do
   if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" "$example" 2>&1)"; then

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Courier's build, demo and tests need on Debian/Ubuntu, skipping what is present.
-# Usage: scripts/install-deps.sh [build|test]   (build: libcurl and libyaml; test: also nginx, curl, openssl, wrk)
+# Usage: scripts/install-deps.sh [build|test]   (build: libcurl; test: also nginx, curl, openssl, wrk)
 set -euo pipefail
-want=(libcurl4-openssl-dev libyaml-dev pkg-config)
+want=(libcurl4-openssl-dev pkg-config)
 if [ "${1:-build}" = test ]; then
   want+=(nginx curl openssl time wrk)
   # The contract check makes a virtualenv for its PyPI tools; Debian's python3 needs python3-venv.
