@@ -160,7 +160,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierTestingTests",
-            dependencies: ["CourierTesting", "Courier", "CourierContract", "TestSupport"],
+            dependencies: [
+                "CourierTesting", "Courier", "CourierContract", "CourierURLSession", "TestSupport",
+            ],
             path: "Tests/CourierTestingTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "CourierInterceptorsTests",
