@@ -41,6 +41,10 @@ public final class CourierURLProtocol: URLProtocol {
             return
         }
         let serverRequest = Self.serverRequest(from: request, uploadBody: task.flatMap(UploadBody.data(of:)))
+        if let cassette = mock.cassette {
+            answer(from: cassette, serverRequest, mock: mock)
+            return
+        }
         let answer = mock.answer(serverRequest)
         if let unsupported = answer.unsupported {
             client?.urlProtocol(
@@ -51,10 +55,13 @@ public final class CourierURLProtocol: URLProtocol {
             return
         }
         guard let delay = answer.delay, delay > .zero else {
-            deliver(answer)
+            deliver(status: answer.status, headers: answer.headers, body: answer.body, fault: answer.fault)
             return
         }
-        let work = DispatchWorkItem { [weak self] in self?.deliver(answer) }
+        let work = DispatchWorkItem { [weak self] in
+            self?.deliver(
+                status: answer.status, headers: answer.headers, body: answer.body, fault: answer.fault)
+        }
         pending.withLock { $0 = work }
         let nanoseconds =
             delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
@@ -66,9 +73,95 @@ public final class CourierURLProtocol: URLProtocol {
             work?.cancel()
             work = nil
         }
+        forwarding.withLock { task in
+            task?.cancel()
+            task = nil
+        }
     }
 
-    private func deliver(_ answer: InProcessAnswer) {
+    /// The request sent to the network to be recorded, cancelled by `stopLoading`.
+    private let forwarding = Locked<URLSessionDataTask?>(nil)
+
+    /// The session that reaches the network for a recording cassette; it never takes this class.
+    private static let passthrough: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter {
+            $0 != CourierURLProtocol.self
+        }
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        return URLSession(configuration: configuration)
+    }()
+
+    /// Replays the cassette's recording, records the exchange over the network when the cassette may,
+    /// or fails naming the closest recording.
+    private func answer(from cassette: Cassette, _ serverRequest: ServerRequest, mock: URLProtocolMock) {
+        guard let url = request.url else { return }
+        let (answer, nearMisses) = cassette.replay(
+            method: serverRequest.method, url: url, body: serverRequest.body)
+        if let answer {
+            deliver(status: answer.status, headers: answer.headers, body: answer.body, fault: answer.fault)
+            return
+        }
+        guard cassette.records else {
+            mock.noteUnmatched(serverRequest, nearMisses: nearMisses)
+            let reason =
+                "the cassette \(cassette.folder.lastPathComponent) (mode \(cassette.mode)) has no recording for "
+                + "\(serverRequest.method) \(Cassette.redactedTarget(url))\n\(nearMisses)"
+            client?.urlProtocol(
+                self,
+                didFailWithError: URLError(
+                    .resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: reason]))
+            return
+        }
+        var forwarded = request
+        forwarded.setValue(nil, forHTTPHeaderField: Self.scopeHeader)
+        if !serverRequest.body.isEmpty { forwarded.httpBody = serverRequest.body }
+        let box = WeakProtocol(self)
+        let forwarding = forwarding
+        let outgoing = forwarded
+        // Off the loading queue: FoundationNetworking traps when another session's task is made on it.
+        DispatchQueue.global().async {
+            Self.forward(
+                outgoing, through: box, cassette: cassette, serverRequest, url: url, into: forwarding)
+        }
+    }
+
+    /// Sends a request a recording cassette has not seen to the network, records it, and answers with it.
+    private static func forward(
+        _ outgoing: URLRequest, through box: WeakProtocol, cassette: Cassette, _ serverRequest: ServerRequest,
+        url: URL, into forwarding: Locked<URLSessionDataTask?>
+    ) {
+        let task = passthrough.dataTask(with: outgoing) { data, response, error in
+            guard let self = box.value else { return }
+            guard let response = response as? HTTPURLResponse, error == nil else {
+                self.client?.urlProtocol(self, didFailWithError: error ?? URLError(.badServerResponse))
+                return
+            }
+            let body = data ?? Data()
+            var headers: [(name: String, value: String)] = []
+            for (name, value) in response.allHeaderFields {
+                headers.append((String(describing: name), String(describing: value)))
+            }
+            do {
+                try cassette.record(
+                    method: serverRequest.method, url: url, body: serverRequest.body,
+                    status: response.statusCode,
+                    headers: headers, responseBody: body)
+            } catch {
+                self.client?.urlProtocol(self, didFailWithError: error)
+                return
+            }
+            self.deliver(status: response.statusCode, headers: headers, body: body, fault: nil)
+        }
+        forwarding.withLock { $0 = task }
+        task.resume()
+    }
+
+    private func deliver(
+        status: Int, headers: [(name: String, value: String)], body: Data, fault: ServerFault?
+    ) {
+        let answer = (status: status, headers: headers, body: body, fault: fault)
         guard let url = request.url else { return }
         var fields: [String: String] = [:]
         for (name, value) in answer.headers {
@@ -119,4 +212,12 @@ public final class CourierURLProtocol: URLProtocol {
             method: (request.httpMethod ?? "GET").uppercased(), target: target, headers: headers, body: body,
             remoteAddress: "in-process")
     }
+}
+
+/// A protocol instance for a forwarded request's completion, which URLSession calls on its own queue.
+// @unchecked: URLProtocol is not Sendable, but URLSession calls its client from any queue by design, and
+// the instance's own state is behind locks; the reference is weak, so a stopped load is not kept alive.
+private final class WeakProtocol: @unchecked Sendable {
+    weak var value: CourierURLProtocol?
+    init(_ value: CourierURLProtocol) { self.value = value }
 }

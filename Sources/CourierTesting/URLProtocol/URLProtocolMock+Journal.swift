@@ -97,17 +97,20 @@ extension URLProtocolMock {
 ///   - configuration: the stub settings.
 ///   - handlers: handlers tried after the stubs.
 ///   - allowUnmatched: whether an unanswered request is allowed (it still gets the 404).
+///   - cassette: a cassette that answers instead of the stubs (recording as its mode allows); saved
+///     when `body` returns.
 ///   - body: the test.
 /// - Returns: what `body` returns.
-/// - Throws: what `body` throws, ``MockServerError`` for a bad mappings folder, or
-///   ``URLProtocolMockError`` for unanswered requests.
+/// - Throws: what `body` throws, ``MockServerError`` for a bad mappings folder,
+///   ``URLProtocolMockError`` for unanswered requests, or the file system's error saving the cassette.
 public func withURLProtocolMock<T: Sendable>(
     configuration: MockServerConfiguration = .init(), handlers: [any HTTPHandler] = [],
-    allowUnmatched: Bool = false, _ body: (URLProtocolMock) async throws -> T
+    allowUnmatched: Bool = false, cassette: Cassette? = nil, _ body: (URLProtocolMock) async throws -> T
 ) async throws -> T {
-    let mock = try URLProtocolMock(configuration: configuration, handlers: handlers)
+    let mock = try URLProtocolMock(configuration: configuration, handlers: handlers, cassette: cassette)
     defer { mock.close() }
     let result = try await body(mock)
     if !allowUnmatched { try mock.verifyNoUnmatchedRequests() }
+    try cassette?.save()
     return result
 }

@@ -31,6 +31,8 @@ public final class URLProtocolMock: Sendable {
     /// A base URL that only this mock answers, `http://<token>.urlprotocol.invalid`.
     public let baseURL: URL
     let server: MockServer
+    /// The cassette that answers instead of the stubs, recording as its mode allows.
+    public let cassette: Cassette?
     private let unmatched = Locked<[UnmatchedRequest]>([])
 
     /// Creates a mock and makes it live; ``close()`` ends it.
@@ -38,8 +40,15 @@ public final class URLProtocolMock: Sendable {
     ///   - configuration: the stub settings (a mappings folder, templating, the journal's size); its
     ///     socket settings are unused.
     ///   - handlers: handlers tried after the stubs, as the socket server tries them.
+    ///   - cassette: a cassette that answers instead of the stubs and handlers: its recordings are
+    ///     replayed, and a request it has none for goes to the network and is recorded when its mode
+    ///     allows (else it fails naming the closest recording). Save it with ``Cassette/save()``.
     /// - Throws: ``MockServerError`` when the mappings folder holds an invalid mapping.
-    public init(configuration: MockServerConfiguration = .init(), handlers: [any HTTPHandler] = []) throws {
+    public init(
+        configuration: MockServerConfiguration = .init(), handlers: [any HTTPHandler] = [],
+        cassette: Cassette? = nil
+    ) throws {
+        self.cassette = cassette
         token = UUID().uuidString.lowercased()
         let host = "\(token).urlprotocol.invalid"
         baseURL = URL(string: "http://\(host)")!  // allowed: a UUID and fixed text make a valid URL
@@ -88,12 +97,17 @@ public final class URLProtocolMock: Sendable {
     func answer(_ request: ServerRequest) -> InProcessAnswer {
         let answer = server.answerInProcess(request)
         if !answer.matched {
-            let text = String(decoding: answer.body, as: UTF8.self)
-            unmatched.withLock {
-                $0.append(UnmatchedRequest(method: request.method, target: request.target, nearMisses: text))
-            }
+            noteUnmatched(request, nearMisses: String(decoding: answer.body, as: UTF8.self))
         }
         return answer
+    }
+
+    /// Keeps a request nothing answered.
+    func noteUnmatched(_ request: ServerRequest, nearMisses: String) {
+        unmatched.withLock {
+            $0.append(
+                UnmatchedRequest(method: request.method, target: request.target, nearMisses: nearMisses))
+        }
     }
 }
 

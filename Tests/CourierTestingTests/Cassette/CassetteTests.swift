@@ -5,6 +5,10 @@ import CourierURLSession
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Cassettes: recorded against the mock server over a real transport, replayed with the server gone,
 /// secrets redacted before they reach the disk, and the modes' rules on what may be recorded.
 @Suite struct CassetteTests {
@@ -155,5 +159,45 @@ import Testing
             #expect(value4 == "hello, ada")
             await transport.shutdown()
         }
+    }
+}
+
+/// A cassette recorded and replayed through `CourierURLProtocol`, for code on plain URLSession.
+@Suite struct URLProtocolCassetteTests {
+    @Test func recordsThroughTheURLProtocolAndReplaysWithTheServerStopped() async throws {
+        let directory = try TemporaryDirectory()
+        var port = 0
+        try await withMockServer { server in
+            port = server.port
+            try server.addStubs(json: Data(CassetteTests.stubs.utf8))
+            let cassette = try Cassette("urlsession", in: directory.url, mode: .once)
+            try await withURLProtocolMock(cassette: cassette) { mock in
+                try mock.serve(host: "127.0.0.1")
+                let (data, response) = try await URLProtocolMockTests.session(mock).data(
+                    from: server.baseURL.appendingPathComponent("greetings/ada"))
+                #expect((response as? HTTPURLResponse)?.statusCode == 200)
+                #expect(String(decoding: data, as: UTF8.self).contains("hello, ada"))
+            }
+        }
+        let file = directory.url.appendingPathComponent("urlsession/mappings/cassette.json")
+        #expect(!(try String(contentsOf: file, encoding: .utf8)).contains("s3cret"))
+
+        let replay = try Cassette("urlsession", in: directory.url, mode: .none)
+        let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let error = await #expect(throws: URLProtocolMockError.self) {
+            try await withURLProtocolMock(cassette: replay) { mock in
+                try mock.serve(host: "127.0.0.1")
+                let session = URLProtocolMockTests.session(mock)
+                let (data, _) = try await session.data(from: base.appendingPathComponent("greetings/ada"))
+                #expect(String(decoding: data, as: UTF8.self).contains("hello, ada"))
+                do {
+                    _ = try await session.data(from: base.appendingPathComponent("greetings/grace"))
+                    Issue.record("a request the cassette never saw was answered")
+                } catch let failure as URLError {
+                    #expect(failure.code == .resourceUnavailable)
+                }
+            }
+        }
+        #expect(error?.unmatched.map(\.target) == ["/greetings/grace"])
     }
 }
