@@ -238,7 +238,9 @@ let package = Package(
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "MockServer", "Courier", "CourierCurl", "CourierTesting", "CourierURLSession", "TestSupport",
+                "MockServer", "Courier", "CourierCurl", "CourierPrimitives", "CourierTesting",
+                "CourierURLSession",
+                "TestSupport",
             ],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(

@@ -29,13 +29,15 @@ fi
 # pact-python-cli for Pact's own `pact` binary (verifier and mock server; a wheel with no Python module, so
 # its check is the binary), which scripts/pact-interop.sh runs; openapi-core to validate every answer
 # `courier mock --openapi` gives against its document (0.19 or later: left unbounded, pip settles on 0.14
-# beside the newest openapi-spec-validator, and 0.14 cannot import).
+# beside the newest openapi-spec-validator, and 0.14 cannot import); mitmproxy, whose `hardump` writes the
+# HAR files the HAR import is checked with, and whose reader checks the HAR export.
 if [ "${1:-build}" = test ]; then
   venv="$(cd "$(dirname "$0")/.." && pwd)/.build/contract-venv"
-  tools=(openapi-spec-validator schemathesis requests wiremock pact-python-cli "openapi-core>=0.19")
+  tools=(openapi-spec-validator schemathesis requests wiremock pact-python-cli "openapi-core>=0.19" mitmproxy)
   if [ ! -x "$venv/bin/python" ] \
     || ! "$venv/bin/python" -c 'import openapi_spec_validator, schemathesis, requests, wiremock; from openapi_core import OpenAPI' >/dev/null 2>&1 \
-    || ! PACT_DO_NOT_TRACK=true "$venv/bin/pact" verifier --version >/dev/null 2>&1; then
+    || ! PACT_DO_NOT_TRACK=true "$venv/bin/pact" verifier --version >/dev/null 2>&1 \
+    || ! [ -x "$venv/bin/mitmdump" ]; then
     echo "install-deps: pip install ${tools[*]} into $venv"
     mkdir -p "$(dirname "$venv")"
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"

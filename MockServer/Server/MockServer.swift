@@ -8,7 +8,7 @@ import Foundation
 public final class MockServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: MockServerConfiguration
-    private let router: RequestRouter
+    let router: RequestRouter
     private let store: StubStore
     private let http: HTTPServer
     /// Whether the server has stopped, and who waits for it.

@@ -117,6 +117,16 @@ public final class Cassette: Sendable {
         recordings.withLock { $0.append(mapping) }
     }
 
+    /// The recordings as a HAR 1.2 document, for browsers' and proxies' tools.
+    /// - Parameter baseURL: the scheme and host the entries' URLs get.
+    /// - Returns: the HAR file's bytes.
+    public func harDocument(baseURL: URL) -> Data {
+        HAR.document(fromMappings: recordings.withLock { $0 }, baseURL: baseURL).serialized(pretty: true)
+    }
+
+    /// The recorded mappings, in the order they were recorded.
+    public var mappings: [JSONValue] { recordings.withLock { $0 } }
+
     /// Writes the recordings, when this cassette records; a replay-only cassette is left as it was.
     /// - Throws: the file system's error.
     public func save() throws {

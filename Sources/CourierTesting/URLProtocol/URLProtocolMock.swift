@@ -72,6 +72,20 @@ public final class URLProtocolMock: Sendable {
         try server.addStubs(json: json)
     }
 
+    /// Adds a stub for each entry of a HAR 1.2 file (see `HAR`).
+    /// - Parameter har: the HAR file.
+    /// - Returns: the ids of the added stubs.
+    /// - Throws: `HARError` or ``MockServerError`` naming the problem.
+    @discardableResult
+    public func addStubs(har: Data) throws -> [String] {
+        try server.addStubs(har: har)
+    }
+
+    /// The requests received as a HAR 1.2 document, with the statuses they were answered with.
+    public func journalAsHAR() -> Data {
+        server.journalAsHAR()
+    }
+
     /// Answers requests to `host` (any port, any scheme) from this mock, for code that calls a fixed
     /// host (`https://api.example.com`).
     /// - Parameter host: the host name.
