@@ -6,9 +6,9 @@ import MockServer
 /// transport it wraps, as the cassette's mode allows.
 ///
 /// ```swift
-/// let cassette = try Cassette("login", in: cassettes, mode: .once)
-/// let manager = NetworkManager(transport: CassetteTransport(cassette, recordingThrough: transport), baseURL: base)
-/// _ = try await manager.sendRaw(.get, "/me")
+/// let cassette = try Cassette("login", in: directory, mode: .once)
+/// let replaying = NetworkManager(transport: CassetteTransport(cassette, recordingThrough: transport), baseURL: baseURL)
+/// _ = try await replaying.send(NotesAPI.list())
 /// try cassette.save()
 /// ```
 public struct CassetteTransport: Transport {

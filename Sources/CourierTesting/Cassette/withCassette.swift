@@ -5,7 +5,7 @@ import Foundation
 /// `transport` as `mode` allows), and saves what was recorded when `body` returns.
 ///
 /// ```swift
-/// try await withCassette("login", in: cassettes, mode: .once, recordingThrough: transport, baseURL: base) { manager in
+/// try await withCassette("login", in: directory, mode: .once, recordingThrough: transport, baseURL: baseURL) { manager in
 ///     _ = try await manager.send(NotesAPI.list())
 /// }
 /// ```
