@@ -55,7 +55,8 @@ import Testing
         "post", in: cassettes, mode: .none, recordingThrough: StubTransport(),
         baseURL: URL(string: "https://api.example.com")!
     ) { manager in
-        let post = try await manager.send(PostsAPI.post(id: "p1"))  // from the cassette; StubTransport is never asked
+        // From the cassette: the StubTransport, which has no stubs, is never asked.
+        let post = try await manager.send(PostsAPI.post(id: "p1"))
         #expect(post.value.likes == 3)
     }
 }
