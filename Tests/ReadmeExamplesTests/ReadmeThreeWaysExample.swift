@@ -1,4 +1,5 @@
 import Courier
+import CourierContract
 import CourierTesting
 import CourierURLSession
 import Foundation
@@ -8,13 +9,26 @@ import Testing
     import FoundationNetworking
 #endif
 
+struct Article: Codable, Sendable {
+    var id: String
+    var title: String
+}
+
+enum ArticlesAPI: API {
+    static func article(id: String) -> Endpoint<Article> {
+        endpoint(.get, "/articles/{id}", "One article") { Path("id", id) }
+    }
+
+    static var samples: [any EndpointDescribing] { [article(id: "a1")] }
+}
+
 // 1. StubTransport: the manager's own requests, answered in memory. No URLSession, no socket.
 @Test func aStubTransportAnswersTheManager() async throws {
     let stub = StubTransport()
-    stub.on(.get, "/posts/p1", .json(#"{"id": "p1", "title": "Hi", "likes": 3}"#))
+    stub.on(.get, "/articles/a1", .json(#"{"id": "a1", "title": "Hi"}"#))
     let manager = NetworkManager(transport: stub, baseURL: URL(string: "https://api.example.com")!)
-    let post = try await manager.send(PostsAPI.post(id: "p1"))
-    #expect(post.value.likes == 3)
+    let article = try await manager.send(ArticlesAPI.article(id: "a1"))
+    #expect(article.value.title == "Hi")
 }
 
 // 2. CourierURLProtocol: any URLSession in the process, also code that calls URLSession.shared itself.
@@ -22,15 +36,15 @@ import Testing
     try await withURLProtocolMock { mock in
         try mock.addStubs(
             json: Data(
-                #"{"request": {"url": "/posts/p1"}, "response": {"jsonBody": {"id": "p1", "title": "Hi", "likes": 3}}}"#
+                #"{"request": {"url": "/articles/a1"}, "response": {"jsonBody": {"id": "a1", "title": "Hi"}}}"#
                     .utf8))
         let configuration = URLSessionConfiguration.ephemeral
         mock.install(into: configuration)
         let transport = try URLSessionTransport(sessionConfiguration: configuration)
         let manager = NetworkManager(transport: transport, baseURL: mock.baseURL)
-        #expect(try await manager.send(PostsAPI.post(id: "p1")).value.title == "Hi")
+        #expect(try await manager.send(ArticlesAPI.article(id: "a1")).value.title == "Hi")
         await transport.shutdown()
-        try mock.verify(#"{"method": "GET", "url": "/posts/p1"}"#)
+        try mock.verify(#"{"method": "GET", "url": "/articles/a1"}"#)
     }  // a request no stub answered fails here, naming the closest stub
 }
 
@@ -41,22 +55,22 @@ import Testing
     try await withMockServer { server in
         try server.addStubs(
             json: Data(
-                #"{"request": {"url": "/posts/p1"}, "response": {"jsonBody": {"id": "p1", "title": "Hi", "likes": 3}}}"#
+                #"{"request": {"url": "/articles/a1"}, "response": {"jsonBody": {"id": "a1", "title": "Hi"}}}"#
                     .utf8))
         let transport = URLSessionTransport()
         try await withCassette(
-            "post", in: cassettes, mode: .once, recordingThrough: transport, baseURL: server.baseURL
+            "article", in: cassettes, mode: .once, recordingThrough: transport, baseURL: server.baseURL
         ) { manager in
-            _ = try await manager.send(PostsAPI.post(id: "p1"))
+            _ = try await manager.send(ArticlesAPI.article(id: "a1"))
         }
         await transport.shutdown()
     }
     try await withCassette(
-        "post", in: cassettes, mode: .none, recordingThrough: StubTransport(),
+        "article", in: cassettes, mode: .none, recordingThrough: StubTransport(),
         baseURL: URL(string: "https://api.example.com")!
     ) { manager in
         // From the cassette: the StubTransport, which has no stubs, is never asked.
-        let post = try await manager.send(PostsAPI.post(id: "p1"))
-        #expect(post.value.likes == 3)
+        let article = try await manager.send(ArticlesAPI.article(id: "a1"))
+        #expect(article.value.title == "Hi")
     }
 }
