@@ -62,7 +62,8 @@ public final class Cassette: Sendable {
     ///   - directory: where cassettes are kept.
     ///   - mode: when to record.
     ///   - matching: what a request must share with a recording.
-    /// - Throws: ``URLProtocolMockError`` when the file is not a valid mapping document.
+    /// - Throws: the file system's error when the file cannot be read, ``URLProtocolMockError`` when it
+    ///   holds no `mappings` array, ``MockServerError`` when a mapping in it is not valid.
     public init(_ name: String, in directory: URL, mode: Mode, matching: Matching = .all) throws {
         folder = directory.appendingPathComponent(name, isDirectory: true)
         self.mode = mode
