@@ -68,16 +68,10 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
-        .systemLibrary(
-            name: "CYAML",
-            path: "Sources/CYAML",
-            pkgConfig: "yaml-0.1",
-            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
-        ),
-        // OpenAPI documents read (JSON or YAML, `$ref`s resolved, structure checked), their schemas
-        // validated and example values generated from them.
+        // OpenAPI documents read (JSON or YAML, by a YAML reader of its own: no system library),
+        // `$ref`s resolved, structure checked, their schemas validated and example values generated.
         .target(
-            name: "CourierOpenAPI", dependencies: ["CourierPrimitives", "CYAML"],
+            name: "CourierOpenAPI", dependencies: ["CourierPrimitives"],
             path: "Sources/CourierOpenAPI"),
         .target(
             name: "CourierCurl",
@@ -167,7 +161,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierTestingTests",
-            dependencies: ["CourierTesting", "Courier", "CourierContract", "TestSupport"],
+            dependencies: [
+                "CourierTesting", "Courier", "CourierContract", "CourierURLSession", "TestSupport",
+            ],
             path: "Tests/CourierTestingTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "CourierInterceptorsTests",
@@ -243,7 +239,9 @@ let package = Package(
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "MockServer", "Courier", "CourierCurl", "CourierTesting", "CourierURLSession", "TestSupport",
+                "MockServer", "Courier", "CourierCurl", "CourierPrimitives", "CourierTesting",
+                "CourierURLSession",
+                "TestSupport",
             ],
             path: "Tests/MockServerTests", exclude: ["Fixtures"]),
         .testTarget(

@@ -17,7 +17,7 @@ modules="${MODULES:-.build/debug/Modules}"
 [ -d "$modules" ] || { echo "doc-snippets: no built modules in $modules; run swift build first" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-clang_paths=(-I "$modules/../CCurlShim.build" -I Sources/CCurlShim/include -I Sources/CCurl -I Sources/CYAML)
+clang_paths=(-I "$modules/../CCurlShim.build" -I Sources/CCurlShim/include -I Sources/CCurl)
 
 swiftc -emit-module -parse-as-library -suppress-warnings -module-name DocSnippetPrelude -I "$modules" \
   -emit-module-path "$work/DocSnippetPrelude.swiftmodule" Tests/DocSnippets/Prelude.swift

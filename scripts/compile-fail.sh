@@ -14,8 +14,8 @@ modules="${MODULES:-.build/debug/Modules}"
 [ -d "$modules" ] || { echo "compile-fail: no built modules in $modules; run swift build first" >&2; exit 1; }
 passed=0
 failed=0
-# The C modules' maps, for snippets whose imports reach them (CourierTesting reaches CYAML).
-clang_paths=(-I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl -I Sources/CYAML)
+# The C modules' maps, for snippets whose imports reach them (the transports' examples reach CCurl).
+clang_paths=(-I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl)
 for snippet in Tests/CompileFail/*.swift; do
   name="$(basename "$snippet")"
   if output="$(swiftc -typecheck -I "$modules" "${clang_paths[@]}" "$snippet" 2>&1)"; then compiled=yes; else compiled=no; fi

@@ -31,7 +31,7 @@ for pair in Courier:Sources/Courier/Courier.docc CourierJSON:Sources/CourierJSON
   graphs="$out/graphs-$module"
   mkdir -p "$graphs"
   swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$modules" -output-dir "$graphs" \
-    -I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl -I Sources/CYAML \
+    -I .build/debug/CCurlShim.build -I Sources/CCurlShim/include -I Sources/CCurl \
     -minimum-access-level public
   docc convert "$catalog" --additional-symbol-graph-dir "$graphs" --output-path "$out/$module.doccarchive" \
     --fallback-display-name "$module" --fallback-bundle-identifier "org.courier.$module" --warnings-as-errors

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Courier's build, demo and tests need on Debian/Ubuntu, skipping what is present.
-# Usage: scripts/install-deps.sh [build|test]   (build: libcurl and libyaml; test: also nginx, curl, openssl, wrk)
+# Usage: scripts/install-deps.sh [build|test]   (build: libcurl; test: also nginx, curl, openssl, wrk)
 set -euo pipefail
-want=(libcurl4-openssl-dev libyaml-dev pkg-config)
+want=(libcurl4-openssl-dev pkg-config)
 if [ "${1:-build}" = test ]; then
   want+=(nginx curl openssl time wrk)
   # The contract check makes a virtualenv for its PyPI tools; Debian's python3 needs python3-venv.
@@ -29,13 +29,15 @@ fi
 # pact-python-cli for Pact's own `pact` binary (verifier and mock server; a wheel with no Python module, so
 # its check is the binary), which scripts/pact-interop.sh runs; openapi-core to validate every answer
 # `courier mock --openapi` gives against its document (0.19 or later: left unbounded, pip settles on 0.14
-# beside the newest openapi-spec-validator, and 0.14 cannot import).
+# beside the newest openapi-spec-validator, and 0.14 cannot import); mitmproxy, whose `hardump` writes the
+# HAR files the HAR import is checked with, and whose reader checks the HAR export.
 if [ "${1:-build}" = test ]; then
   venv="$(cd "$(dirname "$0")/.." && pwd)/.build/contract-venv"
-  tools=(openapi-spec-validator schemathesis requests wiremock pact-python-cli "openapi-core>=0.19")
+  tools=(openapi-spec-validator schemathesis requests wiremock pact-python-cli "openapi-core>=0.19" mitmproxy)
   if [ ! -x "$venv/bin/python" ] \
     || ! "$venv/bin/python" -c 'import openapi_spec_validator, schemathesis, requests, wiremock; from openapi_core import OpenAPI' >/dev/null 2>&1 \
-    || ! PACT_DO_NOT_TRACK=true "$venv/bin/pact" verifier --version >/dev/null 2>&1; then
+    || ! PACT_DO_NOT_TRACK=true "$venv/bin/pact" verifier --version >/dev/null 2>&1 \
+    || ! [ -x "$venv/bin/mitmdump" ]; then
     echo "install-deps: pip install ${tools[*]} into $venv"
     mkdir -p "$(dirname "$venv")"
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"

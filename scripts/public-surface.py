@@ -20,7 +20,7 @@ def symbols(module, build, triple, root):
     out = tempfile.mkdtemp()
     result = subprocess.run(
         ["swift-symbolgraph-extract", "-module-name", module, "-target", triple, "-I", f"{build}/Modules",
-         "-I", f"{build}/CCurlShim.build", "-I", f"{root}/Sources/CCurlShim/include", "-I", f"{root}/Sources/CCurl", "-I", f"{root}/Sources/CYAML",
+         "-I", f"{build}/CCurlShim.build", "-I", f"{root}/Sources/CCurlShim/include", "-I", f"{root}/Sources/CCurl",
          "-minimum-access-level", "public", "-output-dir", out], capture_output=True, text=True)
     if result.returncode != 0:
         sys.stderr.write(f"{module}: swift-symbolgraph-extract failed\n{result.stderr[-2000:]}\n")

@@ -8,7 +8,7 @@ import Foundation
 public final class MockServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: MockServerConfiguration
-    private let router: RequestRouter
+    let router: RequestRouter
     private let store: StubStore
     private let http: HTTPServer
     /// Whether the server has stopped, and who waits for it.
@@ -49,6 +49,18 @@ public final class MockServer: Sendable {
     /// - Throws: ``MockServerError`` when a mapping file is invalid (a `bodyFileName` that names no file in
     ///   `__files` included), the address cannot be bound, or the server was already started.
     public func start() throws {
+        try loadMappings()
+        do {
+            try http.start()
+        } catch let failure as SocketSystem.Failure {
+            throw MockServerError(message: failure.description)
+        }
+    }
+
+    /// Installs the mapping folder's stubs as the defaults, binding nothing (``start()`` and an
+    /// in-process answerer both begin here).
+    /// - Throws: ``MockServerError`` when a mapping file is invalid.
+    package func loadMappings() throws {
         if let directory = configuration.mappingsDirectory {
             do {
                 store.installDefaults(
@@ -58,11 +70,15 @@ public final class MockServer: Sendable {
                 throw MockServerError(message: "cannot load mappings from \(directory.path): \(error)")
             }
         }
-        do {
-            try http.start()
-        } catch let failure as SocketSystem.Failure {
-            throw MockServerError(message: failure.description)
-        }
+    }
+
+    /// Answers `request` through the chain a connection's requests go through (admin API, stubs,
+    /// chaos, handlers, the near-miss 404), without a socket; the journal records it.
+    /// - Parameter request: the request, as a connection would have parsed it.
+    /// - Returns: the whole response, or why it needs a socket.
+    package func answerInProcess(_ request: ServerRequest) -> InProcessAnswer {
+        let (response, matched) = router.respondReportingMatch(to: request)
+        return InProcessAnswer(response, matched: matched, method: request.method)
     }
 
     /// The bound port (0 before ``start()``).

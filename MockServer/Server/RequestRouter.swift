@@ -39,9 +39,14 @@ final class RequestRouter: Sendable {
     }
 
     func respond(to request: ServerRequest) -> ServerResponse {
-        if Self.isAdmin(request.path) { return admin.handle(request) }
+        respondReportingMatch(to: request).response
+    }
+
+    /// The response, and whether a stub, a handler or the admin API answered (false for the 404).
+    func respondReportingMatch(to request: ServerRequest) -> (response: ServerResponse, matched: Bool) {
+        if Self.isAdmin(request.path) { return (admin.handle(request), true) }
         if let target = recorder.target {
-            return forward(request, ProxySettings(baseURL: target), stubID: nil, recorded: true)
+            return (forward(request, ProxySettings(baseURL: target), stubID: nil, recorded: true), true)
         }
         let view = RequestView(request)
         var wasMatched = true
@@ -52,7 +57,7 @@ final class RequestRouter: Sendable {
         } else if case .matched(let installed) = store.match(view) {
             stubID = installed.stub.id
             if let settings = installed.stub.response.proxy {
-                return forward(request, settings, stubID: installed.stub.id, recorded: false)
+                return (forward(request, settings, stubID: installed.stub.id, recorded: false), true)
             }
             if let templated = installed.stub.response.templated {
                 response = TemplatedResponse.response(
@@ -71,7 +76,7 @@ final class RequestRouter: Sendable {
         }
         journal.record(request, wasMatched: wasMatched, stubID: stubID, status: response.status)
         observer?(request, response)
-        return response
+        return (response, wasMatched)
     }
 
     /// Proxies `request`; the journal and the recorder see the exchange once the upstream has answered.

@@ -61,8 +61,22 @@ public final class URLSessionTransport: Transport {
         self.init(checked: Configuration(maximumConnectionsPerHost: maximumConnectionsPerHost))
     }
 
+    /// Creates a transport on a copy of your session configuration: its `protocolClasses` (a
+    /// `URLProtocol` answering in process), headers and timeouts apply; its cookie storage and URL cache
+    /// are turned off, as the manager keeps cookies and caching itself.
+    /// - Parameters:
+    ///   - sessionConfiguration: the configuration to start from; it is copied, not changed.
+    ///   - configuration: pool size, proxy and pins, checked as `init(configuration:)` checks them.
+    /// - Throws: `CourierError` `.invalidConfiguration` as `init(configuration:)` does.
+    public convenience init(
+        sessionConfiguration: URLSessionConfiguration, configuration: Configuration = Configuration()
+    ) throws(CourierError) {
+        try configuration.check()
+        self.init(checked: configuration, base: sessionConfiguration)
+    }
+
     /// Creates a transport from settings `Configuration.check()` has accepted.
-    init(checked settings: Configuration) {
+    init(checked settings: Configuration, base: URLSessionConfiguration? = nil) {
         let maximumConnectionsPerHost = settings.maximumConnectionsPerHost
         let delegate = SessionDelegate()
         #if canImport(FoundationNetworking)
@@ -78,17 +92,19 @@ public final class URLSessionTransport: Transport {
         self.delegate = delegate
         delegateQueue = queue
         session = URLSession(
-            configuration: settings.apply(to: Self.configuration(maximumConnectionsPerHost)),
+            configuration: settings.apply(to: Self.configuration(maximumConnectionsPerHost, base: base)),
             delegate: delegate,
             delegateQueue: queue)
         uploadSession = URLSession(
-            configuration: settings.apply(to: Self.configuration(maximumConnectionsPerHost)),
+            configuration: settings.apply(to: Self.configuration(maximumConnectionsPerHost, base: base)),
             delegate: delegate,
             delegateQueue: queue)
     }
 
-    private static func configuration(_ maximumConnectionsPerHost: Int) -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
+    private static func configuration(_ maximumConnectionsPerHost: Int, base: URLSessionConfiguration?)
+        -> URLSessionConfiguration
+    {
+        let configuration = base?.copy() as? URLSessionConfiguration ?? URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil

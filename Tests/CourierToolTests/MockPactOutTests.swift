@@ -132,7 +132,7 @@ struct MockPactOutTests {
         let url = try #require(URL(string: base.absoluteString + path))
         var request = URLRequest(url: url)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (_, response) = try await URLSession.shared.data(for: request)
+        let (_, response) = try await URLSession(configuration: .ephemeral).data(for: request)
         return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 

@@ -185,7 +185,7 @@ struct VerifyPactTests {
             request.setValue(description, forHTTPHeaderField: "X-Pact-Description")
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             request.httpBody = body.map { Data($0.utf8) }
-            let (_, response) = try await URLSession.shared.data(for: request)
+            let (_, response) = try await URLSession(configuration: .ephemeral).data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == status, "\(method) \(path)")
         }
         mock.process.send(SIGTERM)

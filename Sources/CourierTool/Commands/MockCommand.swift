@@ -1,5 +1,6 @@
 import Courier
 import CourierCurl
+import CourierPrimitives
 import Foundation
 import MockServer
 import MockServerContract
@@ -35,6 +36,11 @@ package enum MockCommand: Command {
         static let openAPI = Option.value(
             "--openapi", placeholder: "FILE",
             help: "serve this OpenAPI 3.0 or 3.1 document (JSON or YAML) instead of the declared APIs")
+        static let har = Option.value(
+            "--har", placeholder: "FILE",
+            help:
+                "serve the exchanges of this HAR 1.2 file (a browser's, Charles', mitmproxy's export) as stubs"
+        )
         static let seed = Option.value(
             "--seed", placeholder: "N", help: "with --openapi: seed of the generated answers (default 0)")
         static let maxBody = Option.value(
@@ -62,7 +68,9 @@ package enum MockCommand: Command {
             program: tool.name, command: name,
             summary:
                 "Runs Courier's mock server in the foreground, serving the declared APIs. The first line printed is 'listening on http://HOST:PORT'.",
-            options: [Options.host, Options.port, Options.mappings, Options.openAPI, Options.seed]
+            options: [
+                Options.host, Options.port, Options.mappings, Options.har, Options.openAPI, Options.seed,
+            ]
                 + tool.backend.options + [
                     Options.chaos, Options.chaosSeed, Options.maxBody, Options.noBackend(tool.backend),
                     Options.globalTemplating, Options.proxyAll, Options.record,
@@ -136,9 +144,19 @@ package enum MockCommand: Command {
         let served = parsed.has(Options.noBackend(tool.backend)) || document != nil
         let backend = served ? nil : try tool.backend.make(parsed)
         pact?.observe(&configuration, except: backend?.setUpPaths ?? [])
+        let har = try parsed.value(Options.har).map { file in
+            do {
+                return try JSONValue.object(
+                    ["mappings": .array(HAR.mappings(fromHAR: Data(contentsOf: URL(fileURLWithPath: file))))]
+                ).serialized()
+            } catch {
+                throw UsageError("--har: \(file): \(error)")
+            }
+        }
         let server = MockServer(
             configuration: configuration, handlers: document.map { [$0] } ?? backend?.handlers ?? [])
         try server.start()
+        if let har { try server.addStubs(json: har) }
         if let proxyTarget {
             if record {
                 try server.startRecording(targetBaseURL: proxyTarget)

@@ -101,4 +101,82 @@ import Testing
         #expect(throws: YAMLError.self) { try YAML.parse(Data(text.utf8), maxNodes: 10) }
         #expect(try YAML.parse(Data(text.utf8), maxNodes: 100)["b"]?.intValue == nil)
     }
+
+    @Test func deepNestingIsRefusedNotACrash() throws {
+        for text in [String(repeating: "[", count: 100_000), String(repeating: "{a: ", count: 50_000)] {
+            let error = #expect(throws: YAMLError.self) { try parse(text) }
+            #expect(error?.reason.contains("nested more than") == true)
+        }
+        var block = ""
+        for level in 0..<2_000 { block += String(repeating: " ", count: level) + "k:\n" }
+        let error = #expect(throws: YAMLError.self) { try parse(block) }
+        #expect(error?.reason.contains("nested more than") == true)
+    }
+
+    @Test func tabsAsIndentationAreRefusedWithTheirPlace() throws {
+        let error = #expect(throws: YAMLError.self) { try parse("a:\n\tb: 1\n") }
+        #expect(error?.line == 2)
+        #expect(error?.reason.contains("tab") == true)
+        #expect(try parse("a:\tb\n")["a"] == .string("b"))
+    }
+
+    @Test(
+        "malformed text names its line and column",
+        arguments: [
+            ("a: \"open\n", 1, 4, "not closed"), ("a: 'x' y\n", 1, 8, "line break"),
+            ("a:\n  - 1\n - 2\n", 3, 2, "indented wrongly"), ("a: \"\\q\"\n", 1, 5, "unknown escape"),
+            ("a: !e!x 1\n", 1, 4, "undefined tag handle"), ("a: |x\n  t\n", 1, 5, "block scalar's header"),
+            ("a: &x\nb: *y\n", 2, 4, "unknown alias"), ("a: b\n\u{07}\n", 2, 1, "control character"),
+        ])
+    func malformedTextSaysWhere(text: String, line: Int, column: Int, reason: String) throws {
+        let error = #expect(throws: YAMLError.self) { try parse(text) }
+        #expect(error?.line == line, "\(text)")
+        #expect(error?.column == column, "\(text)")
+        #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
+    }
+
+    /// Every prefix of a document that uses most of the syntax ends in a value or an error, never a
+    /// crash or a hang.
+    @Test func everyPrefixEndsInAValueOrAnError() throws {
+        let text = """
+            %TAG !e! tag:yaml.org,2002:
+            --- !!map
+            base: &base {type: "str\\u00e9", 'max': [1, 2, {k: v}]}
+            list:
+              - *base
+              - ? complex
+                : !e!str 12
+              - |+
+                kept
+
+              - >-
+                folded
+                text
+            merged: {<<: *base, extra: "a\\
+              b"}
+            ...
+            """
+        let scalars = Array(text.unicodeScalars)
+        var errors = 0
+        for end in 0...scalars.count {
+            var prefix = ""
+            prefix.unicodeScalars.append(contentsOf: scalars[..<end])
+            do {
+                _ = try YAML.parse(Data(prefix.utf8))
+            } catch {
+                errors += 1
+                #expect(error.line >= 1 && error.column >= 1)
+            }
+        }
+        #expect(errors > 0)
+        let value = try YAML.parse(Data(text.utf8))
+        #expect(value["merged"]?["extra"] == .string("ab"))
+        guard case .array(let list)? = value["list"], list.count == 4 else {
+            Issue.record("list: \(String(describing: value["list"]))")
+            return
+        }
+        #expect(list[1] == .object(["complex": .string("12")]))
+        #expect(list[2] == .string("kept\n\n"))
+        #expect(list[3] == .string("folded text"))
+    }
 }
