@@ -42,12 +42,15 @@ public struct CassetteTransport: Transport {
                 "the cassette \(cassette.folder.lastPathComponent) (mode \(cassette.mode)) has no recording for "
                     + "\(method) \(Cassette.redactedTarget(request.url))\n\(nearMisses)")
         }
+        // Recorded whole, so that a cassette holds a body only once it has arrived complete.
         var recorded = request
-        recorded.destination = .memory
+        recorded.options.delivery = .whole
         let response = try await inner.send(recorded)
         let responseBody: Data
         switch response.body {
         case .data(let data): responseBody = data
+        case .stream(let stream):
+            responseBody = try await stream.collect(upTo: Int(request.options.maxResponseBytes))
         case .file(let url, _): responseBody = try Data(contentsOf: url)
         }
         try cassette.record(
@@ -82,24 +85,13 @@ public struct CassetteTransport: Transport {
         return try deliver(answer.body, status: answer.status, headers: headers, for: request)
     }
 
-    /// The response as the request asked for it: in memory, or written to its file.
+    /// The response as the request asked for it: whole, or as a stream.
     private static func deliver(
         _ body: Data, status: Int, headers: HTTPHeaders, for request: TransportRequest
-    )
-        throws -> TransportResponse
-    {
-        let file: URL?
-        switch request.destination {
-        case .file(let url): file = url
-        case .resumableFile(let url, _) where (200..<300).contains(status): file = url
-        default: file = nil
-        }
-        if let file {
-            try body.write(to: file, options: .atomic)
-            return TransportResponse(
-                status: status, headers: headers, body: .file(file, byteCount: Int64(body.count)),
-                url: request.url)
-        }
-        return TransportResponse(status: status, headers: headers, body: .data(body), url: request.url)
+    ) throws -> TransportResponse {
+        let delivered: ResponseBody =
+            request.options.delivery == .streamed
+            ? .stream(ResponseStream(chunks: body.isEmpty ? [] : [body])) : .data(body)
+        return TransportResponse(status: status, headers: headers, body: delivered, url: request.url)
     }
 }
