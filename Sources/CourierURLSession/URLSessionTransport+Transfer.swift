@@ -257,12 +257,12 @@ final class Transfer: Sendable {
     /// cannot give bytes back, so they are always queued. Once the consumer is `streamBufferBytes`
     /// behind, Apple's URLSession suspends the task, which stops its reads from the socket until
     /// the consumer has caught up by half. FoundationNetworking cannot: its `suspend()` does not
-    /// stop delivery (a 200 MiB body kept arriving in full after it). There, once the consumer is
-    /// `unpausableSlack` times that far behind, the delegate waits for it (holding the session
-    /// back, as `BoundedDelegateQueue` does) while it keeps reading, down to half of that; a
-    /// consumer that reads nothing for the idle timeout fails the stream with
-    /// `.responseTooLarge`, rather than hold an unbounded backlog in memory or every session in
-    /// the process.
+    /// stop delivery (a 200 MiB body kept arriving in full after it), and a delegate that waits
+    /// holds every session in the process back. There the stream fails with `.responseTooLarge`
+    /// once the consumer is `unpausableSlack` times that far behind, rather than hold an unbounded
+    /// backlog in memory; unless the request bounds the body by nothing (`maxResponseBytes` at
+    /// its maximum, as a download's, whose reader writes to disk and is behind only while it waits
+    /// for a thread): then what the reader is behind on is held.
     private func forward(_ data: Data, to stream: StreamBuffer) -> Bool {
         switch stream.offer(data) {
         case .accepted, .refused: break
@@ -270,8 +270,8 @@ final class Transfer: Sendable {
             #if canImport(FoundationNetworking)
                 let limit = request.options.streamBufferBytes.multipliedReportingOverflow(
                     by: Self.unpausableSlack)
-                if !limit.overflow, stream.bufferedBytes > limit.partialValue,
-                    !waitForConsumer(of: stream, below: limit.partialValue / 2)
+                if request.options.maxResponseBytes < .max, !limit.overflow,
+                    stream.bufferedBytes > limit.partialValue
                 {
                     let error = CourierError(
                         .responseTooLarge,
@@ -291,27 +291,6 @@ final class Transfer: Sendable {
         case .cancelled:
             fail(CourierError(.cancelled, "the stream was cancelled", request: request))
             return false
-        }
-        return true
-    }
-
-    /// Waits, on the delegate queue, until the stream holds at most `bytes` unread bytes; false
-    /// when its consumer read nothing for the idle timeout (10 s when there is none). True at
-    /// once when the transfer is over or the consumer has gone.
-    private func waitForConsumer(of stream: StreamBuffer, below bytes: Int) -> Bool {
-        var unread = stream.bufferedBytes
-        var lastRead = ContinuousClock.now
-        while unread > bytes {
-            if state.withLock({ $0.machine.isOver }) || stream.isCancelled { return true }
-            usleep(1000)
-            let now = stream.bufferedBytes
-            if now < unread {
-                lastRead = .now
-                state.withLock { $0.moved() }
-            } else if ContinuousClock.now - lastRead > request.options.effectiveIdleDuration ?? .seconds(10) {
-                return false
-            }
-            unread = now
         }
         return true
     }

@@ -61,7 +61,8 @@ extension NetworkManager {
         let exchanged: Exchanged
         do {
             exchanged = try await exchange(
-                request, delivery: .streamed, progress: progress, validation: validation)
+                request, delivery: .streamed, progress: progress, validation: validation, bodyGoesToDisk: true
+            )
         } catch let error as CourierError where error.category == .unacceptableStatus {
             try? FileManager.default.removeItem(at: destination)
             throw error
@@ -85,8 +86,7 @@ extension NetworkManager {
             do {
                 exchanged = try await exchange(
                     request, delivery: .streamed, progress: progress, validation: validation,
-                    outermost: resumer,
-                    record: record)
+                    outermost: resumer, record: record, bodyGoesToDisk: true)
             } catch let error as CourierError where error.category == .unacceptableStatus {
                 if let status = error.status, (200..<300).contains(status) {
                     // A 2xx the validation refused (its content type): not a part worth resuming.

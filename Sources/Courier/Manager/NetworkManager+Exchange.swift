@@ -41,12 +41,14 @@ extension NetworkManager {
     ///   - step: a step of the call's own, run outside all of the manager's interceptors (a
     ///     download's resume, which a cache below it then answers from a stored part).
     ///   - record: the attempts so far, when a call makes the exchange more than once.
+    ///   - bodyGoesToDisk: whether the call writes the body to a file (a download), so that
+    ///     `maxResponseBytes`, a bound on what is held in memory, does not apply to it.
     /// - Returns: the validated response.
     /// - Throws: `CourierError`; a refused response's error carries the start of its body.
     package func exchange(
         _ request: consuming TransportRequest, delivery: TransferOptions.BodyDelivery = .whole,
         progress: (@Sendable (TransferProgress) -> Void)? = nil, validation: Validation? = nil,
-        outermost step: (any Interceptor)? = nil, record: ExchangeRecord? = nil
+        outermost step: (any Interceptor)? = nil, record: ExchangeRecord? = nil, bodyGoesToDisk: Bool = false
     ) async throws -> Exchanged {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the task was cancelled", request: request)
@@ -54,6 +56,7 @@ extension NetworkManager {
         // Changed in place rather than copied: the caller gave it up.
         var outgoing = consume request
         applyTransferOptions(to: &outgoing, delivery: delivery, progress: progress)
+        if bodyGoesToDisk { outgoing.options.maxResponseBytes = .max }
         let exchanged: Exchanged
         if interceptors.isEmpty, step == nil, record == nil {
             exchanged = try await sendDirectly(outgoing)
