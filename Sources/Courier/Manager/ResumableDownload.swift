@@ -38,7 +38,8 @@ final class ResumableDownload: Interceptor {
         var record: ResumeRecord?
         /// The bytes the current attempt resumes after (0: from the start).
         var offset: Int64 = 0
-        /// What download progress adds: `offset` once a 206 arrived, else 0.
+        /// What download progress adds: `offset` while a range is asked for or a 206 arrived; 0 once
+        /// another 2xx answered.
         var progressBase: Int64 = 0
         /// The file holds bytes of a full answer that had no validator: a part of it can never
         /// be resumed, and left on disk it would pass for the whole file.
@@ -102,7 +103,9 @@ final class ResumableDownload: Interceptor {
         let validator: String? = state.withLock { state in
             let validator = size > 0 ? state.record?.validator : nil
             state.offset = validator == nil ? 0 : size
-            state.progressBase = 0
+            // Counted from the offset as soon as the range is asked for: the body's progress can
+            // arrive before this step sees the head, and a 206 is the answer asked for.
+            state.progressBase = state.offset
             return validator
         }
         let offset = validator == nil ? 0 : size
@@ -136,6 +139,7 @@ final class ResumableDownload: Interceptor {
                 state.progressBase = state.offset
                 return false
             }
+            state.progressBase = 0
             state.record = record
             state.unresumableBytes = record == nil
             return true
