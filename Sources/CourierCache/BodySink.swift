@@ -34,7 +34,8 @@ final class BodySink: Sendable {
     /// Closes the file. Returns whether it holds the whole body.
     func close() -> Bool {
         state.withLock { state in
-            try? state.handle?.close()
+            // A close that fails may have lost bytes: the body is then not kept.
+            if let handle = state.handle, (try? handle.close()) == nil { state.failed = true }
             state.handle = nil
             return !state.failed
         }

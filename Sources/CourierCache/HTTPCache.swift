@@ -355,7 +355,7 @@ public final class HTTPCache: Interceptor, Sendable {
         case .data(let data):
             // A write cut part way (a full disk) leaves no partial file behind.
             guard (try? data.write(to: temporary)) != nil else {
-                try? FileManager.default.removeItem(at: temporary)
+                try? FileManager.default.removeItem(at: temporary)  // allowed: not stored
                 return response
             }
             commit(temporary, as: stored)
@@ -363,7 +363,7 @@ public final class HTTPCache: Interceptor, Sendable {
         case .file(let file, let byteCount):
             guard byteCount <= maxBytes, (try? FileManager.default.copyItem(at: file, to: temporary)) != nil
             else {
-                try? FileManager.default.removeItem(at: temporary)
+                try? FileManager.default.removeItem(at: temporary)  // allowed: not stored
                 return response
             }
             commit(temporary, as: stored)
@@ -377,7 +377,7 @@ public final class HTTPCache: Interceptor, Sendable {
                     chunk: { sink.write($0) },
                     end: { [weak self] error in
                         guard sink.close(), error == nil, let self else {
-                            try? FileManager.default.removeItem(at: temporary)
+                            try? FileManager.default.removeItem(at: temporary)  // allowed: not stored
                             return
                         }
                         var whole = pending

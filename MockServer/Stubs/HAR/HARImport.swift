@@ -52,7 +52,7 @@ public enum HAR {
         if let query = components.percentEncodedQuery { target += "?" + query }
         var request: [String: JSONValue] = ["method": .string(method.uppercased()), "url": .string(target)]
         if let body = entry["request"]?["postData"]?["text"]?.stringValue, !body.isEmpty {
-            if let json = try? JSONValue.parse(Data(body.utf8)) {
+            if let json = try? JSONValue.parse(Data(body.utf8)) {  // allowed: else text
                 request["bodyPatterns"] = .array([.object(["equalToJson": json])])
             } else {
                 request["bodyPatterns"] = .array([.object(["equalTo": .string(body)])])

@@ -33,7 +33,6 @@ enum DownloadFile {
         let handle = try open(url, keeping: keeping, request: request)
         var count = keeping
         do {
-            defer { try? handle.close() }
             switch exchanged.response.body {
             case .data(let data):
                 try append(data, to: handle, url, request)
@@ -53,8 +52,11 @@ enum DownloadFile {
                 try append(data, to: handle, url, request)
                 count += Int64(data.count)
             }
+            // A close that fails may have lost what was written: the download failed.
+            try handle.close()
         } catch {
-            if removingOnFailure { try? FileManager.default.removeItem(at: url) }
+            try? handle.close()  // allowed: the download has already failed with `error`
+            if removingOnFailure { try? FileManager.default.removeItem(at: url) }  // allowed: it throws
             throw CourierError.wrapping(error, request: request, foreign: .fileWriteFailed)
         }
         return count
@@ -85,7 +87,7 @@ enum DownloadFile {
             let handle = try FileHandle(forWritingTo: url)
             let size = Int64(try handle.seekToEnd())
             guard size >= keeping else {
-                try? handle.close()
+                try? handle.close()  // allowed: only read from; the error below is thrown
                 throw CourierError(
                     .fileWriteFailed,
                     "cannot resume \(url.path): it has \(size) bytes, fewer than \(keeping)",

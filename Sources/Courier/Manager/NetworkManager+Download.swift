@@ -64,7 +64,7 @@ extension NetworkManager {
                 request, delivery: .streamed, progress: progress, validation: validation, bodyGoesToDisk: true
             )
         } catch let error as CourierError where error.category == .unacceptableStatus {
-            try? FileManager.default.removeItem(at: destination)
+            try? FileManager.default.removeItem(at: destination)  // allowed: it throws below
             throw error
         }
         let count = try await DownloadFile.write(
@@ -92,7 +92,7 @@ extension NetworkManager {
                     // A 2xx the validation refused (its content type): not a part worth resuming.
                     resumer.discard()
                 } else if !resumer.hasResumableBytes {
-                    try? FileManager.default.removeItem(at: destination)
+                    try? FileManager.default.removeItem(at: destination)  // allowed: it throws below
                 }
                 throw error
             }
@@ -119,7 +119,7 @@ extension NetworkManager {
                 guard resumer.hasResumableBytes else {
                     // Cut, from a server that gave no validator: the part cannot be resumed, and left
                     // behind it would pass for the whole file.
-                    try? FileManager.default.removeItem(at: destination)
+                    try? FileManager.default.removeItem(at: destination)  // allowed: it throws below
                     throw error
                 }
                 guard

@@ -235,7 +235,7 @@ final class FileSource: ResponseStreamSource {
             let size = Int64(try handle.seekToEnd())
             let range = bytes ?? 0...(size - 1)
             guard size == 0 && bytes == nil || range.upperBound < size else {
-                try? handle.close()
+                try? handle.close()  // allowed: read only; the error below is thrown
                 throw CourierError(.fileReadFailed, "\(file.path) has \(size) bytes, not \(range)")
             }
             try handle.seek(toOffset: UInt64(max(0, range.lowerBound)))
@@ -251,10 +251,12 @@ final class FileSource: ResponseStreamSource {
         if Task.isCancelled { cancel() }
         return try state.withLock { state throws(CourierError) -> Data? in
             guard let handle = state.handle else {
+                // Read to its end (left -1): the end again; otherwise cancelled.
+                if state.left < 0 { return nil }
                 throw CourierError(.cancelled, "the stream was cancelled")
             }
             guard state.left > 0 else {
-                try? handle.close()
+                try? handle.close()  // allowed: read only, and every byte was read
                 state.handle = nil
                 state.left = -1
                 return nil
@@ -276,7 +278,7 @@ final class FileSource: ResponseStreamSource {
 
     func cancel() {
         state.withLock { state in
-            try? state.handle?.close()
+            try? state.handle?.close()  // allowed: read only; nothing is lost
             state.handle = nil
         }
     }

@@ -108,7 +108,7 @@ public struct Query<Value: Codable & Sendable>: EndpointComponent {
             kind: .parameter(
                 DeclaredParameter(
                     name: name, location: .query, schema: schema, valueType: Value.self, summary: summary,
-                    defaultValue: try? declaredDefault.get()),
+                    defaultValue: try? declaredDefault.get()),  // allowed: fails each call
                 value: value))
     }
 

@@ -22,7 +22,7 @@ extension Cassette {
         }
         if matching.contains(.body) && !body.isEmpty {
             let text = redactedBody(body)
-            if let json = try? JSONValue.parse(Data(text.utf8)) {
+            if let json = try? JSONValue.parse(Data(text.utf8)) {  // allowed: else text
                 request["bodyPatterns"] = .array([.object(["equalToJson": json])])
             } else {
                 request["bodyPatterns"] = .array([.object(["equalTo": .string(text)])])

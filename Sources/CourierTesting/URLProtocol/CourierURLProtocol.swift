@@ -40,7 +40,21 @@ public final class CourierURLProtocol: URLProtocol {
             client?.urlProtocol(self, didFailWithError: URLError(.cancelled))
             return
         }
-        let serverRequest = Self.serverRequest(from: request, uploadBody: task.flatMap(UploadBody.data(of:)))
+        let uploadBody: Data?
+        do {
+            uploadBody = try task.flatMap(UploadBody.data(of:))
+        } catch {
+            client?.urlProtocol(
+                self,
+                didFailWithError: URLError(
+                    .cannotOpenFile,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "URLProtocolMock: the upload's file cannot be read: \(error)"
+                    ]))
+            return
+        }
+        let serverRequest = Self.serverRequest(from: request, uploadBody: uploadBody)
         if let cassette = mock.cassette {
             answer(from: cassette, serverRequest, mock: mock)
             return
