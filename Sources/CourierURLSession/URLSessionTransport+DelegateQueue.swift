@@ -21,7 +21,7 @@ import Foundation
     /// callbacks behind (measured: a second session's 1 KiB GET waited out a 3 s hold of the
     /// first one's queue). The wait lasts only as long as the delegate needs to write the queued
     /// chunks; a stream's consumer can sleep for any time, which is why streams do not wait here
-    /// (see `URLSessionTransport.stream`). An operation that the queue's own thread adds never waits (it
+    /// (see `URLSessionTransport.send`). An operation that the queue's own thread adds never waits (it
     /// would wait for itself), and the delegate's callbacks never wait for the work queue (a
     /// task is cancelled from another thread; see `Transfer.fail`), so the two cannot wait for
     /// each other.

@@ -223,7 +223,6 @@ package enum Redirects {
         url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
     }
 
-    /// A 3xx body written to the destination file is not the body asked for.
     /// The final hop's timings moved to count from the start of the first hop.
     private static func shifted(_ timings: Timings, by offset: TimeInterval) -> Timings {
         var timings = timings

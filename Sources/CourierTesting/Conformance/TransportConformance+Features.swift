@@ -20,7 +20,7 @@ extension TransportConformance {
     /// the whole body before handing it over gets a cut body, not all of memory.
     private static let endlessBodyLimit: Int64 = 256 << 20
 
-    /// `Transport.stream`: the body as it arrives, with backpressure, cancelled when the
+    /// A body asked for with `.streamed` delivery: the body as it arrives, with backpressure, cancelled when the
     /// consumer goes away.
     private static let streamingChecks: [Check] = [
         Check("streaming.theBodyArrivesWhole") { c in

@@ -19,7 +19,7 @@ import Foundation
 ///
 /// Routes are tried in the order they were added; a path pattern matches the URL path
 /// exactly, with `*` matching any one segment. A request no route matches gets a 404 whose
-/// body says so. The transport honours the request's destination (memory or file),
+/// body says so. The transport honours the request's delivery (whole, or a stream of one chunk),
 /// `maxResponseBytes`, progress and task cancellation like a real one. Like every transport it
 /// makes one exchange per call: a stubbed 3xx is returned, and a `NetworkManager` on the stub
 /// follows it (and keeps cookies) as over the network.
