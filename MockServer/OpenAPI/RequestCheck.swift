@@ -284,8 +284,17 @@ struct RequestCheck {
                         )
                     ])
             }
-            guard let parsed = try? JSONValue.parse(data) else { return nil }
-            value = parsed
+            do {
+                value = try JSONValue.parse(data)
+            } catch {
+                return Refusal(
+                    status: 400,
+                    problems: [
+                        Refusal.Problem(
+                            location: "body", name: nil, path: "$", rule: "syntax",
+                            message: "the JSON body cannot be read: \(Self.reason(error))")
+                    ])
+            }
         case "application/x-www-form-urlencoded":
             let pairs = ServerRequest(method: "POST", target: "/?" + String(decoding: data, as: UTF8.self))
                 .query
@@ -326,6 +335,16 @@ struct RequestCheck {
                 Refusal.Problem(
                     location: "body", name: nil, path: $0.path, rule: $0.rule, message: $0.message)
             })
+    }
+
+    /// Why a well-formed JSON body could not be read (a number no Swift type holds, say).
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context):
+            context.debugDescription
+        default:
+            "\(error)"
+        }
     }
 
     /// A form field: its name, content and content type.
