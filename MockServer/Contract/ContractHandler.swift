@@ -9,7 +9,8 @@ import MockServer
 /// with `auth: true`, 400 for a parameter, 415 for a body of another media type, 400 or the
 /// declared 422 for a body that breaks its schema, each naming the parameter or JSON path, with
 /// the operation's declared error body when it has one), and answers from a responder or,
-/// failing that, an example built from the operation's response schema.
+/// failing that, an example built from the operation's response schema (marked with
+/// `ServerResponse.exampleAnswerHeader`, since an example answers any id).
 ///
 /// ```swift
 /// let notes = ContractHandler(NotesAPI.self)
@@ -89,11 +90,16 @@ public struct ContractHandler: HTTPHandler {
             case .success(let call):
                 if let responder = responders[operation.id] { return responder(call) }
                 guard let schema = operation.success.schema else {
-                    return ServerResponse(status: operation.successStatus)
+                    return ServerResponse(
+                        status: operation.successStatus,
+                        headers: [ServerResponse.exampleAnswerHeader: "example"])
                 }
                 let body = (try? schema.example().prettyData()) ?? Data("{}".utf8)
                 return ServerResponse(
-                    status: operation.successStatus, headers: ["Content-Type": "application/json"],
+                    status: operation.successStatus,
+                    headers: [
+                        "Content-Type": "application/json", ServerResponse.exampleAnswerHeader: "example",
+                    ],
                     body: .data(body))
             }
         }

@@ -9,6 +9,9 @@ struct PlannedCase {
     var request: TransportRequest
     var expected: Set<Int>
     var skipped: String?
+    /// Whether the case holds only against a server that keeps data (an unknown id is unknown only to
+    /// one that knows which ids exist).
+    var needsData = false
 
     /// The sample call, then the cases made from the declaration.
     /// - Throws: what building the sample's request throws.
@@ -53,7 +56,9 @@ struct PlannedCase {
         }
         if declared.contains(404), let request = edit.withUnknownIDs() {
             cases.append(
-                PlannedCase(name: "unknown id", request: request, expected: [404], skipped: needsToken))
+                PlannedCase(
+                    name: "unknown id", request: request, expected: [404], skipped: needsToken,
+                    needsData: true))
         }
         let refusals = declared.intersection([400, 422])
         if !refusals.isEmpty {
