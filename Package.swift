@@ -250,6 +250,8 @@ let package = Package(
             dependencies: [
                 "MockServerContract", "Courier", "CourierContract", "CourierCurl", "CourierPrimitives",
                 "CourierURLSession", "MockServer", "TestSupport",
+                // The parity test serves every API in the package by its declaration and by its document.
+                "CourierOpenAPI", "Endpoints", "MockServerOpenAPI",
             ],
             path: "Tests/MockServerContractTests", exclude: ["Fixtures"]),
         .testTarget(

@@ -6,8 +6,8 @@ import MockServer
 
 /// Serves any declared API: routes its operations, refuses a request that breaks its
 /// declaration with a status that says why (401 without a bearer token on an operation declared
-/// with `auth: true`, 400 for a parameter, 415 for a body of another media type, 400 or the
-/// declared 422 for a body that breaks its schema, each naming the parameter or JSON path, with
+/// with `auth: true`, 400 for a parameter, 415 for a body of another media type, the declared
+/// 422 (else 400) for a body that breaks its schema, each naming the parameter or JSON path, with
 /// the operation's declared error body when it has one), and answers from a responder or,
 /// failing that, an example built from the operation's response schema (marked with
 /// `ServerResponse.exampleAnswerHeader`, since an example answers any id).

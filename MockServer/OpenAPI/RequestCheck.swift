@@ -229,11 +229,10 @@ struct RequestCheck {
 
     func checkBody(_ request: ServerRequest, _ operation: OpenAPIOperation) -> Refusal? {
         guard let requestBody = operation.requestBody else { return nil }
-        // An empty form is a body too: `Content-Type: application/x-www-form-urlencoded` with no bytes is {}.
-        let emptyForm =
-            request.headers["Content-Type"].map { MediaTypes.essence($0) }
-            == "application/x-www-form-urlencoded"
-        let hasBody = request.bodyFile != nil || !request.body.isEmpty || emptyForm
+        // A request that names its body's media type sends a body, even of no bytes: an empty file
+        // upload is a file, and an empty form (`application/x-www-form-urlencoded`) is {}.
+        let hasBody =
+            request.bodyFile != nil || !request.body.isEmpty || request.headers["Content-Type"] != nil
         var content: [String: JSONValue] = [:]
         if case .object(let media) = requestBody["content"] ?? .null { content = media }
         guard hasBody else {

@@ -36,31 +36,36 @@ package enum ContractRouter {
     }
 
     /// Matches `method` and a still percent-encoded `path` (no query) against `operations`.
+    ///
+    /// The path is found first, then the method: of the templates the path fits, the one with the
+    /// fewest variables wins (`/pets/mine` over `/pets/{id}`), whatever the method, so a method that
+    /// path lacks gets 405 rather than another path's operation, as an OpenAPI document routes.
     package static func match(
         method: String, path: String, in operations: [APIOperation]
     ) -> Match {
         var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard segments.first == "" else { return .noRoute }
         segments.removeFirst()
-        var allowed: [String] = []
-        var best: (operation: APIOperation, parameters: [String: String], literals: Int)?
+        var fits: [(operation: APIOperation, parameters: [String: String], variables: Int)] = []
         for operation in operations {
             guard let (parameters, literals) = bind(operation.pathSegments, to: segments) else { continue }
-            guard operation.method.rawValue == method.uppercased() else {
-                allowed.append(operation.method.rawValue)
-                continue
-            }
-            if best == nil || literals > best!.literals {  // allowed: checked non-nil just before
-                best = (operation, parameters, literals)
-            }
+            fits.append((operation, parameters, operation.pathSegments.count - literals))
         }
-        if let best { return .operation(best.operation, pathParameters: best.parameters) }
+        guard let fewest = fits.map(\.variables).min(),
+            let path = fits.first(where: { $0.variables == fewest })?.operation.path
+        else { return .noRoute }
+        let specific = fits.filter { $0.operation.path == path }
+        let wanted = method.uppercased()
+        if let hit = specific.first(where: { $0.operation.method.rawValue == wanted }) {
+            return .operation(hit.operation, pathParameters: hit.parameters)
+        }
         // HEAD is answered wherever GET is (RFC 9110 §9.3.2); the server sends no body.
-        if method.uppercased() == "HEAD", allowed.contains("GET") {
-            return match(method: "GET", path: path, in: operations)
+        if wanted == "HEAD", let get = specific.first(where: { $0.operation.method == .get }) {
+            return .operation(get.operation, pathParameters: get.parameters)
         }
+        var allowed = specific.map(\.operation.method.rawValue)
         if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
-        return allowed.isEmpty ? .noRoute : .methodNotAllowed(allowed: allowed)
+        return .methodNotAllowed(allowed: allowed)
     }
 
     /// Binds a path template's `{name}` segments to `segments`: the percent-decoded values by
