@@ -45,11 +45,13 @@ public struct ContractHandler: HTTPHandler {
     /// The operations served.
     public let operations: [APIOperation]
     private var responders: [String: Responder]
+    private let router: PathRouter<APIOperation>
 
     /// Serves `operations`.
     public init(operations: [APIOperation], responders: [String: Responder] = [:]) {
         self.operations = operations
         self.responders = responders
+        router = ContractRouter.router(operations)
     }
 
     /// Serves every operation of `api`.
@@ -106,7 +108,7 @@ public struct ContractHandler: HTTPHandler {
     }
 
     private func route(_ request: ServerRequest) -> ContractRouter.Match {
-        ContractRouter.match(method: request.method, path: request.path, in: operations)
+        ContractRouter.match(method: request.method, path: request.path, with: router)
     }
 
     private func validate(_ request: ServerRequest, _ operation: APIOperation, _ path: [String: String])

@@ -8,7 +8,7 @@ struct RequestPattern: Sendable {
         case urlPath(String)
         case urlPattern(RegexBox)
         case urlPathPattern(RegexBox)
-        case urlPathTemplate([String])
+        case urlPathTemplate(PathTemplate)
     }
 
     struct MultipartPattern: Sendable {
@@ -73,8 +73,7 @@ struct RequestPattern: Sendable {
             case "urlPathPattern":
                 pattern.url = .urlPathPattern(try compile(text, "\(location).urlPathPattern"))
             default:
-                pattern.url = .urlPathTemplate(
-                    text.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+                pattern.url = .urlPathTemplate(PathTemplate(text))
             }
         }
         pattern.queryParameters = try patterns(members["queryParameters"], "\(location).queryParameters")
@@ -284,7 +283,7 @@ struct RequestPattern: Sendable {
         switch url {
         case .url(let text): (expected, actual) = (text, request.target)
         case .urlPath(let text): (expected, actual) = (text, request.path)
-        case .urlPathTemplate(let parts): (expected, actual) = (parts.joined(separator: "/"), request.path)
+        case .urlPathTemplate(let template): (expected, actual) = (template.text, request.path)
         case .urlPattern, .urlPathPattern: return Mismatch.urlWeight
         }
         let half = Mismatch.urlWeight / 2
@@ -366,17 +365,11 @@ struct RequestPattern: Sendable {
                 : Mismatch(
                     field: "urlPathPattern", detail: "\(request.path) does not match /\(regex.pattern)/")
         case .urlPathTemplate(let template):
-            let segments = request.path.split(separator: "/", omittingEmptySubsequences: false)
-            let ok =
-                segments.count == template.count
-                && zip(template, segments).allSatisfy { wanted, got in
-                    (wanted.hasPrefix("{") && wanted.hasSuffix("}") && !got.isEmpty) || wanted == got
-                }
-            return ok
+            return template.match(request.path) != nil
                 ? nil
                 : Mismatch(
                     field: "urlPathTemplate",
-                    detail: "\(request.path) does not fit \(template.joined(separator: "/"))")
+                    detail: "\(request.path) does not fit \(template.text)")
         }
     }
 }

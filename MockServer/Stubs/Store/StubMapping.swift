@@ -80,7 +80,7 @@ struct StubMapping: Sendable {
         switch request.url {
         case .url(let text)?, .urlPath(let text)?: urlText = text
         case .urlPattern(let regex)?, .urlPathPattern(let regex)?: urlText = "/\(regex.pattern)/"
-        case .urlPathTemplate(let parts)?: urlText = parts.joined(separator: "/")
+        case .urlPathTemplate(let template)?: urlText = template.text
         case nil: break
         }
         let head =

@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Foundation
 
 /// Why a request breaks the contract: the status to answer with, the parameter, the reason.
@@ -35,54 +36,49 @@ package enum ContractRouter {
         case noRoute
     }
 
-    /// Matches `method` and a still percent-encoded `path` (no query) against `operations`.
-    ///
-    /// The path is found first, then the method: of the templates the path fits, the one with the
-    /// fewest variables wins (`/pets/mine` over `/pets/{id}`), whatever the method, so a method that
-    /// path lacks gets 405 rather than another path's operation, as an OpenAPI document routes.
+    /// Matches `method` and a still percent-encoded `path` (no query) against `operations`, as
+    /// `PathRouter` routes: the path first (a concrete path over a template, whatever the method),
+    /// then the method.
     package static func match(
         method: String, path: String, in operations: [APIOperation]
     ) -> Match {
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard segments.first == "" else { return .noRoute }
-        segments.removeFirst()
-        var fits: [(operation: APIOperation, parameters: [String: String], variables: Int)] = []
-        for operation in operations {
-            guard let (parameters, literals) = bind(operation.pathSegments, to: segments) else { continue }
-            fits.append((operation, parameters, operation.pathSegments.count - literals))
-        }
-        guard let fewest = fits.map(\.variables).min(),
-            let path = fits.first(where: { $0.variables == fewest })?.operation.path
-        else { return .noRoute }
-        let specific = fits.filter { $0.operation.path == path }
-        let wanted = method.uppercased()
-        if let hit = specific.first(where: { $0.operation.method.rawValue == wanted }) {
-            return .operation(hit.operation, pathParameters: hit.parameters)
-        }
-        // HEAD is answered wherever GET is (RFC 9110 §9.3.2); the server sends no body.
-        if wanted == "HEAD", let get = specific.first(where: { $0.operation.method == .get }) {
-            return .operation(get.operation, pathParameters: get.parameters)
-        }
-        var allowed = specific.map(\.operation.method.rawValue)
-        if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
-        return .methodNotAllowed(allowed: allowed)
+        match(method: method, path: path, with: router(operations))
     }
 
-    /// Binds a path template's `{name}` segments to `segments`: the percent-decoded values by
+    /// The router over `operations`, to build once and match many requests with.
+    package static func router(_ operations: [APIOperation]) -> PathRouter<APIOperation> {
+        PathRouter(operations.map { (method: $0.method.rawValue, template: $0.path, value: $0) })
+    }
+
+    /// Matches `method` and a still percent-encoded `path` with a router made by `router(_:)`.
+    package static func match(method: String, path: String, with router: PathRouter<APIOperation>) -> Match {
+        switch router.match(method: method, path: path) {
+        case .noRoute:
+            return .noRoute
+        case .methodNotAllowed(var allowed):
+            if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
+            return .methodNotAllowed(allowed: allowed)
+        case .route(let operation, let raw):
+            var parameters: [String: String] = [:]
+            for (name, value) in raw {
+                guard let decoded = value.removingPercentEncoding, !decoded.isEmpty else { return .noRoute }
+                parameters[name] = decoded
+            }
+            return .operation(operation, pathParameters: parameters)
+        }
+    }
+
+    /// Binds a path template's variables to a path's `segments`: the percent-decoded values by
     /// name and how many literal segments matched, or nil when the path does not fit.
     package static func bind(_ template: [Substring], to segments: [String]) -> ([String: String], Int)? {
-        guard template.count == segments.count else { return nil }
+        let pattern = PathTemplate("/" + template.joined(separator: "/"))
+        guard let raw = pattern.match(segments: segments.map { Substring($0) }) else { return nil }
         var parameters: [String: String] = [:]
-        var literals = 0
-        for (pattern, segment) in zip(template, segments) {
-            if pattern.hasPrefix("{") && pattern.hasSuffix("}") {
-                guard let decoded = segment.removingPercentEncoding, !decoded.isEmpty else { return nil }
-                parameters[String(pattern.dropFirst().dropLast())] = decoded
-            } else {
-                guard pattern == segment else { return nil }
-                literals += 1
-            }
+        for (name, value) in raw {
+            guard let decoded = value.removingPercentEncoding, !decoded.isEmpty else { return nil }
+            parameters[name] = decoded
         }
+        let literals = pattern.segments.filter { if case .literal = $0 { true } else { false } }.count
         return (parameters, literals)
     }
 }
