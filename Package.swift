@@ -308,8 +308,8 @@ let package = Package(
         .testTarget(
             name: "CourierToolTests",
             dependencies: [
-                "notes-tool", "CourierTool", "Courier", "CourierContract", "CourierCurl", "CourierPact",
-                "CourierTesting", "MockServer", "MockServerContract", "TestSupport",
+                "notes-tool", "CourierTool", "Courier", "CourierContract", "CourierCurl", "CourierOpenAPI",
+                "CourierPact", "CourierTesting", "MockServer", "MockServerContract", "TestSupport",
             ],
             path: "Tests/CourierToolTests"),
     ],

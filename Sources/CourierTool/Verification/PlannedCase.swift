@@ -29,7 +29,7 @@ struct PlannedCase {
         // that takes no token may be refused (401).
         let declared = Set(operation.errors.map(\.status))
         var variation = success
-        if ProviderVerification.unsafeMethods.contains(operation.method.rawValue), declared.contains(409) {
+        if CaseRunner.unsafeMethods.contains(operation.method.rawValue), declared.contains(409) {
             variation.insert(409)
         }
         if !operation.requiresAuth, declared.contains(401) { variation.insert(401) }
