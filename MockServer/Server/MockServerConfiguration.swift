@@ -59,6 +59,11 @@ public struct MockServerConfiguration: Sendable {
     var pollerBackend = PollerBackend.platformDefault
     /// How many sample records a data-backed handler should create; unused by the server.
     public var seedDataCount: Int
+    /// Where the server reports what goes wrong inside it (a body it cannot read back, a descriptor the
+    /// poller refuses), one line at a time; standard error unless told.
+    public var log: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data("mock-server: \(line)\n".utf8))
+    }
 
     /// Creates a configuration; every parameter has a sensible default for tests.
     public init(
