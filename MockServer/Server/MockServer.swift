@@ -28,8 +28,9 @@ public final class MockServer: Sendable {
         self.store = store
         self.router = router
         self.http = HTTPServer(
-            context: HTTPServerContext(configuration: configuration) { request in router.respond(to: request)
-            })
+            context: HTTPServerContext(
+                configuration: configuration, respondOnLoop: { request in router.respondOnLoop(request) },
+                respond: { request in router.respond(to: request) }))
         router.shutdownHook.withLock { hook in
             hook = { [weak self] in
                 guard let server = self else { return }

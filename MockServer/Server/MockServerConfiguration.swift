@@ -43,9 +43,9 @@ public struct MockServerConfiguration: Sendable {
     public var proxyTimeout: Duration = .seconds(30)
     /// Renders every stub's response as a template, as if each had `transformers: ["response-template"]`.
     public var globalResponseTemplating = false
-    /// Sees each answered request (admin and proxied ones aside) with its response, on the loop
-    /// thread before the response is sent: what records a consumer's interactions as a pact. It
-    /// must return quickly and not block.
+    /// Sees each answered request (admin and proxied ones aside) with its response, on the thread that
+    /// answered it (an event loop for a static stub, else a handler thread) before the response is
+    /// sent: what records a consumer's interactions as a pact. It must return quickly.
     public var exchangeObserver: (@Sendable (ServerRequest, ServerResponse) -> Void)?
     /// The share of non-admin requests (0–1) that chaos answers with a fault or a 5xx/429.
     public var chaosRate: Double

@@ -94,6 +94,21 @@ final class RequestRouter: Sendable {
         }
     }
 
+    /// The answer when making it on the event loop costs no more than moving its bytes: a cheap stub
+    /// (see `StubStore.answersOnLoop`) matched when no handler, chaos or recording is in the way. Nil for
+    /// everything else (an unmatched request's near misses included), which a handler thread answers
+    /// with ``respond(to:)``.
+    func respondOnLoop(_ request: ServerRequest) -> ServerResponse? {
+        guard handlers.isEmpty, chaos == nil, recorder.target == nil, !Self.isAdmin(request.path),
+            store.answersOnLoop, case .matched(let installed) = store.match(RequestView(request))
+        else { return nil }
+        var response = installed.stub.response.makeResponse(filesDirectory: store.filesDirectory)
+        applyGlobalDelay(to: &response, stub: installed.stub)
+        journal.record(request, wasMatched: true, stubID: installed.stub.id, status: response.status)
+        observer?(request, response)
+        return response
+    }
+
     /// Proxies `request`; the journal and the recorder see the exchange once the upstream has answered.
     private func forward(_ request: ServerRequest, _ settings: ProxySettings, stubID: String?, recorded: Bool)
         -> ServerResponse

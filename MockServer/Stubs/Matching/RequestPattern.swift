@@ -40,6 +40,17 @@ struct RequestPattern: Sendable {
     var multipartPatterns: [MultipartPattern] = []
     var basicAuth: (username: String, password: String)?
 
+    /// Whether matching needs no more than comparing text of the request line and headers: no body,
+    /// multipart or JSON pattern, no regular expression. Such a pattern is matched on an event loop.
+    var isCheap: Bool {
+        switch url {
+        case .urlPattern?, .urlPathPattern?: return false
+        default: break
+        }
+        return bodyPatterns.isEmpty && multipartPatterns.isEmpty
+            && (queryParameters + headers + cookies).allSatisfy { $0.1.isCheap }
+    }
+
     static func parse(_ json: JSONValue, at location: String) throws -> RequestPattern {
         guard case .object(let members) = json else {
             throw ValuePattern.InvalidMapping(description: "\(location) must be an object")

@@ -15,6 +15,15 @@ indirect enum ValuePattern: Sendable {
     case and([ValuePattern])
     case or([ValuePattern])
 
+    /// Whether the pattern compares text without a regular expression or a JSON document.
+    var isCheap: Bool {
+        switch self {
+        case .equalTo, .binaryEqualTo, .contains, .doesNotContain, .absent: true
+        case .matches, .doesNotMatch, .equalToJson, .matchesJsonPath: false
+        case .and(let patterns), .or(let patterns): patterns.allSatisfy(\.isCheap)
+        }
+    }
+
     /// A mapping file problem, with where it is.
     struct InvalidMapping: Error, CustomStringConvertible {
         var description: String

@@ -5,8 +5,13 @@ import Foundation
 final class StubStore: Sendable {
     struct State {
         var stubs: [StubMapping] = [] {
-            didSet { installed = nil }
+            didSet {
+                installed = nil
+                answersOnLoop = stubs.allSatisfy(\.isCheap)
+            }
         }
+        /// Whether every stub is cheap to match and answer (see `StubMapping.isCheap`).
+        var answersOnLoop = true
         /// `stubs`, each in a box, for matching: a match hands on a reference instead of copying the
         /// stub. Made again at the first match after `stubs` changes.
         var installed: [Installed]?
@@ -179,6 +184,10 @@ final class StubStore: Sendable {
         found.sort { ($0.score, $0.order) < ($1.score, $1.order) }
         return found.prefix(limit).map(\.miss)
     }
+
+    /// Whether matching the stubs and answering from them is cheap enough for an event loop: every stub
+    /// is matched by text alone, has no scenario and answers a prepared, static response.
+    var answersOnLoop: Bool { state.withLock { $0.answersOnLoop } }
 
     /// Whether the stubs' lock is free now (for tests of what runs outside it).
     var isUnlocked: Bool { state.withLockIfAvailable { _ in true } ?? false }
