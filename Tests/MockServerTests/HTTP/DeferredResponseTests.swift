@@ -1,3 +1,5 @@
+import Courier
+import CourierCurl
 import CourierPrimitives
 import CourierTesting
 import Foundation
@@ -17,8 +19,6 @@ import Testing
                 let deferred = DeferredResponse()
                 pending.withLock { $0 = deferred }
                 return .deferred(deferred)
-            case "/later":
-                return .later { .text("from a task", status: 200) }
             case "/hello":
                 return .text("hello", status: 200)
             default:
@@ -38,12 +38,26 @@ import Testing
             let other = try RawClient(port: server.port)
             try other.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(try other.readResponse().text == "hello", "served while /wait is pending")
-            try other.send("GET /later HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(try other.readResponse().text == "from a task")
             let completed = try #require(deferred).complete(.text("late", status: 202))
             #expect(completed)
             let late = try waiting.readResponse()
             #expect(late.status == 202 && late.text == "late")
+        }
+    }
+
+    /// `.later` answers from a task. The client awaits rather than blocking a thread: the task runs on
+    /// the same cooperative pool as the tests.
+    @Test func laterAnswersFromATask() async throws {
+        let handler = ClosureHandler { request in
+            request.path == "/later" ? .later { .text("from a task", status: 200) } : nil
+        }
+        try await withMockServer(handlers: [handler]) { server in
+            let transport = CurlTransport()
+            let response = try await transport.send(
+                TransportRequest(url: server.baseURL.appendingPathComponent("later")))
+            await transport.shutdown()
+            #expect(response.status == 200)
+            #expect(String(decoding: response.body.data, as: UTF8.self) == "from a task")
         }
     }
 }
