@@ -57,6 +57,8 @@ public struct MockServerConfiguration: Sendable {
     /// The readiness API the event loops wait with: epoll on Linux, `poll(2)` elsewhere. Tests set `.poll`
     /// on Linux so the portable loop runs there too.
     var pollerBackend = PollerBackend.platformDefault
+    /// Makes each loop's poller instead of `pollerBackend`: tests wrap one that refuses.
+    var makePoller: (@Sendable () throws -> any Poller)?
     /// How many sample records a data-backed handler should create; unused by the server.
     public var seedDataCount: Int
     /// Where the server reports what goes wrong inside it (a body it cannot read back, a descriptor the

@@ -193,8 +193,31 @@ final class Connection {
         if wantRead != interestRead || wantWrite != interestWrite {
             interestRead = wantRead
             interestWrite = wantWrite
-            loop.poller.modify(fd, read: wantRead, write: wantWrite)
+            watch(read: wantRead, write: wantWrite)
         }
+    }
+
+    /// Changes what the poller watches this connection for; a refusal is logged and closes the
+    /// connection, which could otherwise wait forever for readiness it will never be told of.
+    func watch(read: Bool, write: Bool) {
+        do {
+            try loop.poller.modify(fd, read: read, write: write)
+        } catch {
+            loop.context.configuration.log("connection from \(remoteAddress): closed, unwatchable: \(error)")
+            close(.abrupt)
+        }
+    }
+
+    /// Answers a connection the server cannot serve with `status` and `reason`, then closes it; written
+    /// at once, without the loop (the connection is not watched).
+    static func refuse(_ fd: Int32, status: Int, reason: String) {
+        let body = reason + "\n"
+        let head =
+            "HTTP/1.1 \(status) \(ResponseEncoding.reason(for: status))\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        let bytes = Array((head + body).utf8)
+        _ = bytes.withUnsafeBytes { SocketSystem.send(fd, $0) }
+        SocketSystem.closeDescriptor(fd)
     }
 
     // MARK: - Requests

@@ -99,7 +99,13 @@ final class HTTPServer: Sendable {
                 throw error
             }
             let acceptor = loops[0]
-            acceptor.adoptListener(listener.fd)
+            do {
+                try acceptor.adoptListener(listener.fd)
+            } catch {
+                close(listener.fd)
+                for loop in loops { loop.poller.close() }
+                throw error
+            }
             if loops.count > 1 {
                 let targets = loops
                 var next = 0
