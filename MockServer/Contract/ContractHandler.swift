@@ -120,13 +120,12 @@ public struct ContractHandler: HTTPHandler {
                     status: 401, parameter: "Authorization", reason: "a bearer token is required"))
         }
         do {
-            // A JSON body spilled to disk (over 1 MiB) is read back: it is bounded by the server's
-            // body limit, and a large valid JSON body must not be refused as invalid.
-            let body: Data? =
-                request.bodyFile == nil || !operation.takesJSON ? request.body : try? request.bodyData()
+            // The body's JSON is parsed once for the gate and the answer (a spilled body read back
+            // from disk), shared by every copy of the request.
             let validated = try operation.validate(
-                pathParameters: path, query: request.query, header: { request.headers[$0] }, body: body,
-                hasBody: request.bodyFile != nil || !request.body.isEmpty)
+                pathParameters: path, query: request.query, header: { request.headers[$0] }, body: nil,
+                hasBody: request.bodyFile != nil || !request.body.isEmpty,
+                parsedBody: { try? request.bodyJSON.get() })
             return .success(
                 Call(operation: operation, values: validated.values, json: validated.json, request: request))
         } catch {

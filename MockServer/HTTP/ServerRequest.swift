@@ -13,11 +13,17 @@ public struct ServerRequest: Sendable {
     /// The request header fields, in order.
     public var headers: ServerHeaders
     /// The body when kept in memory; empty when it was spilled to ``bodyFile``.
-    public var body: Data
+    public var body: Data {
+        didSet { memo = RequestMemo() }
+    }
     /// The file holding a large body that was streamed to disk instead of memory.
     ///
     /// The server deletes this file after the handler returns; a handler that wants to keep it moves it.
-    public var bodyFile: URL?
+    public var bodyFile: URL? {
+        didSet { memo = RequestMemo() }
+    }
+    /// The work every copy of this request shares (its body's JSON, parsed once).
+    var memo = RequestMemo()
     /// The client's address, `host:port`.
     public var remoteAddress: String
     /// The HTTP version, e.g. `HTTP/1.1`.

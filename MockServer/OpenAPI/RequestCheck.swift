@@ -259,6 +259,32 @@ struct RequestCheck {
                 ])
         }
         guard let schema = content[media]?["schema"] else { return nil }
+        let essence = MediaTypes.essence(contentType)
+        let value: JSONValue
+        if MediaTypes.isJSON(essence) && essence != "*/*" && essence != "application/*" {
+            // Parsed once for the gate, the answer and any stub's pattern (`ServerRequest.bodyJSON`).
+            switch request.bodyJSON {
+            case .success(let parsed):
+                value = parsed
+            case .failure(.unreadable):
+                return Refusal(
+                    status: 400,
+                    problems: [
+                        Refusal.Problem(
+                            location: "body", name: nil, path: nil, rule: "syntax",
+                            message: "the body could not be read")
+                    ])
+            case .failure(let failure):
+                return Refusal(
+                    status: 400,
+                    problems: [
+                        Refusal.Problem(
+                            location: "body", name: nil, path: "$", rule: "syntax",
+                            message: failure.description)
+                    ])
+            }
+            return refusal(value, schema)
+        }
         let data: Data
         do {
             data = try request.bodyData()
@@ -271,29 +297,7 @@ struct RequestCheck {
                         message: "the body could not be read")
                 ])
         }
-        let value: JSONValue
-        switch MediaTypes.essence(contentType) {
-        case let type where MediaTypes.isJSON(type) && type != "*/*" && type != "application/*":
-            if let error = JSONSyntax.firstError(in: data) {
-                return Refusal(
-                    status: 400,
-                    problems: [
-                        Refusal.Problem(
-                            location: "body", name: nil, path: "$", rule: "syntax", message: error.description
-                        )
-                    ])
-            }
-            do {
-                value = try JSONValue.parse(data)
-            } catch {
-                return Refusal(
-                    status: 400,
-                    problems: [
-                        Refusal.Problem(
-                            location: "body", name: nil, path: "$", rule: "syntax",
-                            message: "the JSON body cannot be read: \(Self.reason(error))")
-                    ])
-            }
+        switch essence {
         case "application/x-www-form-urlencoded":
             let pairs = ServerRequest(method: "POST", target: "/?" + String(decoding: data, as: UTF8.self))
                 .query
@@ -326,6 +330,11 @@ struct RequestCheck {
             // Binary bodies are taken as sent: their schemas describe no structure to check.
             return nil
         }
+        return refusal(value, schema)
+    }
+
+    /// The 422 for a body value that breaks its schema, each violation a problem; nil when it holds.
+    func refusal(_ value: JSONValue, _ schema: JSONValue) -> Refusal? {
         let violations = validator.validate(value, against: schema, direction: .request)
         guard !violations.isEmpty else { return nil }
         return Refusal(
@@ -334,16 +343,6 @@ struct RequestCheck {
                 Refusal.Problem(
                     location: "body", name: nil, path: $0.path, rule: $0.rule, message: $0.message)
             })
-    }
-
-    /// Why a well-formed JSON body could not be read (a number no Swift type holds, say).
-    static func reason(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context):
-            context.debugDescription
-        default:
-            "\(error)"
-        }
     }
 
     /// A form field: its name, content and content type.

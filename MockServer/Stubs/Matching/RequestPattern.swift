@@ -259,9 +259,9 @@ struct RequestPattern: Sendable {
         }
         if !bodyPatterns.isEmpty {
             let body = view.body
-            for pattern in bodyPatterns where !pattern.matches(body: body) {
+            for pattern in bodyPatterns where !pattern.matches(body: body, json: { view.json }) {
                 if stopAtFirst { return [Mismatch(field: "body", detail: "")] }
-                found.append(Mismatch(field: "body", detail: Self.bodyDifference(pattern, body)))
+                found.append(Mismatch(field: "body", detail: Self.bodyDifference(pattern, body, view.json)))
             }
         }
         for (index, pattern) in multipartPatterns.enumerated() {
@@ -323,9 +323,9 @@ struct RequestPattern: Sendable {
     }
 
     /// What differs in the body: the differing members for `equalToJson` on a JSON body, else the body.
-    private static func bodyDifference(_ pattern: ValuePattern, _ body: Data) -> String {
+    private static func bodyDifference(_ pattern: ValuePattern, _ body: Data, _ json: JSONValue?) -> String {
         if case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtraElements) = pattern,
-            let actual = JSONValue.parseOrNil(String(decoding: body, as: UTF8.self))
+            let actual = json
         {
             let differences = JSONComparison.differences(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,

@@ -28,11 +28,13 @@ extension APIOperation {
     ///   - header: looks up a header value, case-insensitively.
     ///   - body: the body when it is in memory and the operation takes JSON; otherwise `nil`.
     ///   - hasBody: whether any body was sent (it may be in a file).
+    ///   - parsedBody: the body as JSON when the caller has parsed it already (nil when it is not
+    ///     JSON); `body` is parsed when this is not given.
     /// - Throws: `ContractViolation` naming the parameter and why: 400 for a parameter, 415 for
     ///   a body of another media type, the declared 422 (else 400) for a body that breaks its schema.
     package func validate(
         pathParameters: [String: String], query: [(name: String, value: String)],
-        header: (String) -> String?, body: Data?, hasBody: Bool
+        header: (String) -> String?, body: Data?, hasBody: Bool, parsedBody: (() -> JSONValue?)? = nil
     ) throws(ContractViolation) -> ValidatedRequest {
         var values: [String: String] = [:]
         for parameter in parameters {
@@ -69,7 +71,8 @@ extension APIOperation {
                 )
             }
             if case .json(let schema) = requestBody {
-                guard let body, let value = try? JSONValue.parse(body) else {
+                let parsed = parsedBody.map { $0() } ?? body.flatMap { try? JSONValue.parse($0) }
+                guard let value = parsed else {
                     throw ContractViolation(
                         status: syntaxRefusalStatus, parameter: "body", reason: "is not valid JSON")
                 }
