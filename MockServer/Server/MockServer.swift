@@ -130,8 +130,11 @@ public final class MockServer: Sendable {
     /// - Throws: ``MockServerError`` when no recording is running or the stubs cannot be saved.
     @discardableResult
     public func stopRecording() throws -> [String] {
-        guard let (spec, exchanges) = router.recorder.stop() else {
+        guard let (spec, exchanges, dropped) = router.recorder.stop() else {
             throw MockServerError(message: "no recording is running")
+        }
+        if dropped > 0 {
+            router.log("the recording left out \(dropped) exchanges: over its budget of exchanges or bytes")
         }
         do {
             return try router.admin.installRecorded(exchanges, spec).map(\.id)
