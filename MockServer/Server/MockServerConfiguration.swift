@@ -41,6 +41,9 @@ public struct MockServerConfiguration: Sendable {
     public var proxyClient: (any ProxyClient)?
     /// The longest a proxied exchange may take before the caller gets a 504.
     public var proxyTimeout: Duration = .seconds(30)
+    /// The largest upstream body a proxying stub or a recording takes; a larger one is a 502 (the
+    /// upstream is cut off as soon as it passes this, or announces more).
+    public var proxyMaxResponseBytes: Int64 = 64 << 20
     /// Renders every stub's response as a template, as if each had `transformers: ["response-template"]`.
     public var globalResponseTemplating = false
     /// Sees each answered request (admin and proxied ones aside) with its response, on the thread that

@@ -34,7 +34,8 @@ final class RequestRouter: Sendable {
         self.observer = configuration.exchangeObserver
         self.log = configuration.log
         self.proxy = ProxyForwarder(
-            client: configuration.proxyClient ?? DefaultProxyClient(), timeout: configuration.proxyTimeout)
+            client: configuration.proxyClient ?? DefaultProxyClient(), timeout: configuration.proxyTimeout,
+            maxResponseBytes: configuration.proxyMaxResponseBytes)
     }
 
     static func isAdmin(_ path: String) -> Bool {
