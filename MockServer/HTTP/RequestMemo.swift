@@ -38,34 +38,44 @@ final class RequestMemo: Sendable {
 
     /// How many times the body was parsed as JSON (for tests: once, or not at all).
     var parses: Int { state.withLock { $0.parses } }
+
+    /// A memo for a request with a body; nil without one.
+    static func forBody(_ body: Data, _ file: URL?) -> RequestMemo? {
+        body.isEmpty && file == nil ? nil : RequestMemo()
+    }
 }
 
 extension ServerRequest {
     /// The body as JSON, parsed strictly (RFC 8259) once for every handler, check and stub pattern that
     /// asks: the copies of a request share it, and a copy whose body is replaced parses again.
     package var bodyJSON: Result<JSONValue, BodyJSONFailure> {
-        memo.json {
-            let data: Data
-            do {
-                data = try bodyData()
-            } catch {
-                return .failure(.unreadable(error.localizedDescription))
-            }
-            do throws(JSONSyntaxError) {
-                try JSONSyntax.check(data)
-            } catch {
-                return .failure(.syntax(error))
-            }
-            do {
-                return .success(try JSONValue.parse(data))
-            } catch DecodingError.dataCorrupted(let context) {
-                return .failure(.unrepresentable(context.debugDescription))
-            } catch {
-                return .failure(.unrepresentable("\(error)"))
-            }
+        guard let memo else { return Self.readJSON(self) }
+        return memo.json { Self.readJSON(self) }
+    }
+
+    /// Reads and parses the body.
+    private static func readJSON(_ request: ServerRequest) -> Result<JSONValue, BodyJSONFailure> {
+        let data: Data
+        do {
+            data = try request.bodyData()
+        } catch {
+            return .failure(.unreadable(error.localizedDescription))
+        }
+        do throws(JSONSyntaxError) {
+            try JSONSyntax.check(data)
+        } catch {
+            return .failure(.syntax(error))
+        }
+        do {
+            return .success(try JSONValue.parse(data))
+        } catch DecodingError.dataCorrupted(let context) {
+            return .failure(.unrepresentable(context.debugDescription))
+        } catch {
+            return .failure(.unrepresentable("\(error)"))
         }
     }
 
     /// How many times this request's body was parsed as JSON.
-    package var bodyJSONParses: Int { memo.parses }
+    package var bodyJSONParses: Int { memo?.parses ?? 0 }
+
 }
