@@ -249,6 +249,8 @@ let package = Package(
             dependencies: [
                 "MockServerContract", "Courier", "CourierContract", "CourierCurl", "CourierPrimitives",
                 "CourierURLSession", "MockServer", "TestSupport",
+                // The parity test serves every API in the package by its declaration and by its document.
+                "CourierOpenAPI", "Endpoints", "MockServerOpenAPI",
             ],
             path: "Tests/MockServerContractTests", exclude: ["Fixtures"]),
         .testTarget(
@@ -305,8 +307,8 @@ let package = Package(
         .testTarget(
             name: "CourierToolTests",
             dependencies: [
-                "notes-tool", "CourierTool", "Courier", "CourierContract", "CourierCurl", "CourierPact",
-                "CourierTesting", "MockServer", "MockServerContract", "TestSupport",
+                "notes-tool", "CourierTool", "Courier", "CourierContract", "CourierCurl", "CourierOpenAPI",
+                "CourierPact", "CourierTesting", "MockServer", "MockServerContract", "TestSupport",
             ],
             path: "Tests/CourierToolTests"),
     ],

@@ -18,10 +18,10 @@ extension AdminAPI {
             }
             return AdminJSON.response(.object([:]))
         case ("POST", "stop") where rest.count == 1:
-            guard let (spec, exchanges) = recorder.stop() else {
+            guard let (spec, exchanges, dropped) = recorder.stop() else {
                 return AdminJSON.error("no recording is running", status: 409)
             }
-            return install(exchanges, spec)
+            return install(exchanges, spec, dropped: dropped)
         case ("POST", "snapshot") where rest.count == 1:
             let spec: RecordSpec
             switch parseSpec(request, requireTarget: false) {
@@ -53,13 +53,18 @@ extension AdminAPI {
     }
 
     /// Answers with the stubs made of the exchanges (see ``installRecorded(_:_:)``).
-    private func install(_ exchanges: [Recorder.Exchange], _ spec: RecordSpec) -> ServerResponse {
+    /// Installs the stubs of `exchanges`; the answer says how many exchanges a recording left out
+    /// (`droppedExchanges`) when it had to.
+    private func install(_ exchanges: [Recorder.Exchange], _ spec: RecordSpec, dropped: Int = 0)
+        -> ServerResponse
+    {
         do {
             let stubs = try installRecorded(exchanges, spec)
-            if spec.idsOnly {
-                return AdminJSON.response(.object(["ids": .array(stubs.map { .string($0.id) })]))
-            }
-            return AdminJSON.response(.object(["mappings": .array(stubs.map(\.source))]))
+            var members: [String: JSONValue] =
+                spec.idsOnly
+                ? ["ids": .array(stubs.map { .string($0.id) })] : ["mappings": .array(stubs.map(\.source))]
+            if dropped > 0 { members["droppedExchanges"] = .int(Int64(dropped)) }
+            return AdminJSON.response(.object(members))
         } catch {
             return AdminJSON.error("cannot keep the recorded stubs: \(error)", status: 500)
         }

@@ -6,10 +6,11 @@ import MockServer
 
 /// Serves any declared API: routes its operations, refuses a request that breaks its
 /// declaration with a status that says why (401 without a bearer token on an operation declared
-/// with `auth: true`, 400 for a parameter, 415 for a body of another media type, 400 or the
-/// declared 422 for a body that breaks its schema, each naming the parameter or JSON path, with
+/// with `auth: true`, 400 for a parameter, 415 for a body of another media type, the declared
+/// 422 (else 400) for a body that breaks its schema, each naming the parameter or JSON path, with
 /// the operation's declared error body when it has one), and answers from a responder or,
-/// failing that, an example built from the operation's response schema.
+/// failing that, an example built from the operation's response schema (marked with
+/// `ServerResponse.exampleAnswerHeader`, since an example answers any id).
 ///
 /// ```swift
 /// let notes = ContractHandler(NotesAPI.self)
@@ -44,11 +45,13 @@ public struct ContractHandler: HTTPHandler {
     /// The operations served.
     public let operations: [APIOperation]
     private var responders: [String: Responder]
+    private let router: PathRouter<APIOperation>
 
     /// Serves `operations`.
     public init(operations: [APIOperation], responders: [String: Responder] = [:]) {
         self.operations = operations
         self.responders = responders
+        router = ContractRouter.router(operations)
     }
 
     /// Serves every operation of `api`.
@@ -89,18 +92,23 @@ public struct ContractHandler: HTTPHandler {
             case .success(let call):
                 if let responder = responders[operation.id] { return responder(call) }
                 guard let schema = operation.success.schema else {
-                    return ServerResponse(status: operation.successStatus)
+                    return ServerResponse(
+                        status: operation.successStatus,
+                        headers: [ServerResponse.exampleAnswerHeader: "example"])
                 }
                 let body = (try? schema.example().prettyData()) ?? Data("{}".utf8)
                 return ServerResponse(
-                    status: operation.successStatus, headers: ["Content-Type": "application/json"],
+                    status: operation.successStatus,
+                    headers: [
+                        "Content-Type": "application/json", ServerResponse.exampleAnswerHeader: "example",
+                    ],
                     body: .data(body))
             }
         }
     }
 
     private func route(_ request: ServerRequest) -> ContractRouter.Match {
-        ContractRouter.match(method: request.method, path: request.path, in: operations)
+        ContractRouter.match(method: request.method, path: request.path, with: router)
     }
 
     private func validate(_ request: ServerRequest, _ operation: APIOperation, _ path: [String: String])
@@ -112,13 +120,12 @@ public struct ContractHandler: HTTPHandler {
                     status: 401, parameter: "Authorization", reason: "a bearer token is required"))
         }
         do {
-            // A JSON body spilled to disk (over 1 MiB) is read back: it is bounded by the server's
-            // body limit, and a large valid JSON body must not be refused as invalid.
-            let body: Data? =
-                request.bodyFile == nil || !operation.takesJSON ? request.body : try? request.bodyData()
+            // The body's JSON is parsed once for the gate and the answer (a spilled body read back
+            // from disk), shared by every copy of the request.
             let validated = try operation.validate(
-                pathParameters: path, query: request.query, header: { request.headers[$0] }, body: body,
-                hasBody: request.bodyFile != nil || !request.body.isEmpty)
+                pathParameters: path, query: request.query, header: { request.headers[$0] }, body: nil,
+                hasBody: request.bodyFile != nil || !request.body.isEmpty,
+                parsedBody: { try? request.bodyJSON.get() })
             return .success(
                 Call(operation: operation, values: validated.values, json: validated.json, request: request))
         } catch {

@@ -13,11 +13,18 @@ public struct ServerRequest: Sendable {
     /// The request header fields, in order.
     public var headers: ServerHeaders
     /// The body when kept in memory; empty when it was spilled to ``bodyFile``.
-    public var body: Data
+    public var body: Data {
+        didSet { memo = RequestMemo.forBody(body, bodyFile) }
+    }
     /// The file holding a large body that was streamed to disk instead of memory.
     ///
     /// The server deletes this file after the handler returns; a handler that wants to keep it moves it.
-    public var bodyFile: URL?
+    public var bodyFile: URL? {
+        didSet { memo = RequestMemo.forBody(body, bodyFile) }
+    }
+    /// The work every copy of this request shares (its body's JSON, parsed once); none for a request
+    /// without a body, which has nothing to parse and should cost nothing.
+    var memo: RequestMemo?
     /// The client's address, `host:port`.
     public var remoteAddress: String
     /// The HTTP version, e.g. `HTTP/1.1`.
@@ -48,6 +55,7 @@ public struct ServerRequest: Sendable {
         self.headers = headers
         self.body = body
         self.bodyFile = bodyFile
+        self.memo = RequestMemo.forBody(body, bodyFile)
         self.remoteAddress = remoteAddress
         self.version = version
         self.trailers = trailers

@@ -51,6 +51,11 @@ public struct ServerResponse: Sendable {
         self.fault = fault
     }
 
+    /// The header a mock puts on an answer it made from a declaration's or a document's examples
+    /// rather than from data it holds, with the value `example`: a client that meets it knows the
+    /// server cannot tell a known id from an unknown one.
+    public static let exampleAnswerHeader = "Courier-Mock-Answer"
+
     /// A JSON response with `Content-Type: application/json`.
     /// - Parameters:
     ///   - data: the encoded JSON.

@@ -53,7 +53,7 @@ public struct OpenAPIHandler: HTTPHandler {
     }
 
     /// The number of operations served.
-    public var operationCount: Int { router.routes.count }
+    public var operationCount: Int { router.count }
 
     /// Refuses, before stubs are tried, a request to an operation of the document that breaks it.
     public func gate(_ request: ServerRequest) -> ServerResponse? {

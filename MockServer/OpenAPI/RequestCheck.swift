@@ -229,11 +229,10 @@ struct RequestCheck {
 
     func checkBody(_ request: ServerRequest, _ operation: OpenAPIOperation) -> Refusal? {
         guard let requestBody = operation.requestBody else { return nil }
-        // An empty form is a body too: `Content-Type: application/x-www-form-urlencoded` with no bytes is {}.
-        let emptyForm =
-            request.headers["Content-Type"].map { MediaTypes.essence($0) }
-            == "application/x-www-form-urlencoded"
-        let hasBody = request.bodyFile != nil || !request.body.isEmpty || emptyForm
+        // A request that names its body's media type sends a body, even of no bytes: an empty file
+        // upload is a file, and an empty form (`application/x-www-form-urlencoded`) is {}.
+        let hasBody =
+            request.bodyFile != nil || !request.body.isEmpty || request.headers["Content-Type"] != nil
         var content: [String: JSONValue] = [:]
         if case .object(let media) = requestBody["content"] ?? .null { content = media }
         guard hasBody else {
@@ -260,6 +259,32 @@ struct RequestCheck {
                 ])
         }
         guard let schema = content[media]?["schema"] else { return nil }
+        let essence = MediaTypes.essence(contentType)
+        let value: JSONValue
+        if MediaTypes.isJSON(essence) && essence != "*/*" && essence != "application/*" {
+            // Parsed once for the gate, the answer and any stub's pattern (`ServerRequest.bodyJSON`).
+            switch request.bodyJSON {
+            case .success(let parsed):
+                value = parsed
+            case .failure(.unreadable):
+                return Refusal(
+                    status: 400,
+                    problems: [
+                        Refusal.Problem(
+                            location: "body", name: nil, path: nil, rule: "syntax",
+                            message: "the body could not be read")
+                    ])
+            case .failure(let failure):
+                return Refusal(
+                    status: 400,
+                    problems: [
+                        Refusal.Problem(
+                            location: "body", name: nil, path: "$", rule: "syntax",
+                            message: failure.description)
+                    ])
+            }
+            return refusal(value, schema)
+        }
         let data: Data
         do {
             data = try request.bodyData()
@@ -272,20 +297,7 @@ struct RequestCheck {
                         message: "the body could not be read")
                 ])
         }
-        let value: JSONValue
-        switch MediaTypes.essence(contentType) {
-        case let type where MediaTypes.isJSON(type) && type != "*/*" && type != "application/*":
-            if let error = JSONSyntax.firstError(in: data) {
-                return Refusal(
-                    status: 400,
-                    problems: [
-                        Refusal.Problem(
-                            location: "body", name: nil, path: "$", rule: "syntax", message: error.description
-                        )
-                    ])
-            }
-            guard let parsed = try? JSONValue.parse(data) else { return nil }
-            value = parsed
+        switch essence {
         case "application/x-www-form-urlencoded":
             let pairs = ServerRequest(method: "POST", target: "/?" + String(decoding: data, as: UTF8.self))
                 .query
@@ -318,6 +330,11 @@ struct RequestCheck {
             // Binary bodies are taken as sent: their schemas describe no structure to check.
             return nil
         }
+        return refusal(value, schema)
+    }
+
+    /// The 422 for a body value that breaks its schema, each violation a problem; nil when it holds.
+    func refusal(_ value: JSONValue, _ schema: JSONValue) -> Refusal? {
         let violations = validator.validate(value, against: schema, direction: .request)
         guard !violations.isEmpty else { return nil }
         return Refusal(

@@ -75,6 +75,7 @@ struct ResponseBuilder {
         for (name, header) in declaredHeaders(response) {
             headers.add(name: name, value: header)
         }
+        headers.add(name: ServerResponse.exampleAnswerHeader, value: "example")
         return ServerResponse(
             status: status, headers: headers, body: request.method == "HEAD" ? .empty : .data(body))
     }

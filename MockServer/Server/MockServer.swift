@@ -28,8 +28,9 @@ public final class MockServer: Sendable {
         self.store = store
         self.router = router
         self.http = HTTPServer(
-            context: HTTPServerContext(configuration: configuration) { request in router.respond(to: request)
-            })
+            context: HTTPServerContext(
+                configuration: configuration, respondOnLoop: { request in router.respondOnLoop(request) },
+                respond: { request in router.respond(to: request) }))
         router.shutdownHook.withLock { hook in
             hook = { [weak self] in
                 guard let server = self else { return }
@@ -145,8 +146,11 @@ public final class MockServer: Sendable {
     /// - Throws: ``MockServerError`` when no recording is running or the stubs cannot be saved.
     @discardableResult
     public func stopRecording() throws -> [String] {
-        guard let (spec, exchanges) = router.recorder.stop() else {
+        guard let (spec, exchanges, dropped) = router.recorder.stop() else {
             throw MockServerError(message: "no recording is running")
+        }
+        if dropped > 0 {
+            router.log("the recording left out \(dropped) exchanges: over its budget of exchanges or bytes")
         }
         do {
             return try router.admin.installRecorded(exchanges, spec).map(\.id)

@@ -41,11 +41,14 @@ public struct MockServerConfiguration: Sendable {
     public var proxyClient: (any ProxyClient)?
     /// The longest a proxied exchange may take before the caller gets a 504.
     public var proxyTimeout: Duration = .seconds(30)
+    /// The largest upstream body a proxying stub or a recording takes; a larger one is a 502 (the
+    /// upstream is cut off as soon as it passes this, or announces more).
+    public var proxyMaxResponseBytes: Int64 = 64 << 20
     /// Renders every stub's response as a template, as if each had `transformers: ["response-template"]`.
     public var globalResponseTemplating = false
-    /// Sees each answered request (admin and proxied ones aside) with its response, on the loop
-    /// thread before the response is sent: what records a consumer's interactions as a pact. It
-    /// must return quickly and not block.
+    /// Sees each answered request (admin and proxied ones aside) with its response, on the thread that
+    /// answered it (an event loop for a static stub, else a handler thread) before the response is
+    /// sent: what records a consumer's interactions as a pact. It must return quickly.
     public var exchangeObserver: (@Sendable (ServerRequest, ServerResponse) -> Void)?
     /// The share of non-admin requests (0–1) that chaos answers with a fault or a 5xx/429.
     public var chaosRate: Double
@@ -57,8 +60,15 @@ public struct MockServerConfiguration: Sendable {
     /// The readiness API the event loops wait with: epoll on Linux, `poll(2)` elsewhere. Tests set `.poll`
     /// on Linux so the portable loop runs there too.
     var pollerBackend = PollerBackend.platformDefault
+    /// Makes each loop's poller instead of `pollerBackend`: tests wrap one that refuses.
+    var makePoller: (@Sendable () throws -> any Poller)?
     /// How many sample records a data-backed handler should create; unused by the server.
     public var seedDataCount: Int
+    /// Where the server reports what goes wrong inside it (a body it cannot read back, a descriptor the
+    /// poller refuses), one line at a time; standard error unless told.
+    public var log: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data("mock-server: \(line)\n".utf8))
+    }
 
     /// Creates a configuration; every parameter has a sensible default for tests.
     public init(

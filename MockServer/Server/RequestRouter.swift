@@ -11,6 +11,8 @@ final class RequestRouter: Sendable {
     let handlers: [any HTTPHandler]
     let proxy: ProxyForwarder
     let observer: (@Sendable (ServerRequest, ServerResponse) -> Void)?
+    /// Where what goes wrong inside the server is reported.
+    let log: @Sendable (String) -> Void
     /// What `POST /__admin/shutdown` calls; set by the server once it exists.
     let shutdownHook = Locked<(@Sendable () -> Void)?>(nil)
 
@@ -30,8 +32,10 @@ final class RequestRouter: Sendable {
             ? ChaosInjector(rate: configuration.chaosRate, seed: configuration.chaosSeed) : nil
         self.handlers = handlers
         self.observer = configuration.exchangeObserver
+        self.log = configuration.log
         self.proxy = ProxyForwarder(
-            client: configuration.proxyClient ?? DefaultProxyClient(), timeout: configuration.proxyTimeout)
+            client: configuration.proxyClient ?? DefaultProxyClient(), timeout: configuration.proxyTimeout,
+            maxResponseBytes: configuration.proxyMaxResponseBytes)
     }
 
     static func isAdmin(_ path: String) -> Bool {
@@ -54,6 +58,10 @@ final class RequestRouter: Sendable {
         var response: ServerResponse
         if let refused = handlers.lazy.compactMap({ $0.gate(request) }).first {
             response = refused
+        } else if let problem = Self.unreadableBody(request) {
+            // Matched as an empty body, it would get another request's answer.
+            log("\(request.method) \(request.target): \(problem)")
+            response = .text(problem + "\n", status: 500)
         } else if case .matched(let installed) = store.match(view) {
             stubID = installed.stub.id
             if let settings = installed.stub.response.proxy {
@@ -77,6 +85,34 @@ final class RequestRouter: Sendable {
         journal.record(request, wasMatched: wasMatched, stubID: stubID, status: response.status)
         observer?(request, response)
         return (response, wasMatched)
+    }
+
+    /// Why a request's body, spilled to disk, cannot be read back; nil when it can or was never spilled.
+    static func unreadableBody(_ request: ServerRequest) -> String? {
+        guard let file = request.bodyFile else { return nil }
+        do {
+            let handle = try FileHandle(forReadingFrom: file)
+            try handle.close()
+            return nil
+        } catch {
+            return "the request body spilled to disk could not be read (\(file.lastPathComponent)): "
+                + error.localizedDescription
+        }
+    }
+
+    /// The answer when making it on the event loop costs no more than moving its bytes: a cheap stub
+    /// (see `StubStore.answersOnLoop`) matched when no handler, chaos or recording is in the way. Nil for
+    /// everything else (an unmatched request's near misses included), which a handler thread answers
+    /// with ``respond(to:)``.
+    func respondOnLoop(_ request: ServerRequest) -> ServerResponse? {
+        guard handlers.isEmpty, chaos == nil, recorder.target == nil, !Self.isAdmin(request.path),
+            store.answersOnLoop, case .matched(let installed) = store.match(RequestView(request))
+        else { return nil }
+        var response = installed.stub.response.makeResponse(filesDirectory: store.filesDirectory)
+        applyGlobalDelay(to: &response, stub: installed.stub)
+        journal.record(request, wasMatched: true, stubID: installed.stub.id, status: response.status)
+        observer?(request, response)
+        return response
     }
 
     /// Proxies `request`; the journal and the recorder see the exchange once the upstream has answered.

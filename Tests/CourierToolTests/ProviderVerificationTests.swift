@@ -124,4 +124,26 @@ struct ProviderVerificationTests {
         #expect(!unsafe.isEmpty && unsafe.allSatisfy { $0.skipped?.contains("--allow-unsafe") == true })
         #expect(report.summary.contains("skip  notes.create [sample] POST"), "\(report.summary)")
     }
+
+    /// The contract mock answers every id from its examples: an `unknown id` case cannot hold against it,
+    /// so it is skipped with the reason, not failed; every other case holds.
+    @Test func anUnknownIDAgainstTheStatelessMockIsSkippedWithTheReason() async throws {
+        let report = try await withMockServer(handlers: [ContractHandler(NotesAPI.self)]) { server in
+            let transport = CurlTransport()
+            let report = await ProviderVerification(apis: [NotesAPI.self], token: "t", allowUnsafe: true)
+                .run(against: server.baseURL, transport: transport)
+            await transport.shutdown()
+            return report
+        }
+        #expect(report.isClean, "\(report.summary)")
+        let unknown = report.cases.filter { $0.name == "unknown id" }
+        #expect(unknown.count == 2, "\(report.summary)")
+        for item in unknown {
+            #expect(
+                item.status == 200 || item.status == 204, "it ran: \(item.status.map(String.init) ?? "-")")
+            #expect(item.skipped?.contains("answered from its examples") == true, "\(report.summary)")
+        }
+        let others = report.cases.filter { $0.name != "unknown id" }
+        #expect(others.allSatisfy { $0.passed }, "\(report.summary)")
+    }
 }

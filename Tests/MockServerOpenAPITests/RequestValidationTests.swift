@@ -270,6 +270,20 @@ import Testing
         }
     }
 
+    /// JSON that is well-formed but holds a value no parser can build (a number beyond any float) is
+    /// refused with the reason, never accepted unchecked.
+    @Test func aBodyThatCannotBeReadIsRefusedWithTheReason() async throws {
+        let auth = ["Authorization": "Bearer t"]
+        try await Fixtures.serve(handler) { client, _ in
+            let answer = try await client.json(
+                "POST", "/items", #"{"name": "pen", "price": 1e400}"#, headers: auth)
+            #expect(answer.status == 422, "the operation's word for a refused body")
+            #expect(problems(answer) == ["body $ syntax"])
+            let message = answer.json?["message"]?.stringValue ?? ""
+            #expect(message.contains("cannot be read"), "\(message)")
+        }
+    }
+
     @Test func invalidDocumentIsRefusedAtStart() throws {
         let error = #expect(throws: OpenAPIDocumentError.self) {
             try OpenAPIHandler(contentsOf: URL(fileURLWithPath: "/nonexistent/openapi.yaml"))

@@ -16,7 +16,7 @@ extension Connection {
                 if writeBlockedSince == 0 { writeBlockedSince = SocketSystem.monotonicNanos() }
                 if !interestWrite {
                     interestWrite = true
-                    loop.poller.modify(fd, read: interestRead, write: true)
+                    watch(read: interestRead, write: true)
                 }
                 return
             }
@@ -43,7 +43,7 @@ extension Connection {
                     if writeBlockedSince == 0 { writeBlockedSince = SocketSystem.monotonicNanos() }
                     if !interestWrite {
                         interestWrite = true
-                        loop.poller.modify(fd, read: interestRead, write: true)
+                        watch(read: interestRead, write: true)
                     }
                     return
                 }

@@ -28,7 +28,7 @@ final class Connection {
         /// The request's `If-Range`, which decides whether `rangeHeader` is honoured.
         var ifRangeHeader: String?
         var response: ServerResponse
-        let keepAlive: Bool
+        var keepAlive: Bool
         let interim: Bool
         var ready: Bool
 
@@ -75,6 +75,9 @@ final class Connection {
     var outIndex = 0
     var closeWhenFlushed: CloseKind?
     var stopParsing = false
+    /// Whether a request of this connection is with a handler thread: the next one is parsed only once
+    /// it is answered, so a connection's requests reach the handlers one at a time, in order.
+    var handling = false
     var readEOF = false
     var closed = false
     var lingering = false
@@ -190,15 +193,38 @@ final class Connection {
         if wantRead != interestRead || wantWrite != interestWrite {
             interestRead = wantRead
             interestWrite = wantWrite
-            loop.poller.modify(fd, read: wantRead, write: wantWrite)
+            watch(read: wantRead, write: wantWrite)
         }
+    }
+
+    /// Changes what the poller watches this connection for; a refusal is logged and closes the
+    /// connection, which could otherwise wait forever for readiness it will never be told of.
+    func watch(read: Bool, write: Bool) {
+        do {
+            try loop.poller.modify(fd, read: read, write: write)
+        } catch {
+            loop.context.configuration.log("connection from \(remoteAddress): closed, unwatchable: \(error)")
+            close(.abrupt)
+        }
+    }
+
+    /// Answers a connection the server cannot serve with `status` and `reason`, then closes it; written
+    /// at once, without the loop (the connection is not watched).
+    static func refuse(_ fd: Int32, status: Int, reason: String) {
+        let body = reason + "\n"
+        let head =
+            "HTTP/1.1 \(status) \(ResponseEncoding.reason(for: status))\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        let bytes = Array((head + body).utf8)
+        _ = bytes.withUnsafeBytes { SocketSystem.send(fd, $0) }
+        SocketSystem.closeDescriptor(fd)
     }
 
     // MARK: - Requests
 
     private func processInput() -> (parsed: Bool, blocked: Bool) {
         var parsed = false
-        while !stopParsing && !closed {
+        while !stopParsing && !closed && !handling {
             if head == nil && queue.count >= settings.maxPipelinedRequests { return (parsed, true) }
             let event: HTTPRequestParser.Event?
             do {
@@ -244,19 +270,42 @@ final class Connection {
         let request = ServerRequest(
             method: head.method, target: head.target, headers: head.headers, body: collected.data,
             bodyFile: collected.file, remoteAddress: remoteAddress, version: head.version, trailers: trailers)
-        let response = loop.context.respond(request)
-        if let file = collected.file { unlink(file.path) }
-        var keepAlive = head.keepAlive && !serverStopping
-        if let connection = response.headers["Connection"], connection.lowercased().contains("close") {
-            keepAlive = false
-        }
-        let delay = response.delay.map(\.nanoseconds) ?? 0
         let slot = Slot(
-            method: head.method, rangeHeader: head.headers["Range"], response: response, keepAlive: keepAlive,
-            interim: false, ready: delay == 0 && response.deferred == nil)
+            method: head.method, rangeHeader: head.headers["Range"], response: ServerResponse(status: 200),
+            keepAlive: head.keepAlive && !serverStopping, interim: false, ready: false)
         slot.ifRangeHeader = head.headers["If-Range"]
         queue.append(slot)
-        if !keepAlive { stopParsing = true }
+        let context = loop.context
+        if collected.file == nil, let quick = context.respondOnLoop(request) {
+            settle(slot, quick)
+            return
+        }
+        // Validation, templating, parsing and file I/O run on a handler thread; the loop goes on moving
+        // other connections' bytes, and takes the answer back when it is ready.
+        handling = true
+        let connection = LoopBound(value: (self, slot))
+        let loop = self.loop
+        let file = collected.file
+        context.handlerQueue.async {
+            let response = context.respond(request)
+            if let file { unlink(file.path) }
+            loop.execute {
+                let (connection, slot) = connection.value
+                connection.handling = false
+                connection.settle(slot, response)
+                connection.drive()
+            }
+        }
+    }
+
+    /// Puts a request's answer in its slot: now, after its delay, or when another thread supplies it.
+    private func settle(_ slot: Slot, _ response: ServerResponse) {
+        slot.response = response
+        if let connection = response.headers["Connection"], connection.lowercased().contains("close") {
+            slot.keepAlive = false
+        }
+        if !slot.keepAlive { stopParsing = true }
+        let delay = response.delay.map(\.nanoseconds) ?? 0
         if let deferred = response.deferred {
             // The response arrives on another thread; it is handed back to this loop, which alone touches
             // the connection and the slot.
@@ -275,6 +324,8 @@ final class Connection {
                 slot.ready = true
                 drive()
             }
+        } else {
+            slot.ready = true
         }
     }
 

@@ -71,37 +71,47 @@
             }
             events = UnsafeMutableRawBufferPointer.allocate(
                 byteCount: capacity * LinuxEpoll.eventStride, alignment: 16)
-            add(wakeFD, read: true, write: false)
+            do {
+                try add(wakeFD, read: true, write: false)
+            } catch {
+                // Fully initialised by now, so `deinit` frees `events`.
+                Glibc.close(wakeFD)
+                Glibc.close(epollFD)
+                throw error
+            }
         }
 
         deinit {
             events.deallocate()
         }
 
-        private func control(_ operation: Int32, _ fd: Int32, read: Bool, write: Bool) {
+        private func control(_ operation: Int32, _ fd: Int32, read: Bool, write: Bool) -> Int32 {
             // RDHUP only while reading: once reads pause, a half-closed peer must not spin the loop.
             var mask: UInt32 = 0
             if read { mask |= LinuxEpoll.input | LinuxEpoll.readHangup }
             if write { mask |= LinuxEpoll.output }
             var event: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &event) { raw in
+            return withUnsafeMutableBytes(of: &event) { raw in
                 raw.storeBytes(of: mask, toByteOffset: 0, as: UInt32.self)
                 raw.storeBytes(
                     of: UInt64(UInt32(bitPattern: fd)), toByteOffset: LinuxEpoll.dataOffset, as: UInt64.self)
-                _ = api.control(epollFD, operation, fd, raw.baseAddress)
+                return api.control(epollFD, operation, fd, raw.baseAddress) == 0 ? 0 : errno
             }
         }
 
-        func add(_ fd: Int32, read: Bool, write: Bool) {
-            control(LinuxEpoll.add, fd, read: read, write: write)
+        func add(_ fd: Int32, read: Bool, write: Bool) throws(SocketSystem.Failure) {
+            let code = control(LinuxEpoll.add, fd, read: read, write: write)
+            if code != 0 { throw SocketSystem.Failure(call: "epoll_ctl(EPOLL_CTL_ADD)", code: code) }
         }
 
-        func modify(_ fd: Int32, read: Bool, write: Bool) {
-            control(LinuxEpoll.modify, fd, read: read, write: write)
+        func modify(_ fd: Int32, read: Bool, write: Bool) throws(SocketSystem.Failure) {
+            let code = control(LinuxEpoll.modify, fd, read: read, write: write)
+            if code != 0 { throw SocketSystem.Failure(call: "epoll_ctl(EPOLL_CTL_MOD)", code: code) }
         }
 
         func remove(_ fd: Int32) {
-            control(LinuxEpoll.delete, fd, read: false, write: false)
+            // A descriptor about to be closed leaves the set when it closes; a refusal here changes nothing.
+            _ = control(LinuxEpoll.delete, fd, read: false, write: false)
         }
 
         /// Waits up to `timeoutMilliseconds` and calls `body` for each ready descriptor.

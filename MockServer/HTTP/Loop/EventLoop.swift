@@ -45,7 +45,8 @@ final class EventLoop: @unchecked Sendable {
     init(index: Int, context: HTTPServerContext) throws {
         self.index = index
         self.context = context
-        self.poller = try context.configuration.pollerBackend.makePoller()
+        self.poller =
+            try context.configuration.makePoller?() ?? context.configuration.pollerBackend.makePoller()
         self.scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
         let configuration = context.configuration
         let shortest = min(
@@ -59,9 +60,10 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Makes this loop accept connections on `fd` (before the thread starts).
-    func adoptListener(_ fd: Int32) {
+    /// - Throws: ``SocketSystem/Failure`` when the poller refuses the socket.
+    func adoptListener(_ fd: Int32) throws(SocketSystem.Failure) {
+        try poller.add(fd, read: true, write: false)
         listenFD = fd
-        poller.add(fd, read: true, write: false)
     }
 
     /// Runs `task` on the loop thread soon; callable from any thread.
@@ -110,9 +112,16 @@ final class EventLoop: @unchecked Sendable {
             close(fd)
             return
         }
-        let connection = Connection(fd: fd, remoteAddress: address, loop: self)
-        connections[fd] = connection
-        poller.add(fd, read: true, write: false)
+        do {
+            try poller.add(fd, read: true, write: false)
+        } catch {
+            // Unwatched, the connection would hang: say why, once, and close it.
+            let reason = "the server cannot watch this connection: \(error)"
+            context.configuration.log("connection from \(address): \(reason)")
+            Connection.refuse(fd, status: 500, reason: reason)
+            return
+        }
+        connections[fd] = Connection(fd: fd, remoteAddress: address, loop: self)
     }
 
     /// Forgets a closed connection.
@@ -189,8 +198,11 @@ final class EventLoop: @unchecked Sendable {
                     let listener = listenFD
                     poller.remove(listener)
                     schedule(after: 100_000_000) { [self] in
-                        if !stopping && listenFD == listener {
-                            poller.add(listener, read: true, write: false)
+                        guard !stopping && listenFD == listener else { return }
+                        do {
+                            try poller.add(listener, read: true, write: false)
+                        } catch {
+                            context.configuration.log("no longer accepting connections: \(error)")
                         }
                     }
                 }

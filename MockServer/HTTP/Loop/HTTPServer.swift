@@ -28,10 +28,20 @@ final class HTTPServerContext: Sendable {
     let limits: HTTPRequestParser.Limits
     let spillDirectory: String
     let respond: @Sendable (ServerRequest) -> ServerResponse
+    /// The answer when it is cheap enough to make on an event loop (a static stub matched by the request
+    /// line and headers); nil sends the request to ``handlerQueue``.
+    let respondOnLoop: @Sendable (ServerRequest) -> ServerResponse?
+    /// Where requests are answered when their answer is not cheap: off the event loops, so that
+    /// validation, templating, parsing and disk I/O never stall the connections a loop serves.
+    let handlerQueue = DispatchQueue(
+        label: "MockServer.handlers", qos: .userInitiated, attributes: .concurrent)
 
     init(
-        configuration: MockServerConfiguration, respond: @escaping @Sendable (ServerRequest) -> ServerResponse
+        configuration: MockServerConfiguration,
+        respondOnLoop: @escaping @Sendable (ServerRequest) -> ServerResponse? = { _ in nil },
+        respond: @escaping @Sendable (ServerRequest) -> ServerResponse
     ) {
+        self.respondOnLoop = respondOnLoop
         self.configuration = configuration
         self.settings = ConnectionSettings(
             maxPipelinedRequests: configuration.maxPipelinedRequests,
@@ -89,7 +99,13 @@ final class HTTPServer: Sendable {
                 throw error
             }
             let acceptor = loops[0]
-            acceptor.adoptListener(listener.fd)
+            do {
+                try acceptor.adoptListener(listener.fd)
+            } catch {
+                close(listener.fd)
+                for loop in loops { loop.poller.close() }
+                throw error
+            }
             if loops.count > 1 {
                 let targets = loops
                 var next = 0

@@ -12,9 +12,12 @@ protocol Poller: AnyObject {
     /// The descriptor whose readiness means "woken"; never reported as a connection.
     var wakeFD: Int32 { get }
     /// Starts watching `fd`.
-    func add(_ fd: Int32, read: Bool, write: Bool)
+    /// - Throws: ``SocketSystem/Failure`` when the system refuses (epoll_ctl: out of memory, too many
+    ///   watches).
+    func add(_ fd: Int32, read: Bool, write: Bool) throws(SocketSystem.Failure)
     /// Changes what `fd` is watched for.
-    func modify(_ fd: Int32, read: Bool, write: Bool)
+    /// - Throws: ``SocketSystem/Failure`` when the system refuses.
+    func modify(_ fd: Int32, read: Bool, write: Bool) throws(SocketSystem.Failure)
     /// Stops watching `fd` (before it is closed).
     func remove(_ fd: Int32)
     /// Waits up to `timeoutMilliseconds` and calls `body` for each ready descriptor.

@@ -8,7 +8,7 @@ struct RequestPattern: Sendable {
         case urlPath(String)
         case urlPattern(RegexBox)
         case urlPathPattern(RegexBox)
-        case urlPathTemplate([String])
+        case urlPathTemplate(PathTemplate)
     }
 
     struct MultipartPattern: Sendable {
@@ -39,6 +39,17 @@ struct RequestPattern: Sendable {
     var bodyPatterns: [ValuePattern] = []
     var multipartPatterns: [MultipartPattern] = []
     var basicAuth: (username: String, password: String)?
+
+    /// Whether matching needs no more than comparing text of the request line and headers: no body,
+    /// multipart or JSON pattern, no regular expression. Such a pattern is matched on an event loop.
+    var isCheap: Bool {
+        switch url {
+        case .urlPattern?, .urlPathPattern?: return false
+        default: break
+        }
+        return bodyPatterns.isEmpty && multipartPatterns.isEmpty
+            && (queryParameters + headers + cookies).allSatisfy { $0.1.isCheap }
+    }
 
     static func parse(_ json: JSONValue, at location: String) throws -> RequestPattern {
         guard case .object(let members) = json else {
@@ -73,8 +84,7 @@ struct RequestPattern: Sendable {
             case "urlPathPattern":
                 pattern.url = .urlPathPattern(try compile(text, "\(location).urlPathPattern"))
             default:
-                pattern.url = .urlPathTemplate(
-                    text.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+                pattern.url = .urlPathTemplate(PathTemplate(text))
             }
         }
         pattern.queryParameters = try patterns(members["queryParameters"], "\(location).queryParameters")
@@ -249,9 +259,9 @@ struct RequestPattern: Sendable {
         }
         if !bodyPatterns.isEmpty {
             let body = view.body
-            for pattern in bodyPatterns where !pattern.matches(body: body) {
+            for pattern in bodyPatterns where !pattern.matches(body: body, json: { view.json }) {
                 if stopAtFirst { return [Mismatch(field: "body", detail: "")] }
-                found.append(Mismatch(field: "body", detail: Self.bodyDifference(pattern, body)))
+                found.append(Mismatch(field: "body", detail: Self.bodyDifference(pattern, body, view.json)))
             }
         }
         for (index, pattern) in multipartPatterns.enumerated() {
@@ -284,7 +294,7 @@ struct RequestPattern: Sendable {
         switch url {
         case .url(let text): (expected, actual) = (text, request.target)
         case .urlPath(let text): (expected, actual) = (text, request.path)
-        case .urlPathTemplate(let parts): (expected, actual) = (parts.joined(separator: "/"), request.path)
+        case .urlPathTemplate(let template): (expected, actual) = (template.text, request.path)
         case .urlPattern, .urlPathPattern: return Mismatch.urlWeight
         }
         let half = Mismatch.urlWeight / 2
@@ -313,9 +323,9 @@ struct RequestPattern: Sendable {
     }
 
     /// What differs in the body: the differing members for `equalToJson` on a JSON body, else the body.
-    private static func bodyDifference(_ pattern: ValuePattern, _ body: Data) -> String {
+    private static func bodyDifference(_ pattern: ValuePattern, _ body: Data, _ json: JSONValue?) -> String {
         if case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtraElements) = pattern,
-            let actual = JSONValue.parseOrNil(String(decoding: body, as: UTF8.self))
+            let actual = json
         {
             let differences = JSONComparison.differences(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
@@ -366,17 +376,11 @@ struct RequestPattern: Sendable {
                 : Mismatch(
                     field: "urlPathPattern", detail: "\(request.path) does not match /\(regex.pattern)/")
         case .urlPathTemplate(let template):
-            let segments = request.path.split(separator: "/", omittingEmptySubsequences: false)
-            let ok =
-                segments.count == template.count
-                && zip(template, segments).allSatisfy { wanted, got in
-                    (wanted.hasPrefix("{") && wanted.hasSuffix("}") && !got.isEmpty) || wanted == got
-                }
-            return ok
+            return template.match(request.path) != nil
                 ? nil
                 : Mismatch(
                     field: "urlPathTemplate",
-                    detail: "\(request.path) does not fit \(template.joined(separator: "/"))")
+                    detail: "\(request.path) does not fit \(template.text)")
         }
     }
 }

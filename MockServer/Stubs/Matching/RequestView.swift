@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 /// A request prepared for matching: cookies, body text and multipart parts worked out once, lazily.
@@ -18,6 +19,9 @@ final class RequestView {
         cachedBody = body
         return body
     }
+
+    /// The body as JSON (nil when it is not), parsed once for the request (`ServerRequest.bodyJSON`).
+    var json: JSONValue? { try? request.bodyJSON.get() }
 
     /// Cookies from every `Cookie` header, in order.
     var cookies: [(String, String)] {

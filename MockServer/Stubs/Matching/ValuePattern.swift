@@ -15,6 +15,15 @@ indirect enum ValuePattern: Sendable {
     case and([ValuePattern])
     case or([ValuePattern])
 
+    /// Whether the pattern compares text without a regular expression or a JSON document.
+    var isCheap: Bool {
+        switch self {
+        case .equalTo, .binaryEqualTo, .contains, .doesNotContain, .absent: true
+        case .matches, .doesNotMatch, .equalToJson, .matchesJsonPath: false
+        case .and(let patterns), .or(let patterns): patterns.allSatisfy(\.isCheap)
+        }
+    }
+
     /// A mapping file problem, with where it is.
     struct InvalidMapping: Error, CustomStringConvertible {
         var description: String
@@ -165,13 +174,23 @@ indirect enum ValuePattern: Sendable {
             return regex.wholeMatch(value)
         case .doesNotMatch(let regex):
             return regex.wholeMismatch(value)
+        case .equalToJson, .matchesJsonPath:
+            guard let document = JSONValue.parseOrNil(value) else { return false }
+            return matches(json: document)
+        case .absent, .and, .or:
+            return false
+        }
+    }
+
+    /// Whether a JSON document satisfies an `equalToJson` or `matchesJsonPath` pattern (false for any
+    /// other pattern).
+    func matches(json document: JSONValue) -> Bool {
+        switch self {
         case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtraElements):
-            guard let actual = JSONValue.parseOrNil(value) else { return false }
             return JSONComparison.matches(
-                expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
+                expected: expected, actual: document, ignoreArrayOrder: ignoreArrayOrder,
                 ignoreExtraElements: ignoreExtraElements)
         case .matchesJsonPath(let path, let then):
-            guard let document = JSONValue.parseOrNil(value) else { return false }
             guard let then else { return path.matches(document) }
             let results = path.evaluate(document)
             // Results that would take more than the largest request body to write are not a match,
@@ -182,7 +201,7 @@ indirect enum ValuePattern: Sendable {
             }
             return then.matches(JSONValue.array(results).text)
                 || results.contains { then.matches($0.matchText) }
-        case .absent, .and, .or:
+        default:
             return false
         }
     }
@@ -192,8 +211,19 @@ indirect enum ValuePattern: Sendable {
 
     /// Whether raw body bytes satisfy the pattern (binary patterns compare bytes, the rest compare text).
     func matches(body: Data) -> Bool {
-        if case .binaryEqualTo(let expected) = self { return body == expected }
-        return matches(String(decoding: body, as: UTF8.self))
+        matches(body: body) { JSONValue.parseOrNil(String(decoding: body, as: UTF8.self)) }
+    }
+
+    /// Whether a request's body satisfies the pattern, its JSON taken from `json` (parsed once per
+    /// request, whatever the number of patterns) for `equalToJson` and `matchesJsonPath`.
+    func matches(body: Data, json: () -> JSONValue?) -> Bool {
+        switch self {
+        case .binaryEqualTo(let expected): return body == expected
+        case .equalToJson, .matchesJsonPath: return json().map(matches(json:)) ?? false
+        case .and(let patterns): return patterns.allSatisfy { $0.matches(body: body, json: json) }
+        case .or(let patterns): return patterns.contains { $0.matches(body: body, json: json) }
+        default: return matches(String(decoding: body, as: UTF8.self))
+        }
     }
 
     /// A short human description, e.g. `contains "xml"`.

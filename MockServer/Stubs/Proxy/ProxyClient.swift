@@ -26,6 +26,9 @@ public struct ProxyRequest: Sendable {
     public var body: Data
     /// The longest the exchange may take.
     public var timeout: Duration
+    /// The largest response body to take: a client stops reading past it and fails with
+    /// ``ProxyResponseTooLarge``.
+    public var maxResponseBytes: Int64
 
     /// Creates a request.
     /// - Parameters:
@@ -34,16 +37,32 @@ public struct ProxyRequest: Sendable {
     ///   - headers: the header fields.
     ///   - body: the body.
     ///   - timeout: the time limit.
+    ///   - maxResponseBytes: the largest response body to take.
     public init(
         method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data = Data(),
-        timeout: Duration = .seconds(30)
+        timeout: Duration = .seconds(30), maxResponseBytes: Int64 = 64 << 20
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
     }
+}
+
+/// An upstream answer whose body is larger than the request's `maxResponseBytes`.
+public struct ProxyResponseTooLarge: Error, Sendable, CustomStringConvertible {
+    /// The budget it went past.
+    public var limit: Int64
+
+    /// Creates the error.
+    /// - Parameter limit: the budget.
+    public init(limit: Int64) {
+        self.limit = limit
+    }
+
+    public var description: String { "the upstream's body is over \(limit) bytes" }
 }
 
 /// What the upstream answered.

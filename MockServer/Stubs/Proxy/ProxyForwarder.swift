@@ -57,6 +57,8 @@ struct ProxySettings: Sendable {
 struct ProxyForwarder: Sendable {
     let client: any ProxyClient
     let timeout: Duration
+    /// The largest upstream body taken (a client of the user's that reads more is refused after).
+    var maxResponseBytes: Int64 = 64 << 20
 
     /// Header fields that belong to one connection and are never forwarded (RFC 9110 §7.6.1), plus those
     /// the server or the client sets itself.
@@ -85,7 +87,7 @@ struct ProxyForwarder: Sendable {
         headers += settings.additionalHeaders
         return ProxyRequest(
             method: request.method, url: url, headers: headers, body: (try? request.bodyData()) ?? Data(),
-            timeout: timeout)
+            timeout: timeout, maxResponseBytes: maxResponseBytes)
     }
 
     /// Answers `request` later with the upstream's response, a 502 when the upstream cannot be reached,
@@ -104,6 +106,9 @@ struct ProxyForwarder: Sendable {
             let response: ServerResponse
             var proxied: ProxyResponse?
             switch result {
+            case .success(let answer) where answer.body.count > upstream.maxResponseBytes:
+                let error = ProxyResponseTooLarge(limit: upstream.maxResponseBytes)
+                response = .text("Proxying to \(upstream.url.absoluteString) failed: \(error)\n", status: 502)
             case .success(let answer):
                 proxied = answer
                 response = Self.serverResponse(answer)

@@ -11,6 +11,7 @@ import Foundation
 /// `courier` tool's libcurl transport).
 public final class URLSessionProxyClient: ProxyClient {
     private let session: URLSession
+    private let exchanges = ProxyExchanges()
 
     /// Creates a client with its own session.
     public init() {
@@ -19,7 +20,7 @@ public final class URLSessionProxyClient: ProxyClient {
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration, delegate: RefuseRedirects(), delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
     }
 
     deinit {
@@ -74,23 +75,8 @@ extension URLSessionProxyClient: CallbackProxyClient {
         // URLSession decodes gzip itself and would keep Content-Encoding: ask for the identity coding.
         urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         if !request.body.isEmpty { urlRequest.httpBody = request.body }
-        let task = session.dataTask(with: urlRequest) { data, response, error in
-            if let error {
-                completion(.failure(error))
-                return
-            }
-            guard let http = response as? HTTPURLResponse else {
-                completion(.failure(URLError(.badServerResponse)))
-                return
-            }
-            var headers: [(name: String, value: String)] = []
-            for (key, value) in http.allHeaderFields {
-                headers.append((String(describing: key), String(describing: value)))
-            }
-            headers.sort { $0.name.lowercased() < $1.name.lowercased() }
-            completion(
-                .success(ProxyResponse(status: http.statusCode, headers: headers, body: data ?? Data())))
-        }
+        let task = session.dataTask(with: urlRequest)
+        exchanges.begin(task, limit: request.maxResponseBytes, completion: completion)
         task.resume()
         return { task.cancel() }
     }
@@ -106,13 +92,84 @@ protocol CallbackProxyClient: ProxyClient {
         -> @Sendable () -> Void
 }
 
-/// Answers every redirect with "do not follow", so the 3xx itself comes back.
-private final class RefuseRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+/// The session's delegate: refuses redirects (the 3xx itself comes back) and collects each task's body
+/// up to its budget, cutting the upstream off as soon as it announces or sends more.
+private final class ProxyExchanges: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Exchange {
+        var limit: Int64
+        var body = Data()
+        var response: HTTPURLResponse?
+        var failure: (any Error)?
+        var completion: @Sendable (Result<ProxyResponse, any Error>) -> Void
+    }
+
+    private let exchanges = Locked<[Int: Exchange]>([:])
+
+    func begin(
+        _ task: URLSessionTask, limit: Int64,
+        completion: @escaping @Sendable (Result<ProxyResponse, any Error>) -> Void
+    ) {
+        exchanges.withLock { $0[task.taskIdentifier] = Exchange(limit: limit, completion: completion) }
+    }
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let tooLarge = exchanges.withLock { exchanges -> Bool in
+            guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
+            exchange.response = response as? HTTPURLResponse
+            let announced = response.expectedContentLength
+            if announced > exchange.limit { exchange.failure = ProxyResponseTooLarge(limit: exchange.limit) }
+            exchanges[dataTask.taskIdentifier] = exchange
+            return exchange.failure != nil
+        }
+        completionHandler(tooLarge ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = exchanges.withLock { exchanges -> Bool in
+            guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else {
+                return false
+            }
+            if Int64(exchange.body.count + data.count) > exchange.limit {
+                exchange.failure = ProxyResponseTooLarge(limit: exchange.limit)
+                exchange.body = Data()
+            } else {
+                exchange.body.append(data)
+            }
+            exchanges[dataTask.taskIdentifier] = exchange
+            return exchange.failure != nil
+        }
+        if tooLarge { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
+            return
+        }
+        if let failure = exchange.failure ?? error {
+            exchange.completion(.failure(failure))
+            return
+        }
+        guard let http = exchange.response ?? task.response as? HTTPURLResponse else {
+            exchange.completion(.failure(URLError(.badServerResponse)))
+            return
+        }
+        var headers: [(name: String, value: String)] = []
+        for (key, value) in http.allHeaderFields {
+            headers.append((String(describing: key), String(describing: value)))
+        }
+        headers.sort { $0.name.lowercased() < $1.name.lowercased() }
+        exchange.completion(
+            .success(ProxyResponse(status: http.statusCode, headers: headers, body: exchange.body)))
     }
 }
 

@@ -14,6 +14,10 @@ struct StubMapping: Sendable {
     var newScenarioState: String?
     var request: RequestPattern
     var response: ResponseDefinition
+
+    /// Whether matching and answering this stub takes no more than comparing text and copying a prepared
+    /// response: no body or regex pattern, no scenario, no template or proxy.
+    var isCheap: Bool { request.isCheap && scenarioName == nil && response.prepared != nil }
     /// The mapping as JSON (with `id` filled in), returned by the admin API.
     var source: JSONValue
     /// Insertion order: newer stubs win priority ties.
@@ -80,7 +84,7 @@ struct StubMapping: Sendable {
         switch request.url {
         case .url(let text)?, .urlPath(let text)?: urlText = text
         case .urlPattern(let regex)?, .urlPathPattern(let regex)?: urlText = "/\(regex.pattern)/"
-        case .urlPathTemplate(let parts)?: urlText = parts.joined(separator: "/")
+        case .urlPathTemplate(let template)?: urlText = template.text
         case nil: break
         }
         let head =

@@ -5,8 +5,13 @@ import Foundation
 final class StubStore: Sendable {
     struct State {
         var stubs: [StubMapping] = [] {
-            didSet { installed = nil }
+            didSet {
+                installed = nil
+                answersOnLoop = stubs.allSatisfy(\.isCheap)
+            }
         }
+        /// Whether every stub is cheap to match and answer (see `StubMapping.isCheap`).
+        var answersOnLoop = true
         /// `stubs`, each in a box, for matching: a match hands on a reference instead of copying the
         /// stub. Made again at the first match after `stubs` changes.
         var installed: [Installed]?
@@ -54,6 +59,9 @@ final class StubStore: Sendable {
     /// Whether every response is a template (mappings are read with this).
     let globalTemplating: Bool
     private let state = Locked(State())
+    /// Called before each stub is weighed for near misses; tests use it to see what the other loops can
+    /// do meanwhile.
+    let nearMissProbe = Locked<(@Sendable () -> Void)?>(nil)
 
     init(filesDirectory: URL?, defaults: [StubMapping] = [], globalTemplating: Bool = false) {
         self.filesDirectory = filesDirectory
@@ -146,32 +154,43 @@ final class StubStore: Sendable {
     }
 
     /// The `limit` stubs nearest to matching the request, nearest first (stubs that match are left out).
+    ///
+    /// They are weighed on a snapshot of the stubs and scenario states, outside the lock: weighing
+    /// compares bodies and edit distances against every stub, and the other loops' matching must not
+    /// wait for it.
     func nearMisses(_ view: RequestView, limit: Int) -> [NearMiss] {
-        state.withLock { state in
-            // The URL weighs most, then the method, then each other field; a scenario state least: a stub
-            // that fits the request but waits for another state is the better explanation.
-            var found: [(miss: NearMiss, score: Int, order: Int)] = []
-            for (order, stub) in state.stubs.enumerated() {
-                var differences = stub.request.mismatches(view)
-                if let scenario = stub.scenarioName, let required = stub.requiredScenarioState {
-                    let current = state.scenarios[scenario, default: StubMapping.startedState]
-                    if current != required {
-                        differences.append(
-                            RequestPattern.Mismatch(
-                                field: "scenario \(scenario)",
-                                detail: "requires state \(required) but is \(current)", weight: 1))
-                    }
+        let (stubs, scenarios) = state.withLock { ($0.stubs, $0.scenarios) }
+        let probe = nearMissProbe.withLock { $0 }
+        // The URL weighs most, then the method, then each other field; a scenario state least: a stub
+        // that fits the request but waits for another state is the better explanation.
+        var found: [(miss: NearMiss, score: Int, order: Int)] = []
+        for (order, stub) in stubs.enumerated() {
+            probe?()
+            var differences = stub.request.mismatches(view)
+            if let scenario = stub.scenarioName, let required = stub.requiredScenarioState {
+                let current = scenarios[scenario, default: StubMapping.startedState]
+                if current != required {
+                    differences.append(
+                        RequestPattern.Mismatch(
+                            field: "scenario \(scenario)",
+                            detail: "requires state \(required) but is \(current)", weight: 1))
                 }
-                guard !differences.isEmpty else { continue }
-                let score = differences.reduce(0) { $0 + $1.weight }
-                let distance = min(1, Double(score) / Double(stub.request.totalWeight + 1))
-                found.append(
-                    (NearMiss(stub: stub, differences: differences, distance: distance), score, order))
             }
-            found.sort { ($0.score, $0.order) < ($1.score, $1.order) }
-            return found.prefix(limit).map(\.miss)
+            guard !differences.isEmpty else { continue }
+            let score = differences.reduce(0) { $0 + $1.weight }
+            let distance = min(1, Double(score) / Double(stub.request.totalWeight + 1))
+            found.append((NearMiss(stub: stub, differences: differences, distance: distance), score, order))
         }
+        found.sort { ($0.score, $0.order) < ($1.score, $1.order) }
+        return found.prefix(limit).map(\.miss)
     }
+
+    /// Whether matching the stubs and answering from them is cheap enough for an event loop: every stub
+    /// is matched by text alone, has no scenario and answers a prepared, static response.
+    var answersOnLoop: Bool { state.withLock { $0.answersOnLoop } }
+
+    /// Whether the stubs' lock is free now (for tests of what runs outside it).
+    var isUnlocked: Bool { state.withLockIfAvailable { _ in true } ?? false }
 
     /// Replaces the stubs that `reset` returns to (those loaded from files), and installs them.
     func installDefaults(_ stubs: [StubMapping]) {

@@ -159,16 +159,13 @@ struct TemplatedResponse: Sendable {
     // MARK: - The request model
 
     /// `request.*` as WireMock 3 templates see it.
-    static func requestModel(_ view: RequestView, pathTemplate: [String]?) -> TemplateValue {
+    static func requestModel(_ view: RequestView, pathTemplate: PathTemplate?) -> TemplateValue {
         let request = view.request
         let rawSegments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         let segments = rawSegments.map { TargetDecoding.percentDecode($0, plusIsSpace: false) }
         var named: [String: TemplateValue] = [:]
-        if let pathTemplate, pathTemplate.count == rawSegments.count + 1 {
-            for (wanted, got) in zip(pathTemplate.dropFirst(), segments)
-            where wanted.hasPrefix("{") && wanted.hasSuffix("}") {
-                named[String(wanted.dropFirst().dropLast())] = .string(got)
-            }
+        for (name, raw) in pathTemplate?.match(request.path) ?? [:] {
+            named[name] = .string(TargetDecoding.percentDecode(raw, plusIsSpace: false))
         }
         let segmentValues = segments.filter { !$0.isEmpty }.map(TemplateValue.string)
         var query: [String: [String]] = [:]
@@ -218,9 +215,9 @@ struct TemplatedResponse: Sendable {
 }
 
 extension RequestPattern {
-    /// The `urlPathTemplate` split at `/`, when the pattern has one.
-    var pathTemplate: [String]? {
-        if case .urlPathTemplate(let parts)? = url { return parts }
+    /// The `urlPathTemplate`, when the pattern has one.
+    var pathTemplate: PathTemplate? {
+        if case .urlPathTemplate(let template)? = url { return template }
         return nil
     }
 }

@@ -170,7 +170,7 @@ public enum OpenAPIWriter {
             if let minLength = rules.minLength, minLength > 0 { result["minLength"] = .int(Int64(minLength)) }
             if let maxLength = rules.maxLength { result["maxLength"] = .int(Int64(maxLength)) }
             if let format = rules.format { result["format"] = .string(format) }
-            if let pattern = rules.pattern { result["pattern"] = .string(pattern) }
+            if let pattern = rules.documentPattern { result["pattern"] = .string(pattern) }
             return .object(result)
         case .array(let item):
             return .object(["type": .string("array"), "items": json(item, &components)])

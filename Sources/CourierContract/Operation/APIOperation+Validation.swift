@@ -28,11 +28,13 @@ extension APIOperation {
     ///   - header: looks up a header value, case-insensitively.
     ///   - body: the body when it is in memory and the operation takes JSON; otherwise `nil`.
     ///   - hasBody: whether any body was sent (it may be in a file).
+    ///   - parsedBody: the body as JSON when the caller has parsed it already (nil when it is not
+    ///     JSON); `body` is parsed when this is not given.
     /// - Throws: `ContractViolation` naming the parameter and why: 400 for a parameter, 415 for
-    ///   a body of another media type, 400 (or the declared 422) for a body that breaks its schema.
+    ///   a body of another media type, the declared 422 (else 400) for a body that breaks its schema.
     package func validate(
         pathParameters: [String: String], query: [(name: String, value: String)],
-        header: (String) -> String?, body: Data?, hasBody: Bool
+        header: (String) -> String?, body: Data?, hasBody: Bool, parsedBody: (() -> JSONValue?)? = nil
     ) throws(ContractViolation) -> ValidatedRequest {
         var values: [String: String] = [:]
         for parameter in parameters {
@@ -69,12 +71,13 @@ extension APIOperation {
                 )
             }
             if case .json(let schema) = requestBody {
-                guard let body, let value = try? JSONValue.parse(body) else {
+                let parsed = parsedBody.map { $0() } ?? body.flatMap { try? JSONValue.parse($0) }
+                guard let value = parsed else {
                     throw ContractViolation(
-                        status: bodyRefusalStatus, parameter: "body", reason: "is not valid JSON")
+                        status: syntaxRefusalStatus, parameter: "body", reason: "is not valid JSON")
                 }
                 if let (path, reason) = schema.violation(of: value, at: "body") {
-                    throw ContractViolation(status: bodyRefusalStatus, parameter: path, reason: reason)
+                    throw ContractViolation(status: schemaRefusalStatus, parameter: path, reason: reason)
                 }
                 json = value
             }
@@ -82,11 +85,17 @@ extension APIOperation {
         return ValidatedRequest(operation: self, values: values, json: json)
     }
 
-    /// The status a body that breaks its schema gets: 422 when the operation declares 422 and
-    /// not 400, else 400.
-    package var bodyRefusalStatus: Int {
+    /// The status a body that breaks its schema gets: 422 (the content is understood but wrong) when
+    /// the operation declares it, else 400.
+    package var schemaRefusalStatus: Int {
+        errors.contains { $0.status == 422 } ? 422 : 400
+    }
+
+    /// The status a body that is not JSON gets: 400 (it cannot be read) when the operation declares
+    /// it, else its 422.
+    package var syntaxRefusalStatus: Int {
         let declared = Set(errors.map(\.status))
-        return declared.contains(422) && !declared.contains(400) ? 422 : 400
+        return declared.contains(400) || !declared.contains(422) ? 400 : 422
     }
 
     /// Whether `authorization` (an `Authorization` header's value) carries a bearer token.

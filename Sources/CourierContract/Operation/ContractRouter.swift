@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Foundation
 
 /// Why a request breaks the contract: the status to answer with, the parameter, the reason.
@@ -35,49 +36,49 @@ package enum ContractRouter {
         case noRoute
     }
 
-    /// Matches `method` and a still percent-encoded `path` (no query) against `operations`.
+    /// Matches `method` and a still percent-encoded `path` (no query) against `operations`, as
+    /// `PathRouter` routes: the path first (a concrete path over a template, whatever the method),
+    /// then the method.
     package static func match(
         method: String, path: String, in operations: [APIOperation]
     ) -> Match {
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard segments.first == "" else { return .noRoute }
-        segments.removeFirst()
-        var allowed: [String] = []
-        var best: (operation: APIOperation, parameters: [String: String], literals: Int)?
-        for operation in operations {
-            guard let (parameters, literals) = bind(operation.pathSegments, to: segments) else { continue }
-            guard operation.method.rawValue == method.uppercased() else {
-                allowed.append(operation.method.rawValue)
-                continue
-            }
-            if best == nil || literals > best!.literals {  // allowed: checked non-nil just before
-                best = (operation, parameters, literals)
-            }
-        }
-        if let best { return .operation(best.operation, pathParameters: best.parameters) }
-        // HEAD is answered wherever GET is (RFC 9110 §9.3.2); the server sends no body.
-        if method.uppercased() == "HEAD", allowed.contains("GET") {
-            return match(method: "GET", path: path, in: operations)
-        }
-        if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
-        return allowed.isEmpty ? .noRoute : .methodNotAllowed(allowed: allowed)
+        match(method: method, path: path, with: router(operations))
     }
 
-    /// Binds a path template's `{name}` segments to `segments`: the percent-decoded values by
+    /// The router over `operations`, to build once and match many requests with.
+    package static func router(_ operations: [APIOperation]) -> PathRouter<APIOperation> {
+        PathRouter(operations.map { (method: $0.method.rawValue, template: $0.path, value: $0) })
+    }
+
+    /// Matches `method` and a still percent-encoded `path` with a router made by `router(_:)`.
+    package static func match(method: String, path: String, with router: PathRouter<APIOperation>) -> Match {
+        switch router.match(method: method, path: path) {
+        case .noRoute:
+            return .noRoute
+        case .methodNotAllowed(var allowed):
+            if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
+            return .methodNotAllowed(allowed: allowed)
+        case .route(let operation, let raw):
+            var parameters: [String: String] = [:]
+            for (name, value) in raw {
+                guard let decoded = value.removingPercentEncoding, !decoded.isEmpty else { return .noRoute }
+                parameters[name] = decoded
+            }
+            return .operation(operation, pathParameters: parameters)
+        }
+    }
+
+    /// Binds a path template's variables to a path's `segments`: the percent-decoded values by
     /// name and how many literal segments matched, or nil when the path does not fit.
     package static func bind(_ template: [Substring], to segments: [String]) -> ([String: String], Int)? {
-        guard template.count == segments.count else { return nil }
+        let pattern = PathTemplate("/" + template.joined(separator: "/"))
+        guard let raw = pattern.match(segments: segments.map { Substring($0) }) else { return nil }
         var parameters: [String: String] = [:]
-        var literals = 0
-        for (pattern, segment) in zip(template, segments) {
-            if pattern.hasPrefix("{") && pattern.hasSuffix("}") {
-                guard let decoded = segment.removingPercentEncoding, !decoded.isEmpty else { return nil }
-                parameters[String(pattern.dropFirst().dropLast())] = decoded
-            } else {
-                guard pattern == segment else { return nil }
-                literals += 1
-            }
+        for (name, value) in raw {
+            guard let decoded = value.removingPercentEncoding, !decoded.isEmpty else { return nil }
+            parameters[name] = decoded
         }
+        let literals = pattern.segments.filter { if case .literal = $0 { true } else { false } }.count
         return (parameters, literals)
     }
 }

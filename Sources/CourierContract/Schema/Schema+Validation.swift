@@ -102,7 +102,8 @@ extension Schema {
             if case .bool = value { return }
             add(.type, "must be a boolean, not \(value.typeName)")
         case .integer(let minimum, let maximum):
-            guard case .int(let number) = value else {
+            // A number with no fractional part is an integer, as JSON Schema counts them (`1.0`).
+            guard let number = Schema.integer(value) else {
                 return add(.type, "must be an integer, not \(value.typeName)")
             }
             if let reason = Schema.boundsViolation(number, minimum: minimum, maximum: maximum) {
@@ -168,6 +169,15 @@ extension Schema {
             return nil
         case .array, .object, .map:
             return "must not be a structured value"
+        }
+    }
+
+    /// The integer a JSON number is, when it has no fractional part.
+    static func integer(_ value: JSONValue) -> Int64? {
+        switch value {
+        case .int(let number): number
+        case .double(let number): Int64(exactly: number)
+        default: nil
         }
     }
 

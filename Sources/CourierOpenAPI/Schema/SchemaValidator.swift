@@ -28,6 +28,9 @@ public struct SchemaValidator: Sendable {
     /// The most schemas entered within one another before validation gives up on a cycle.
     static let maxDepth = 200
 
+    /// The most violations one validation reports: a hostile value cannot make the report grow with it.
+    public static let maxViolations = 1_000
+
     /// Creates a validator for the schemas of `document`.
     /// - Parameter document: the document the schemas come from.
     public init(document: OpenAPIDocument) {
@@ -40,11 +43,13 @@ public struct SchemaValidator: Sendable {
     ///   - schema: a schema of the document (references are followed).
     ///   - direction: whether the value is a request's or a response's.
     ///   - path: the JSON path to report the value at.
-    /// - Returns: every violation; empty when the value is valid.
+    ///   - limit: the most violations to report (``maxViolations`` unless told).
+    /// - Returns: every violation up to `limit`, in document order; empty when the value is valid.
     public func validate(
-        _ value: JSONValue, against schema: JSONValue, direction: Direction = .response, path: String = "$"
+        _ value: JSONValue, against schema: JSONValue, direction: Direction = .response, path: String = "$",
+        limit: Int = maxViolations
     ) -> [SchemaViolation] {
-        var run = Run(validator: self, direction: direction)
+        var run = Run(validator: self, direction: direction, limit: limit)
         run.check(value, schema, path: path, depth: 0)
         return run.violations
     }
@@ -58,7 +63,7 @@ public struct SchemaValidator: Sendable {
     public func isValid(_ value: JSONValue, against schema: JSONValue, direction: Direction = .response)
         -> Bool
     {
-        validate(value, against: schema, direction: direction).isEmpty
+        validate(value, against: schema, direction: direction, limit: 1).isEmpty
     }
 
     private static let expressions = Locked<[String: NSRegularExpression]>([:])
@@ -148,27 +153,32 @@ public struct SchemaValidator: Sendable {
 private struct Run {
     let validator: SchemaValidator
     let direction: SchemaValidator.Direction
+    /// The most violations kept; checking stops once they are found.
+    let limit: Int
     var violations: [SchemaViolation] = []
 
     var isOpenAPI30: Bool { validator.document.version == .v3_0 }
 
-    init(validator: SchemaValidator, direction: SchemaValidator.Direction) {
+    init(validator: SchemaValidator, direction: SchemaValidator.Direction, limit: Int) {
         self.validator = validator
         self.direction = direction
+        self.limit = limit
     }
 
     mutating func fail(_ path: String, _ rule: String, _ message: String) {
+        guard violations.count < limit else { return }
         violations.append(SchemaViolation(path: path, rule: rule, message: message))
     }
 
-    /// Whether `value` passes `schema`, without keeping what it breaks.
+    /// Whether `value` passes `schema`, without keeping what it breaks (the first violation decides).
     func passes(_ value: JSONValue, _ schema: JSONValue, path: String, depth: Int) -> Bool {
-        var trial = Run(validator: validator, direction: direction)
+        var trial = Run(validator: validator, direction: direction, limit: 1)
         trial.check(value, schema, path: path, depth: depth)
         return trial.violations.isEmpty
     }
 
     mutating func check(_ value: JSONValue, _ schema: JSONValue, path: String, depth: Int) {
+        guard violations.count < limit else { return }
         guard depth < SchemaValidator.maxDepth else {
             return fail(
                 path, "$ref", "the schema nests deeper than \(SchemaValidator.maxDepth) levels (a cycle?)")

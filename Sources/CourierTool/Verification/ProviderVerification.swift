@@ -55,15 +55,13 @@ public struct ProviderVerification: Sendable {
         self.declarationProblems = []
     }
 
-    /// The methods that may change what a server holds.
-    static let unsafeMethods: Set<String> = ["POST", "PUT", "PATCH", "DELETE"]
-
     /// Runs every case against `baseURL` through `transport` and reports what it found.
     ///
     /// Operations run in the order of `samples`, each operation's sample first: against a server
     /// with state, order the samples as a client would call them (sign up before signing in,
     /// upload before reading, read before deleting).
     public func run(against baseURL: URL, transport: any Transport) async -> VerificationReport {
+        let runner = CaseRunner(allowUnsafe: allowUnsafe, transport: transport)
         var cases: [VerificationReport.Case] = []
         for sample in samples {
             let operation = sample.operation
@@ -81,30 +79,14 @@ public struct ProviderVerification: Sendable {
                 continue
             }
             for plan in planned {
-                var result = VerificationReport.Case(
-                    operation: operation.id, name: plan.name, method: plan.request.method.rawValue,
-                    url: plan.request.url.absoluteString, expected: plan.expected.sorted(), violations: [])
-                if let reason = plan.skipped {
-                    result.skipped = reason
-                } else if !allowUnsafe, Self.unsafeMethods.contains(operation.method.rawValue) {
-                    result.skipped =
-                        "\(operation.method.rawValue) may change the server's data; --allow-unsafe sends it"
-                } else {
-                    do {
-                        let response = try await transport.send(plan.request)
-                        result.status = response.status
-                        result.violations = operation.responseViolations(
+                cases.append(
+                    await runner.run(plan, operation: operation.id) { response, expected in
+                        operation.responseViolations(
                             status: response.status, contentType: response.headers["Content-Type"],
-                            body: response.body.data, expected: plan.expected,
+                            body: response.body.data, expected: expected,
                             undeclared: reportsUndeclaredProperties
                         ).map { .init(rule: $0.rule, path: $0.path, message: $0.message) }
-                    } catch {
-                        result.violations = [
-                            .init(rule: "request", path: "request", message: "no response: \(error)")
-                        ]
-                    }
-                }
-                cases.append(result)
+                    })
             }
         }
         return VerificationReport(cases: cases, declarationProblems: declarationProblems)

@@ -81,6 +81,19 @@ enum SchemaFixtures {
         ).map { "\($0.path) \($0.rule)" }
     }
 
+    /// A hostile value breaks its schema in more places than a report can use: the violations stop at
+    /// the cap, as the declaration's do, instead of growing with the value.
+    @Test func violationsAreCapped() throws {
+        let schema: JSONValue = .object([
+            "type": .string("array"), "items": .object(["type": .string("string")]),
+        ])
+        let value = JSONValue.array(Array(repeating: .int(1), count: 5_000))
+        let validator = SchemaValidator(document: v31)
+        #expect(validator.validate(value, against: schema).count == 1_000)
+        #expect(validator.validate(value, against: schema, limit: 3).map(\.path) == ["$[0]", "$[1]", "$[2]"])
+        #expect(validator.validate(.array([.int(1)]), against: schema).count == 1)
+    }
+
     @Test func validObjectPasses() throws {
         #expect(try violations(v30, "Pet", "{id: 1, name: rex, tag: null, age: 3}").isEmpty)
     }

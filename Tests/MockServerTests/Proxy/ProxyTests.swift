@@ -50,6 +50,35 @@ struct ProxyTests {
         }
     }
 
+    /// An upstream body over the proxy's budget is refused with a 502 that says so, whether the upstream
+    /// announces its length or streams it chunked; one within it passes whole.
+    @Test func anUpstreamBodyOverTheBudgetIsA502() async throws {
+        let upstreamHandler = ClosureHandler { request in
+            switch request.path {
+            case "/api/big": return ServerResponse(body: .data(Data(count: 300_000)))
+            case "/api/chunked":
+                var response = ServerResponse(body: .data(Data(count: 300_000)))
+                response.dribble = ChunkedDribble(numberOfChunks: 6, totalDuration: .milliseconds(60))
+                return response
+            default: return ServerResponse(body: .data(Data(count: 1_000)))
+            }
+        }
+        try await withMockServer(handlers: [upstreamHandler]) { upstream in
+            var configuration = MockServerConfiguration()
+            configuration.proxyMaxResponseBytes = 100_000
+            try await withMockServer(configuration: configuration) { server in
+                try server.addStubs(json: proxyStub(upstream))
+                let small = try perform(server, "/api/small")
+                #expect(small.status == 200 && small.body.count == 1_000, "\(small.text)")
+                for path in ["/api/big", "/api/chunked"] {
+                    let refused = try perform(server, path)
+                    #expect(refused.status == 502, "\(path): \(refused.status)")
+                    #expect(refused.text.contains("over 100000 bytes"), "\(path): \(refused.text)")
+                }
+            }
+        }
+    }
+
     @Test func addsAndRemovesHeadersAndStripsAPrefix() async throws {
         try await withMockServer(handlers: [Self.echo]) { upstream in
             try await withMockServer { server in

@@ -3,8 +3,8 @@ import Testing
 
 @testable import MockServer
 
-/// The exchanges kept for snapshots are bounded by count and by body bytes; a running recording
-/// keeps all of its own.
+/// The exchanges kept for snapshots are bounded by count and by body bytes; a running recording keeps
+/// its own, within a larger budget of its own.
 @Suite struct RecorderTests {
     private func exchange(_ path: String, requestBytes: Int, responseBytes: Int) -> Recorder.Exchange {
         Recorder.Exchange(
@@ -40,5 +40,19 @@ import Testing
         }
         #expect(recorder.stop()?.exchanges.count == 5)
         #expect(recorder.proxiedExchanges.isEmpty, "each one alone is over the snapshot budget")
+    }
+
+    /// A recording is bounded too, by its own larger budget: what does not fit is counted, not kept,
+    /// and stopping says how many.
+    @Test func aRecordingIsBoundedAndCountsWhatItDropped() {
+        let recorder = Recorder(limit: 100, recordingLimit: 3, recordingByteLimit: 1_000)
+        #expect(recorder.start(RecordSpec()))
+        for index in 0..<5 {
+            recorder.capture(exchange("/\(index)", requestBytes: 10, responseBytes: 10), recorded: true)
+        }
+        recorder.capture(exchange("/huge", requestBytes: 2_000, responseBytes: 0), recorded: true)
+        let stopped = recorder.stop()
+        #expect(stopped?.exchanges.map(\.request.path) == ["/0", "/1", "/2"])
+        #expect(stopped?.dropped == 3)
     }
 }

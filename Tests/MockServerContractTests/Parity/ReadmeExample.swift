@@ -1,0 +1,1 @@
+../../ReadmeExamplesTests/ReadmeExample.swift
