@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CourierJSON", targets: ["CourierJSON"]),
         .library(name: "CourierCookies", targets: ["CourierCookies"]),
         .library(name: "CourierContract", targets: ["CourierContract"]),
+        .library(name: "CourierContractModel", targets: ["CourierContractModel"]),
         .library(name: "CourierConfiguration", targets: ["CourierConfiguration"]),
         .library(name: "CourierEvents", targets: ["CourierEvents"]),
         .library(name: "CourierCache", targets: ["CourierCache"]),
@@ -35,14 +36,21 @@ let package = Package(
         .target(
             name: "Courier", dependencies: ["CourierPrimitives", "CourierCookies", "CourierJSON"],
             path: "Sources/Courier"),
-        // An API declared once (`API`, `Endpoint`): typed calls, schemas derived from the models, OpenAPI.
+        // What tools read from a declared API, and a first program never imports: its operations, the
+        // schemas of its models, validation and routing by them, and the OpenAPI document they write.
         .target(
-            name: "CourierContract", dependencies: ["CourierPrimitives", "Courier"],
+            name: "CourierContractModel", dependencies: ["CourierPrimitives", "Courier"],
+            path: "Sources/CourierContractModel"),
+        // An API declared once (`API`, `Endpoint`, the classic `APIConfigurable`): typed calls and the
+        // operations the tools read.
+        .target(
+            name: "CourierContract", dependencies: ["CourierPrimitives", "Courier", "CourierContractModel"],
             path: "Sources/CourierContract"),
         // Pact files (the Pact Specification, version 4; 3 and 2 read): the model, matching rules derived
         // from a declaration's schemas, a response matched by the rules, and files merged atomically.
         .target(
-            name: "CourierPact", dependencies: ["CourierPrimitives", "Courier", "CourierContract"],
+            name: "CourierPact",
+            dependencies: ["CourierPrimitives", "Courier", "CourierContract", "CourierContractModel"],
             path: "Sources/CourierPact"),
         // Settings from courier.json (`Configuration`), and a manager made from them.
         .target(
@@ -81,7 +89,9 @@ let package = Package(
         // own tests, not a product.
         .target(
             name: "Endpoints",
-            dependencies: ["Courier", "CourierCache", "CourierContract", "CourierInterceptors"],
+            dependencies: [
+                "Courier", "CourierCache", "CourierContract", "CourierContractModel", "CourierInterceptors",
+            ],
             path: "Endpoints"),
         // The mock server: HTTP/1.1 on plain sockets, WireMock-format stubs, the admin API and chaos.
         .target(
@@ -90,12 +100,17 @@ let package = Package(
         // A consumer's exchanges with the mock server recorded as a pact file (`withPactMockServer`).
         .target(
             name: "MockServerPact",
-            dependencies: ["MockServer", "Courier", "CourierContract", "CourierPact", "CourierPrimitives"],
+            dependencies: [
+                "MockServer", "Courier", "CourierContract", "CourierContractModel", "CourierPact",
+                "CourierPrimitives",
+            ],
             path: "MockServer/Pact"),
         // A declared API served and checked by the mock server: routing, request validation, examples.
         .target(
             name: "MockServerContract",
-            dependencies: ["MockServer", "Courier", "CourierContract", "CourierPrimitives"],
+            dependencies: [
+                "MockServer", "Courier", "CourierContract", "CourierContractModel", "CourierPrimitives",
+            ],
             path: "MockServer/Contract"),
         // An OpenAPI document served by the mock server: routing, request validation, security, examples.
         .target(
@@ -106,7 +121,8 @@ let package = Package(
         .target(
             name: "SocialBackend",
             dependencies: [
-                "MockServer", "MockServerContract", "Courier", "CourierContract", "CourierPrimitives",
+                "MockServer", "MockServerContract", "Courier", "CourierContract", "CourierContractModel",
+                "CourierPrimitives",
                 "Endpoints",
             ],
             path: "MockServer/Social"),
@@ -114,7 +130,8 @@ let package = Package(
         .target(
             name: "CourierTool",
             dependencies: [
-                "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
+                "Courier", "CourierConfiguration", "CourierContract", "CourierContractModel",
+                "CourierCookies", "CourierCurl",
                 "CourierJSON", "CourierOpenAPI", "CourierPrimitives", "CourierURLSession", "MockServer",
                 "MockServerContract", "MockServerOpenAPI", "CourierPact", "MockServerPact",
             ],
@@ -123,7 +140,8 @@ let package = Package(
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
-                "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
+                "Courier", "CourierConfiguration", "CourierContract", "CourierContractModel",
+                "CourierCookies", "CourierCurl",
                 "CourierJSON", "CourierPrimitives", "CourierTool", "CourierURLSession", "Endpoints",
                 "MockServer",
                 "MockServerContract", "SocialBackend",
@@ -135,7 +153,8 @@ let package = Package(
         .target(
             name: "CourierTesting",
             dependencies: [
-                "Courier", "CourierCache", "CourierContract", "CourierCookies", "CourierEvents",
+                "Courier", "CourierCache", "CourierContract", "CourierContractModel", "CourierCookies",
+                "CourierEvents",
                 "CourierPrimitives",
                 "MockServer", "MockServerContract", "MockServerOpenAPI",
             ],
@@ -154,7 +173,8 @@ let package = Package(
         .testTarget(
             name: "CourierTests",
             dependencies: [
-                "Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierInterceptors",
+                "Courier", "CourierConfiguration", "CourierContract", "CourierContractModel",
+                "CourierCookies", "CourierInterceptors",
                 "CourierJSON", "CourierTesting", "CourierURLSession", "TestSupport",
             ],
             path: "Tests/CourierTests"
@@ -162,13 +182,15 @@ let package = Package(
         .testTarget(
             name: "CourierTestingTests",
             dependencies: [
-                "CourierTesting", "Courier", "CourierContract", "CourierURLSession", "TestSupport",
+                "CourierTesting", "Courier", "CourierContract", "CourierContractModel", "CourierURLSession",
+                "TestSupport",
             ],
             path: "Tests/CourierTestingTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "CourierInterceptorsTests",
             dependencies: [
-                "Courier", "CourierContract", "CourierInterceptors", "CourierPrimitives", "CourierTesting",
+                "Courier", "CourierContract", "CourierContractModel", "CourierInterceptors",
+                "CourierPrimitives", "CourierTesting",
                 "TestSupport",
             ],
             path: "Tests/CourierInterceptorsTests"),
@@ -185,7 +207,8 @@ let package = Package(
         .testTarget(
             name: "CourierURLSessionTests",
             dependencies: [
-                "Courier", "CourierContract", "CourierPrimitives", "CourierTesting", "CourierURLSession",
+                "Courier", "CourierContract", "CourierContractModel", "CourierPrimitives", "CourierTesting",
+                "CourierURLSession",
                 "TestSupport",
             ],
             path: "Tests/CourierURLSessionTests"),
@@ -201,7 +224,8 @@ let package = Package(
         .testTarget(
             name: "CourierPactTests",
             dependencies: [
-                "CourierPact", "Courier", "CourierContract", "CourierPrimitives", "CourierTesting",
+                "CourierPact", "Courier", "CourierContract", "CourierContractModel", "CourierPrimitives",
+                "CourierTesting",
                 "MockServerPact",
                 "TestSupport",
             ],
@@ -209,14 +233,17 @@ let package = Package(
         .testTarget(
             name: "MockServerPactTests",
             dependencies: [
-                "MockServerPact", "CourierPact", "Courier", "CourierContract", "CourierPrimitives",
+                "MockServerPact", "CourierPact", "Courier", "CourierContract", "CourierContractModel",
+                "CourierPrimitives",
                 "CourierTesting",
                 "TestSupport",
             ],
             path: "Tests/MockServerPactTests"),
         .testTarget(
             name: "CourierContractTests",
-            dependencies: ["Courier", "CourierContract", "CourierTesting", "TestSupport"],
+            dependencies: [
+                "Courier", "CourierContract", "CourierContractModel", "CourierTesting", "TestSupport",
+            ],
             path: "Tests/CourierContractTests"),
         .testTarget(
             name: "CourierCurlTests",
@@ -229,7 +256,8 @@ let package = Package(
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: [
-                "Courier", "CourierCache", "CourierConfiguration", "CourierContract", "CourierCookies",
+                "Courier", "CourierCache", "CourierConfiguration", "CourierContract", "CourierContractModel",
+                "CourierCookies",
                 "CourierCurl", "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierPrimitives",
                 "CourierTesting",
                 "CourierURLSession", "MockServer", "TestSupport",
@@ -247,7 +275,8 @@ let package = Package(
         .testTarget(
             name: "MockServerContractTests",
             dependencies: [
-                "MockServerContract", "Courier", "CourierContract", "CourierCurl", "CourierPrimitives",
+                "MockServerContract", "Courier", "CourierContract", "CourierContractModel", "CourierCurl",
+                "CourierPrimitives",
                 "CourierURLSession", "MockServer", "TestSupport",
                 // The parity test serves every API in the package by its declaration and by its document.
                 "CourierOpenAPI", "Endpoints", "MockServerOpenAPI",
@@ -267,7 +296,8 @@ let package = Package(
         .testTarget(
             name: "EndpointsTests",
             dependencies: [
-                "Endpoints", "Courier", "CourierContract", "CourierCurl", "CourierInterceptors",
+                "Endpoints", "Courier", "CourierContract", "CourierContractModel", "CourierCurl",
+                "CourierInterceptors",
                 "CourierTesting", "CourierTool", "CourierURLSession", "MockServer", "TestSupport",
                 "SocialBackend",
             ],
@@ -275,7 +305,8 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "Courier", "CourierContract", "CourierCurl", "CourierInterceptors", "CourierTesting",
+                "Courier", "CourierContract", "CourierContractModel", "CourierCurl", "CourierInterceptors",
+                "CourierTesting",
                 "Endpoints", "MockServer", "TestSupport",
                 "SocialBackend",
             ],
@@ -284,7 +315,8 @@ let package = Package(
         .testTarget(
             name: "ReadmeExamplesTests",
             dependencies: [
-                "Courier", "CourierCache", "CourierContract", "CourierCookies", "CourierCurl",
+                "Courier", "CourierCache", "CourierContract", "CourierContractModel", "CourierCookies",
+                "CourierCurl",
                 "CourierEvents",
                 "CourierInterceptors", "CourierJSON", "CourierOpenAPI", "CourierPrimitives", "CourierTesting",
                 "CourierURLSession",
@@ -295,6 +327,7 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "CourierCLI", "CourierTool", "CourierCache", "CourierConfiguration", "CourierContract",
+                "CourierContractModel",
                 "CourierCookies",
                 "CourierEvents", "CourierInterceptors", "CourierJSON", "CourierTesting", "CourierURLSession",
                 "MockServer", "TestSupport",
@@ -302,12 +335,14 @@ let package = Package(
             path: "Tests/CourierCLITests"),
         // A user's tool in a few lines: the README's notes API (a link to the one file that declares it).
         .executableTarget(
-            name: "notes-tool", dependencies: ["CourierTool", "Courier", "CourierContract"],
+            name: "notes-tool",
+            dependencies: ["CourierTool", "Courier", "CourierContract", "CourierContractModel"],
             path: "Tests/NotesTool"),
         .testTarget(
             name: "CourierToolTests",
             dependencies: [
-                "notes-tool", "CourierTool", "Courier", "CourierContract", "CourierCurl", "CourierOpenAPI",
+                "notes-tool", "CourierTool", "Courier", "CourierContract", "CourierContractModel",
+                "CourierCurl", "CourierOpenAPI",
                 "CourierPact", "CourierTesting", "MockServer", "MockServerContract", "TestSupport",
             ],
             path: "Tests/CourierToolTests"),

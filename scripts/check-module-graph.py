@@ -17,7 +17,9 @@ ALLOWED = {
     "CourierJSON": set(),
     "CourierCookies": {"CourierPrimitives"},
     "Courier": {"CourierPrimitives", "CourierCookies", "CourierJSON"},
-    "CourierContract": {"Courier", "CourierPrimitives"},
+    # Operations, schemas and the OpenAPI writer: what tools read from a declaration.
+    "CourierContractModel": {"Courier", "CourierPrimitives"},
+    "CourierContract": {"Courier", "CourierPrimitives", "CourierContractModel"},
     "CourierInterceptors": {"Courier", "CourierPrimitives"},
     "CourierCache": {"Courier", "CourierPrimitives"},
     "CourierEvents": {"Courier", "CourierPrimitives"},
@@ -27,17 +29,18 @@ ALLOWED = {
                              "CourierJSON"},
     # The mock server's HTTP layer, stubs, admin API and chaos need nothing of Courier's.
     "MockServer": {"CourierPrimitives"},
-    "MockServerContract": {"MockServer", "Courier", "CourierContract", "CourierPrimitives"},
+    "MockServerContract": {"MockServer", "Courier", "CourierContract", "CourierContractModel", "CourierPrimitives"},
     # Reading OpenAPI documents needs JSON values (YAML is read in Swift), nothing of the client or server.
     "CourierOpenAPI": {"CourierPrimitives"},
     # An OpenAPI document served: the server and the reading, nothing of the client.
     "MockServerOpenAPI": {"MockServer", "CourierOpenAPI", "CourierPrimitives"},
     # Pact files, matching and verification: the declaration's schemas and the Transport protocol, no server.
-    "CourierPact": {"CourierPrimitives", "Courier", "CourierContract"},
-    "MockServerPact": {"MockServer", "Courier", "CourierContract", "CourierPact", "CourierPrimitives"},
+    "CourierPact": {"CourierPrimitives", "Courier", "CourierContract", "CourierContractModel"},
+    "MockServerPact": {"MockServer", "Courier", "CourierContract", "CourierContractModel", "CourierPact",
+                       "CourierPrimitives"},
     # A command-line tool for any declared API: both transports, the configuration, the mock server, and
     # Pact (the mock's --pact-out records through MockServerPact; verify --pact replays with CourierPact).
-    "CourierTool": {"Courier", "CourierConfiguration", "CourierContract", "CourierCookies", "CourierCurl",
+    "CourierTool": {"Courier", "CourierConfiguration", "CourierContract", "CourierContractModel", "CourierCookies", "CourierCurl",
                     "CourierJSON", "CourierPrimitives", "CourierURLSession", "MockServer", "MockServerContract",
                     "CourierOpenAPI", "MockServerOpenAPI", "CourierPact", "MockServerPact"},
 }
@@ -55,7 +58,8 @@ DENIED = {
     "MockServerPact": {"CourierCurl", "CCurl", "CourierURLSession", "Endpoints", "SocialBackend"},
     "CourierCurl": {"CourierURLSession", "CourierConfiguration"},
     "CourierURLSession": {"CourierCurl", "CCurl", "CourierConfiguration"},
-    "Courier": {"CourierCurl", "CourierURLSession", "CourierContract", "MockServer", "Endpoints"},
+    "Courier": {"CourierCurl", "CourierURLSession", "CourierContract", "CourierContractModel", "MockServer",
+                "Endpoints"},
     # A user's tool gets their API, not the demo's.
     "CourierTool": {"Endpoints", "SocialBackend", "CourierCLI"},
 }

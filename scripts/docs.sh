@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of Courier, CourierJSON, CourierCookies, CourierURLSession,
-# CourierInterceptors, CourierCache, CourierEvents, CourierContract, CourierConfiguration, CourierCurl
+# CourierInterceptors, CourierCache, CourierEvents, CourierContract, CourierContractModel,
+# CourierConfiguration, CourierCurl,
 # MockServer, MockServerContract, CourierPact, MockServerPact, CourierTool, CourierOpenAPI and
 # MockServerOpenAPI with the toolchain's docc, from symbol graphs,
 # warnings as errors.
@@ -20,6 +21,7 @@ for pair in Courier:Sources/Courier/Courier.docc CourierJSON:Sources/CourierJSON
   CourierInterceptors:Sources/CourierInterceptors/CourierInterceptors.docc \
   CourierCache:Sources/CourierCache/CourierCache.docc CourierEvents:Sources/CourierEvents/CourierEvents.docc \
   CourierContract:Sources/CourierContract/CourierContract.docc \
+  CourierContractModel:Sources/CourierContractModel/CourierContractModel.docc \
   CourierConfiguration:Sources/CourierConfiguration/CourierConfiguration.docc \
   CourierCurl:Sources/CourierCurl/CourierCurl.docc MockServer:MockServer/MockServer.docc \
   MockServerContract:MockServer/Contract/MockServerContract.docc \

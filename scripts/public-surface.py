@@ -8,12 +8,12 @@ they re-export. Usage: scripts/public-surface.py [--build-dir .build/debug]   (a
 """
 import argparse, glob, json, os, subprocess, sys, tempfile
 
-LIBRARIES = ["CourierPrimitives", "CourierJSON", "CourierCookies", "Courier", "CourierContract",
+LIBRARIES = ["CourierPrimitives", "CourierJSON", "CourierCookies", "Courier", "CourierContract", "CourierContractModel",
              "CourierConfiguration", "CourierEvents", "CourierCache", "CourierInterceptors", "CourierURLSession",
              "CourierCurl", "MockServer", "MockServerContract", "CourierOpenAPI", "MockServerOpenAPI",
              "CourierPact", "MockServerPact", "CourierTesting"]
 FIRST_PROGRAM = ["Courier", "CourierContract", "CourierCurl"]
-REEXPORTS = {"CourierContract": ["CourierPrimitives"], "CourierTesting": ["Courier", "MockServer", "MockServerContract"]}
+REEXPORTS = {"CourierContractModel": ["CourierPrimitives"], "CourierTesting": ["Courier", "MockServer", "MockServerContract"]}
 
 
 def symbols(module, build, triple, root):

@@ -3,8 +3,8 @@
 
 Starts the bundled mock server (`courier mock`) on a free loopback port and runs `courier call
 posts.page` once against it under gdb, with a one-shot breakpoint on every function of the library
-modules (Courier, CourierContract, CourierCurl, CourierPrimitives, CourierJSON, CourierCookies); the
-functions hit are the ones the call ran. valgrind would be the usual tool, but Debian 12's 3.19
+modules (Courier, CourierContract, CourierContractModel, CourierCurl, CourierPrimitives, CourierJSON,
+CourierCookies); the functions hit are the ones the call ran. valgrind would be the usual tool, but Debian 12's 3.19
 crashes on the courier binary at start-up. A function's source file comes from `addr2line`; its
 type is the first of its module's nominal types in its demangled name ("closure #1 in
 Courier.NetworkManager.send(…)" counts for NetworkManager); free functions count for their file.
@@ -23,7 +23,8 @@ Usage: scripts/send-path.py [--courier .build/debug/courier] [--transport curl|u
 """
 import argparse, os, re, signal, socket, subprocess, sys, tempfile, textwrap, time
 
-MODULES = ["Courier", "CourierContract", "CourierCurl", "CourierPrimitives", "CourierJSON", "CourierCookies"]
+MODULES = ["Courier", "CourierContract", "CourierContractModel", "CourierCurl", "CourierPrimitives", "CourierJSON",
+           "CourierCookies"]
 
 GDB_SCRIPT = textwrap.dedent("""
     import gdb, os

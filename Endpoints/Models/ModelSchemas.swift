@@ -1,6 +1,7 @@
 import Courier
 import CourierContract
 
+import CourierContractModel
 // What the Swift types of the models do not say: bounds, formats and patterns. Everything
 // else in their schemas (names, types, which keys are required) is derived from their
 // `Codable` conformances by `Schema.of(_:)`.

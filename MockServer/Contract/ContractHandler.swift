@@ -1,5 +1,6 @@
 import Courier
 import CourierContract
+import CourierContractModel
 import CourierPrimitives
 import Foundation
 import MockServer

@@ -1,4 +1,5 @@
 import CourierContract
+import CourierContractModel
 import CourierPact
 import Foundation
 import MockServer

@@ -1,5 +1,6 @@
 import Courier
 import CourierContract
+import CourierContractModel
 import Endpoints
 import Foundation
 import MockServer

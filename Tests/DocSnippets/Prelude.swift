@@ -7,6 +7,7 @@
 // provider and a few values. No demo types.
 import Courier
 import CourierContract
+import CourierContractModel
 import CourierInterceptors
 import CourierURLSession
 import Foundation

@@ -1,5 +1,6 @@
 import Courier
 import CourierContract
+import CourierContractModel
 import Foundation
 
 // A small notes API for the recorder's tests, declared once.

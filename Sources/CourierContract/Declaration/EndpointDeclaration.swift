@@ -1,4 +1,5 @@
 import Courier
+import CourierContractModel
 import CourierPrimitives
 import Foundation
 

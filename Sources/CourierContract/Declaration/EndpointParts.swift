@@ -1,4 +1,5 @@
 import Courier
+import CourierContractModel
 import Foundation
 
 /// One parameter or the body of an endpoint declaration, with this call's value.

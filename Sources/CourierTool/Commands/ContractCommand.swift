@@ -1,4 +1,5 @@
 import CourierContract
+import CourierContractModel
 import CourierOpenAPI
 import Foundation
 
@@ -42,7 +43,7 @@ package enum ContractCommand: Command {
             if let file = parsed.value(Options.client) {
                 client = try OpenAPIDocument.load(from: URL(fileURLWithPath: file))
             } else {
-                let ours = CourierContract.OpenAPIWriter.make(
+                let ours = CourierContractModel.OpenAPIWriter.make(
                     title: tool.title, description: tool.documentDescription, operations: tool.operations)
                 client = try OpenAPIDocument.parse(
                     ours.prettyData(), url: URL(fileURLWithPath: "\(tool.name)-openapi.json"))

@@ -1,5 +1,6 @@
 import Courier
 import CourierContract
+import CourierContractModel
 import Foundation
 
 /// `openapi`: prints the tool's APIs as an OpenAPI 3.1 document.

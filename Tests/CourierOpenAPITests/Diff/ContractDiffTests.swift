@@ -1,4 +1,5 @@
 import CourierContract
+import CourierContractModel
 import CourierPrimitives
 import Endpoints
 import Foundation

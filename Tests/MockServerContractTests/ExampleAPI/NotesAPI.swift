@@ -1,5 +1,6 @@
 import Courier
 import CourierContract
+import CourierContractModel
 import Foundation
 
 // A small notes API, unrelated to the social one, declared once. Everything else (the client,
