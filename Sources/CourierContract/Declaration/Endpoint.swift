@@ -1,5 +1,6 @@
 import Courier
 import CourierContractModel
+import CourierPrimitives
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -241,7 +242,7 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
                 body = encoder
             }
         }
-        let path = APIOperation.fill(declaration.path, with: segments)
+        let path = PathTemplate.fill(declaration.path, with: segments)
         var request = TransportRequest(method: method, url: try RequestBuilding.url(path: path, base: base))
         // Lists as OpenAPI's default query style (form, exploded) writes them: `tags=a&tags=b`.
         if !query.isEmpty { try URLQuery(query, arrays: .repeatedKeys).encode(into: &request) }

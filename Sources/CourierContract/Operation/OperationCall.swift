@@ -51,7 +51,7 @@ package struct OperationCall: APIConfigurable {
             throw Self.problem(
                 "\(operation.id) takes no --\(unknown); it takes: \(Self.usage(operation))", operation)
         }
-        path = EndpointPath(APIOperation.fill(operation.path, with: segments))
+        path = EndpointPath(PathTemplate.fill(operation.path, with: segments))
         parameters = CombinedParameters(parts)
         self.headers = headers
     }

@@ -55,36 +55,6 @@ public struct APIOperation: Sendable, Hashable, Identifiable {
 
     /// The path template split at `/`.
     package var pathSegments: [Substring] { path.split(separator: "/") }
-
-    /// Whether `template` starts with `/` and has no empty segment, so that splitting it at `/`
-    /// and joining it again gives it back.
-    private static func isTidy(_ template: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in template.utf8 {
-            if byte == UInt8(ascii: "/"), previous == byte { return false }
-            previous = byte
-        }
-        return template.utf8.first == UInt8(ascii: "/") && previous != UInt8(ascii: "/")
-    }
-
-    /// `template` with each `{name}` replaced by `values[name]` (already percent-encoded); a name
-    /// without a value stays as it is written.
-    package static func fill(_ template: String, with values: [String: String]) -> String {
-        // A template with no parameter and nothing to tidy (an empty segment) is its own path.
-        if values.isEmpty, isTidy(template) { return template }
-        var path = ""
-        for segment in template.split(separator: "/") {
-            path += "/"
-            if segment.first == "{", segment.last == "}",
-                let value = values[String(segment.dropFirst().dropLast())]
-            {
-                path += value
-            } else {
-                path += segment
-            }
-        }
-        return path
-    }
 }
 
 extension APIOperation {

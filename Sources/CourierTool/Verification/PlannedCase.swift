@@ -167,7 +167,7 @@ struct RequestEdit {
             else { return nil }
             values[parameter.name] = encoded
         }
-        let path = APIOperation.fill(operation.path, with: values)
+        let path = PathTemplate.fill(operation.path, with: values)
         guard let url = try? RequestBuilding.url(path: path, base: baseURL),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return nil }
