@@ -46,9 +46,9 @@ public protocol API: SendableMetatype {
     /// The media type of the error responses' bodies. Default: `application/json`.
     static var errorContentType: String { get }
     /// Whether every operation also declares the statuses a request that breaks its declaration is
-    /// refused with (400 for one with parameters or a body, 415 for one with a body), as Courier's mock
-    /// server answers. Default: true. False declares exactly the statuses `errors` lists (and 401 for
-    /// an operation that takes credentials), as declarations generated from a document do.
+    /// refused with (400 for one with parameters or a body, 415 for one with a body, as Courier's mock
+    /// server answers, and 401 for one that takes credentials). Default: true. False declares exactly
+    /// the statuses `errors` lists, as declarations generated from a document do.
     static var declaresRefusals: Bool { get }
 }
 

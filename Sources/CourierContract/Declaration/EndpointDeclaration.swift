@@ -36,7 +36,7 @@ struct EndpointDeclaration: Sendable, Hashable {
         var statuses =
             api.declaresRefusals
             ? (hasInput ? [400] : []) + (auth ? [401] : []) + (body != nil ? [415] : []) + errors
-            : (auth ? [401] : []) + errors
+            : errors
         statuses = statuses.reduce(into: []) { unique, status in
             if !unique.contains(status) { unique.append(status) }
         }

@@ -24,7 +24,7 @@ struct DeclaredDocumentTests {
         static func code(id: String) -> Endpoint<Data> {
             endpoint(
                 .get, "/codes/{id}", "A ticket's code", security: [.basic, .apiKey("X-API-Key")],
-                contentType: "application/octet-stream", errors: [404]
+                contentType: "application/octet-stream", errors: [401, 404]
             ) {
                 Path("id", id)
             }
