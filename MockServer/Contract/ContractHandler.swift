@@ -115,10 +115,19 @@ public struct ContractHandler: HTTPHandler {
     private func validate(_ request: ServerRequest, _ operation: APIOperation, _ path: [String: String])
         -> Result<Call, ContractViolation>
     {
-        if operation.requiresAuth, !APIOperation.hasBearerToken(request.headers["Authorization"]) {
+        if operation.requiresAuth,
+            !operation.security.contains(where: { scheme in
+                scheme.isPresent(
+                    header: { request.headers[$0] },
+                    query: { name in request.query.first { $0.name == name }?.value })
+            })
+        {
+            let names = operation.security.map(\.name).joined(separator: " or ")
             return .failure(
                 ContractViolation(
-                    status: 401, parameter: "Authorization", reason: "a bearer token is required"))
+                    status: 401, parameter: "Authorization",
+                    reason: operation.security == [.bearer]
+                        ? "a bearer token is required" : "credentials are required: \(names)"))
         }
         do {
             // The body's JSON is parsed once for the gate and the answer (a spilled body read back

@@ -45,6 +45,13 @@ public protocol API: SendableMetatype {
     /// contract check, `verify` and `mock` report them. A function missing from both this list
     /// and `samples` still goes unseen.
     static var declaredOperations: [String] { get }
+    /// The media type of the error responses' bodies. Default: `application/json`.
+    static var errorContentType: String { get }
+    /// Whether every operation also declares the statuses a request that breaks its declaration is
+    /// refused with (400 for one with parameters or a body, 415 for one with a body, as Courier's mock
+    /// server answers, and 401 for one that takes credentials). Default: true. False declares exactly
+    /// the statuses `errors` lists, as declarations generated from a document do.
+    static var declaresRefusals: Bool { get }
 }
 
 extension API {
@@ -61,6 +68,10 @@ extension API {
     public static var errorSchema: Schema? { nil }
 
     public static var declaredOperations: [String] { [] }
+
+    public static var errorContentType: String { "application/json" }
+
+    public static var declaresRefusals: Bool { true }
 
     /// What is wrong between `samples` and `declaredOperations`: an operation declared but
     /// without a sample, a sample of an operation not declared there, an operation sampled
@@ -99,21 +110,25 @@ extension API {
     ///   - summary: one line on what the operation does.
     ///   - status: the success status. Default 200.
     ///   - auth: whether the operation needs a bearer token (401 is then declared too).
-    ///   - errors: other error statuses it may answer with (400 is declared for any operation
-    ///     with parameters or a body, 415 for any operation with a body).
+    ///   - security: the ways the operation takes credentials, any one of them (401 is then declared
+    ///     too); `auth: true` adds `.bearer`.
+    ///   - contentType: the success response's media type. Default `application/json`.
+    ///   - errors: other error statuses it may answer with (unless `declaresRefusals` is false, 400 is
+    ///     declared for any operation with parameters or a body, 415 for any operation with a body).
     ///   - function: the declaring function's name (filled in by the compiler), which names the
     ///     operation.
     ///   - parts: the parameters (`Path`, `Query`, `Header`) and the body (`Body`,
     ///     `FileUpload`, `MultipartFile`), each with this call's value.
     public static func endpoint<Response: Decodable & Sendable>(
         _ method: HTTPMethod, _ path: String, _ summary: String, status: Int = 200, auth: Bool = false,
-        errors: [Int] = [], function: String = #function, @EndpointBuilder _ parts: () -> [EndpointPart]
+        security: [SecurityScheme] = [], contentType: String = "application/json", errors: [Int] = [],
+        function: String = #function, @EndpointBuilder _ parts: () -> [EndpointPart]
     ) -> Endpoint<Response> {
         Endpoint(
             declaration: .init(
                 api: Self.self, function: function, method: method, path: path, summary: summary,
-                status: status,
-                auth: auth, errors: errors),
+                status: status, security: (auth && !security.contains(.bearer) ? [.bearer] : []) + security,
+                contentType: contentType, errors: errors),
             parts: parts())
     }
 }

@@ -14,7 +14,8 @@ struct EndpointDeclaration: Sendable, Hashable {
     let path: String
     let summary: String
     let status: Int
-    let auth: Bool
+    let security: [SecurityScheme]
+    let contentType: String
     let errors: [Int]
 
     /// The operation id: `group.name`, where `name` is the declaring function's name.
@@ -32,15 +33,22 @@ struct EndpointDeclaration: Sendable, Hashable {
         }
         let hasInput = !parameters.isEmpty || body != nil
         // A body of another media type is refused with 415, so every operation with a body declares it.
-        var statuses = (hasInput ? [400] : []) + (auth ? [401] : []) + (body != nil ? [415] : []) + errors
+        let auth = !security.isEmpty
+        var statuses =
+            api.declaresRefusals
+            ? (hasInput ? [400] : []) + (auth ? [401] : []) + (body != nil ? [415] : []) + errors
+            : errors
         statuses = statuses.reduce(into: []) { unique, status in
             if !unique.contains(status) { unique.append(status) }
         }
         let errorSchema = api.errorSchema
+        let errorContentType = api.errorContentType
         return APIOperation(
-            id: id, method: method, path: path, summary: summary, requiresAuth: auth, parameters: parameters,
-            body: body, success: .init(status, summary, responseSchema),
-            errors: statuses.map { .init($0, HTTPStatus.reason(for: $0), errorSchema) })
+            id: id, method: method, path: path, summary: summary, security: security, parameters: parameters,
+            body: body, success: .init(status, summary, responseSchema, contentType: contentType),
+            errors: statuses.map {
+                .init($0, HTTPStatus.reason(for: $0), errorSchema, contentType: errorContentType)
+            })
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {

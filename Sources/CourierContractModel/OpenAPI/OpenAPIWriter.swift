@@ -31,11 +31,9 @@ public enum OpenAPIWriter {
         var info: [String: JSONValue] = ["title": .string(title), "version": .string(version)]
         if let description { info["description"] = .string(description) }
         var componentMembers: [String: JSONValue] = ["schemas": .object(components.schemas)]
-        if operations.contains(where: \.requiresAuth) {
-            componentMembers["securitySchemes"] = .object([
-                "bearer": .object(["type": .string("http"), "scheme": .string("bearer")])
-            ])
-        }
+        var schemes: [String: JSONValue] = [:]
+        for scheme in operations.flatMap(\.security) { schemes[scheme.name] = scheme.definition }
+        if !schemes.isEmpty { componentMembers["securitySchemes"] = .object(schemes) }
         var document: [String: JSONValue] = [
             "openapi": .string("3.1.0"),
             "info": .object(info),
@@ -72,7 +70,7 @@ public enum OpenAPIWriter {
             "tags": .array([.string(operation.group)]),
         ]
         if operation.requiresAuth {
-            result["security"] = .array([.object(["bearer": .array([])])])
+            result["security"] = .array(operation.security.map { .object([$0.name: .array([])]) })
         }
         if !operation.parameters.isEmpty {
             result["parameters"] = .array(
@@ -99,14 +97,26 @@ public enum OpenAPIWriter {
         for response in operation.responses {
             var entry: [String: JSONValue] = ["description": .string(response.summary)]
             if let schema = response.schema {
-                entry["content"] = .object([
-                    "application/json": .object(["schema": json(schema, &components)])
-                ])
+                // Bytes that JSON carries as base64 are the body itself in any other media type.
+                let raw =
+                    !isJSON(response.contentType) && schema == .string(Schema.StringRules(format: "byte"))
+                let written: JSONValue =
+                    raw
+                    ? .object(["type": .string("string"), "format": .string("binary")])
+                    : json(schema, &components)
+                entry["content"] = .object([response.contentType: .object(["schema": written])])
             }
             responses[String(response.status)] = .object(entry)
         }
         result["responses"] = .object(responses)
         return .object(result)
+    }
+
+    /// Whether a media type is JSON: `application/json` or a `+json` type such as
+    /// `application/problem+json`.
+    static func isJSON(_ mediaType: String) -> Bool {
+        let bare = APIOperation.mediaType(mediaType)
+        return bare == "application/json" || bare.hasSuffix("+json")
     }
 
     static func content(_ body: APIOperation.Body, _ components: inout Components) -> JSONValue {

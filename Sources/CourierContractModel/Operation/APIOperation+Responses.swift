@@ -55,15 +55,19 @@ extension APIOperation {
         }
         guard let spec = response(for: status), let schema = spec.schema else { return found }
         let mediaType = contentType.map(Self.mediaType) ?? ""
-        guard mediaType == "application/json" || mediaType.hasSuffix("+json") else {
+        let declaredJSON = OpenAPIWriter.isJSON(spec.contentType)
+        guard declaredJSON ? OpenAPIWriter.isJSON(mediaType) : mediaType == Self.mediaType(spec.contentType)
+        else {
             found.append(
                 ResponseViolation(
                     rule: "content-type", path: "Content-Type",
                     message:
-                        "\(mediaType.isEmpty ? "none" : mediaType.debugDescription), expected application/json"
+                        "\(mediaType.isEmpty ? "none" : mediaType.debugDescription), expected \(spec.contentType)"
                 ))
             return found
         }
+        // A body that is not JSON is checked by its media type alone.
+        guard declaredJSON else { return found }
         guard let json = try? JSONValue.parse(body) else {
             found.append(
                 ResponseViolation(rule: "json", path: "response", message: "the body is not valid JSON"))

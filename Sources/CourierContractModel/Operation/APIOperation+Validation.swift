@@ -98,14 +98,6 @@ extension APIOperation {
         return declared.contains(400) || !declared.contains(422) ? 400 : 422
     }
 
-    /// Whether `authorization` (an `Authorization` header's value) carries a bearer token.
-    package static func hasBearerToken(_ authorization: String?) -> Bool {
-        guard let authorization else { return false }
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        return parts.count == 2 && parts[0].lowercased() == "bearer"
-            && !parts[1].trimmingCharacters(in: .whitespaces).isEmpty
-    }
-
     /// The media type of a `Content-Type` value, lowercased, without parameters.
     package static func mediaType(_ contentType: String) -> String {
         String(contentType.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased()

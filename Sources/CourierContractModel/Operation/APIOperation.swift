@@ -17,8 +17,8 @@ public struct APIOperation: Sendable, Hashable, Identifiable {
     public var path: String
     /// One line on what the operation does.
     public var summary: String
-    /// Whether the operation needs a bearer token.
-    public var requiresAuth: Bool
+    /// The ways the operation takes credentials: any one of them will do. Empty when it needs none.
+    public var security: [SecurityScheme]
     /// The parameters, in declaration order.
     public var parameters: [Parameter]
     /// The request body, if any.
@@ -30,19 +30,22 @@ public struct APIOperation: Sendable, Hashable, Identifiable {
 
     /// Creates an operation.
     package init(
-        id: String, method: HTTPMethod, path: String, summary: String, requiresAuth: Bool,
+        id: String, method: HTTPMethod, path: String, summary: String, security: [SecurityScheme],
         parameters: [Parameter] = [], body: Body? = nil, success: ResponseSpec, errors: [ResponseSpec] = []
     ) {
         self.id = id
         self.method = method
         self.path = path
         self.summary = summary
-        self.requiresAuth = requiresAuth
+        self.security = security
         self.parameters = parameters
         self.body = body
         self.success = success
         self.errors = errors
     }
+
+    /// Whether the operation needs credentials.
+    public var requiresAuth: Bool { !security.isEmpty }
 
     /// Every declared response: the success, then the errors.
     public var responses: [ResponseSpec] { [success] + errors }
@@ -124,12 +127,17 @@ extension APIOperation {
         public var summary: String
         /// The body's schema; nil for none.
         public var schema: Schema?
+        /// The body's media type, such as `application/json` or `text/plain`.
+        public var contentType: String
 
         /// Creates a response description.
-        package init(_ status: Int, _ summary: String, _ schema: Schema?) {
+        package init(
+            _ status: Int, _ summary: String, _ schema: Schema?, contentType: String = "application/json"
+        ) {
             self.status = status
             self.summary = summary
             self.schema = schema
+            self.contentType = contentType
         }
     }
 }

@@ -12,6 +12,7 @@ struct DocumentLoader {
     var references: [(file: String, pointer: JSONPointer, target: String)] = []
     var problems: [OpenAPIProblem] = []
     var outside: [OpenAPIProblem] = []
+    var warnings: [OpenAPIProblem] = []
     /// JSON Schema 2020-12 `$id`s of the document's schemas, and where each is.
     var identifiers: [String: JSONPointer] = [:]
     /// `$anchor`s by the `$id` of the schema resource they are in ("" for the document) and name.
@@ -42,7 +43,8 @@ struct DocumentLoader {
             try refuseOutside(rootName)
         }
         let document = OpenAPIDocument(
-            url: rootURL, version: version, versionString: versionString, root: root, files: files)
+            url: rootURL, version: version, versionString: versionString, root: root, files: files,
+            warnings: warnings)
         checkReferences(in: document)
         var structure = StructureCheck(document: document)
         problems += structure.run()
@@ -147,6 +149,17 @@ struct DocumentLoader {
             for (key, member) in members where key != "$ref" && !isLiteral(pointer.appending(key)) {
                 members[key] = rewrite(member, file: file, pointer: pointer.appending(key))
             }
+            if case .array(let types) = members["type"], types.contains(.null) {
+                members["type"] = .array(types.map { $0 == .null ? .string("null") : $0 })
+                for (index, type) in types.enumerated() where type == .null {
+                    warnings.append(
+                        OpenAPIProblem(
+                            file: file.isEmpty ? nil : file,
+                            pointer: pointer.appending("type").appending(index),
+                            message: "a YAML null in a type list, read as the type \"null\"; write it 'null'")
+                    )
+                }
+            }
             return .object(members)
         case .array(let items):
             return .array(items.enumerated().map { rewrite($1, file: file, pointer: pointer.appending($0)) })
@@ -227,6 +240,13 @@ struct DocumentLoader {
             return nil
         }
         let decoded = path.removingPercentEncoding ?? path
+        if decoded.hasPrefix("/") && !allowOutside {
+            outside.append(
+                OpenAPIProblem(
+                    file: file.isEmpty ? nil : file, pointer: pointer.appending("$ref"),
+                    message: "'\(reference)' is an absolute path; name a file by its path from the document"))
+            return nil
+        }
         let base = URL(
             fileURLWithPath: file.isEmpty ? rootURL.lastPathComponent : file, relativeTo: rootFolder)
         let target = URL(fileURLWithPath: decoded, relativeTo: base.deletingLastPathComponent())

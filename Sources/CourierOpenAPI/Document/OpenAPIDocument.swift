@@ -34,15 +34,18 @@ public struct OpenAPIDocument: Sendable {
     public let root: JSONValue
     /// The other files the document refers to, by path relative to the document's folder.
     public let files: [String: JSONValue]
+    /// What was read although the specification does not allow it, each with its pointer: a YAML
+    /// `null` in a schema's type list, read as the type `"null"`.
+    public let warnings: [OpenAPIProblem]
 
     /// Reads, resolves and validates the document at `url`.
     /// - Parameters:
     ///   - url: a JSON or YAML file.
     ///   - allowingReferencesOutsideFolder: whether a `$ref` may name a file outside the document's folder
-    ///     (with `../`); refused by default.
+    ///     (with `../`) or by an absolute path; refused by default.
     /// - Returns: the document.
     /// - Throws: ``OpenAPIDocumentError``: unreadable file, syntax error (with line and column), a `$ref`
-    ///   outside the folder, an unsupported version, or an invalid document with the pointer of each problem.
+    ///   outside the folder or by an absolute path, an unsupported version, or an invalid document with the pointer of each problem.
     public static func load(from url: URL, allowingReferencesOutsideFolder: Bool = false)
         throws(OpenAPIDocumentError) -> OpenAPIDocument
     {
@@ -63,12 +66,16 @@ public struct OpenAPIDocument: Sendable {
         return try loader.load(rootData: data)
     }
 
-    init(url: URL, version: Version, versionString: String, root: JSONValue, files: [String: JSONValue]) {
+    init(
+        url: URL, version: Version, versionString: String, root: JSONValue, files: [String: JSONValue],
+        warnings: [OpenAPIProblem] = []
+    ) {
         self.url = url
         self.version = version
         self.versionString = versionString
         self.root = root
         self.files = files
+        self.warnings = warnings
     }
 
     /// The value a canonical `$ref` names.

@@ -36,7 +36,7 @@ public struct OpenAPIDocumentError: Error, Sendable, Hashable, CustomStringConve
         public static let unreadable = Code(name: "unreadable")
         /// The text is not JSON or YAML (or has a duplicate key, or expands too far).
         public static let syntax = Code(name: "syntax")
-        /// A `$ref` names a file outside the document's folder.
+        /// A `$ref` names a file outside the document's folder, or a file by an absolute path.
         public static let referenceOutsideRoot = Code(name: "reference outside the document's folder")
         /// The document is not OpenAPI 3.0 or 3.1.
         public static let unsupportedVersion = Code(name: "unsupported version")

@@ -23,6 +23,9 @@ public struct OpenAPIOperation: Sendable {
     /// The security requirements in force: the operation's, else the document's. Any one of them
     /// (OR) must be met; within one, every scheme (AND). Empty means none needed.
     public var security: [[String: [String]]]
+    /// The operation's callbacks by name: the requests the API makes back, each with the URL expression
+    /// it is sent to (`{$request.body#/callbackUrl}`) as its path.
+    public var callbacks: [String: [OpenAPIOperation]] = [:]
 }
 
 /// Where a parameter goes.
@@ -64,13 +67,25 @@ extension OpenAPIDocument {
     /// The HTTP methods a path item may hold, in the order operations are listed.
     public static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
+    /// The operations of the document's webhooks (OpenAPI 3.1): the requests the API sends, each with the
+    /// webhook's name as its path, in name order then method order.
+    public var webhooks: [OpenAPIOperation] {
+        operations(in: root["webhooks"], at: JSONPointer(tokens: ["webhooks"]))
+    }
+
     /// Every operation of the document, in path order then method order.
     public var operations: [OpenAPIOperation] {
-        guard case .object(let paths) = root["paths"] ?? .null else { return [] }
+        operations(in: root["paths"], at: JSONPointer(tokens: ["paths"]))
+    }
+
+    /// The operations of a map of path items (`paths`, `webhooks`, a callback), keyed by what stands
+    /// for the path.
+    private func operations(in items: JSONValue?, at mapPointer: JSONPointer) -> [OpenAPIOperation] {
+        guard case .object(let paths) = items ?? .null else { return [] }
         let globalSecurity = Self.security(root["security"]) ?? []
         var operations: [OpenAPIOperation] = []
         for path in paths.keys.sorted() {
-            let itemPointer = JSONPointer(tokens: ["paths", path])
+            let itemPointer = mapPointer.appending(path)
             let item = resolve(paths[path] ?? .null)
             let shared = parameters(item["parameters"], at: itemPointer.appending("parameters"))
             for method in Self.methods {
@@ -87,13 +102,21 @@ extension OpenAPIDocument {
                 if case .object(let members) = operation["responses"] ?? .null {
                     for (status, response) in members { responses[status] = resolve(response) }
                 }
+                var callbacks: [String: [OpenAPIOperation]] = [:]
+                if case .object(let named) = operation["callbacks"] ?? .null {
+                    for (name, callback) in named {
+                        let at = pointer.appending("callbacks").appending(name)
+                        callbacks[name] = self.operations(in: resolve(callback), at: at)
+                    }
+                }
                 operations.append(
                     OpenAPIOperation(
                         method: method.uppercased(), path: path,
                         operationID: operation["operationId"]?.stringValue,
                         pointer: pointer, value: operation, parameters: merged,
                         requestBody: operation["requestBody"].map(resolve), responses: responses,
-                        security: Self.security(operation["security"]) ?? globalSecurity))
+                        security: Self.security(operation["security"]) ?? globalSecurity, callbacks: callbacks
+                    ))
             }
         }
         return operations

@@ -16,14 +16,26 @@ import CourierPrimitives
 /// let unsupported = generated.undeclared.filter { !$0.isDocumentation }
 /// ```
 public enum DeclarationGenerator {
+    /// Who may use the generated declarations.
+    public enum Access: String, Sendable, Hashable, CaseIterable {
+        /// The declaring module alone: for an app target.
+        case `internal`
+        /// Any module that imports it: for a library, with public initializers for the models.
+        case `public`
+    }
+
     /// Generates the declarations of a loaded document.
+    /// - Parameters:
+    ///   - document: the document.
+    ///   - access: who may use the declarations. Default: the declaring module alone.
     /// - Returns: the Swift files by name, and what could not be declared.
     /// - Throws: `OpenAPIDocumentError` when a reference in it leads nowhere, or an operation lacks
     ///   what every operation needs (`responses`).
-    public static func generate(_ document: OpenAPIDocument) throws(OpenAPIDocumentError)
-        -> GeneratedDeclarations
+    public static func generate(_ document: OpenAPIDocument, access: Access = .internal)
+        throws(OpenAPIDocumentError) -> GeneratedDeclarations
     {
-        let generator = SwiftDeclarationWriter(document: ReferencedDocument(document: document))
+        let generator = SwiftDeclarationWriter(
+            document: ReferencedDocument(document: document), access: access)
         return try generator.write()
     }
 }

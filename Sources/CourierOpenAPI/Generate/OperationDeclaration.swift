@@ -13,15 +13,19 @@ struct OperationDeclaration {
     var method: String
     var path: String
     var status: Int
-    var auth: Bool
+    /// The `SecurityScheme` expressions of the schemes it takes, any one of them: `.basic`.
+    var security: [String]
+    /// The success response's media type, when it is not `application/json`.
+    var contentType: String?
     var errors: [Int]
     var arguments: [Argument]
     /// The lines of the endpoint builder: `Path(...)`, `Query(...)`, `Body(...)`.
     var parts: [String]
     var response: String
     var documentation: String?
-    /// Each error response's model (nil for none), by status, for the group's `errorSchema`.
-    var errorModels: [(status: String, pointer: String, model: String?)]
+    /// Each error response's model (nil for none) and media type, by status, for the group's
+    /// `errorSchema` and `errorContentType`.
+    var errorModels: [(status: String, pointer: String, model: String?, contentType: String?)]
 }
 
 /// One generated `API` enum: the operations of one tag.
@@ -32,5 +36,6 @@ struct GroupDeclaration {
     var groupOverride: String?
     var operations: [OperationDeclaration] = []
     var errorModel: String?
+    var errorContentType: String?
     var functionNames: Set<String> = ["samples", "operations", "group", "errorSchema", "endpoint"]
 }

@@ -47,19 +47,21 @@ extension SwiftDeclarationWriter {
         let ordered = groups.values.filter { !$0.operations.isEmpty }.sorted { $0.enumName < $1.enumName }
         for var group in ordered {
             group.errorModel = errorModel(of: group)
+            group.errorContentType = errorContentType(of: group)
             files[group.enumName + ".swift"] =
                 header + "\n\nimport Courier\n" + imports + "\n" + render(group)
         }
         var namespaceFile = header + "\n\n" + imports + "\n"
         namespaceFile +=
             "/// Every operation of \(SwiftNames.literal(title)), and its OpenAPI document written from the declarations.\n"
-        namespaceFile += "enum \(namespace) {\n"
+        namespaceFile += "\(modifier)enum \(namespace) {\n"
+        namespaceFile += baseURL()
         namespaceFile += "    /// Every operation, group by group.\n"
-        namespaceFile += "    static var operations: [APIOperation] {\n        "
+        namespaceFile += "    \(modifier)static var operations: [APIOperation] {\n        "
         namespaceFile +=
             ordered.isEmpty ? "[]" : ordered.map { "\($0.enumName).operations" }.joined(separator: " + ")
         namespaceFile += "\n    }\n\n    /// The OpenAPI document of these declarations.\n"
-        namespaceFile += "    static func openAPI(serverURL: URL? = nil) -> JSONValue {\n"
+        namespaceFile += "    \(modifier)static func openAPI(serverURL: URL? = nil) -> JSONValue {\n"
         namespaceFile +=
             "        OpenAPIWriter.make(\n            title: \(SwiftNames.literal(title)), version: \(SwiftNames.literal(version)),\n"
         if let text = info?["description"]?.stringValue {
@@ -70,11 +72,47 @@ extension SwiftDeclarationWriter {
         return GeneratedDeclarations(files: files, undeclared: undeclared)
     }
 
+    /// `public ` for public declarations, else nothing.
+    var modifier: String { access == .public ? "public " : "" }
+
+    /// `baseURL(...)`: the first server's URL, its variables as arguments with their defaults; the
+    /// other servers are reported.
+    private func baseURL() -> String {
+        guard case .array(let servers)? = document.root["servers"], let server = servers.first,
+            let template = server["url"]?.stringValue
+        else { return "" }
+        for index in servers.indices.dropFirst() {
+            report("/servers/\(index)", "only the first server is declared, as baseURL")
+        }
+        var arguments: [String] = []
+        var documentation: [String] = []
+        var labels: Set<String> = []
+        var text = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            text += SwiftNames.escaped(String(rest[..<open]))
+            let name = String(rest[rest.index(after: open)..<close])
+            let variable = server["variables"]?[name]
+            let label = SwiftNames.unique(SwiftNames.memberName(name), in: &labels)
+            let fallback = variable?["default"]?.stringValue.map { " = \(SwiftNames.literal($0))" } ?? ""
+            arguments.append("\(SwiftNames.code(label)): String\(fallback)")
+            if case .array(let values)? = variable?["enum"] {
+                let listed = values.compactMap(\.stringValue).map { "`\($0)`" }.joined(separator: ", ")
+                documentation.append("    ///   - \(label.trimmingBackticks): one of \(listed).\n")
+            }
+            text += "\\(\(SwiftNames.code(label)))"
+            rest = rest[rest.index(after: close)...]
+        }
+        text += SwiftNames.escaped(String(rest))
+        var out = "    /// The server's URL, the base URL of a manager that calls it.\n"
+        if !documentation.isEmpty { out += "    /// - Parameters:\n" + documentation.joined() }
+        out += "    \(modifier)static func baseURL(\(arguments.joined(separator: ", "))) -> URL? {\n"
+        out += "        URL(string: \"\(text)\")\n    }\n\n"
+        return out
+    }
+
     private func reportTopLevel() {
         let root = document.root
-        if root["servers"] != nil {
-            report("/servers", "servers are not declared: a manager is given its base URL")
-        }
         for key in ["webhooks", "jsonSchemaDialect"] where root[key] != nil {
             report("/" + key, "'\(key)' is not declared")
         }
@@ -109,6 +147,30 @@ extension SwiftDeclarationWriter {
         return chosen
     }
 
+    /// The media type most of a group's error bodies have, when it is not `application/json`; the
+    /// others are reported.
+    private func errorContentType(of group: GroupDeclaration) -> String? {
+        var counts: [String: Int] = [:]
+        for operation in group.operations {
+            for error in operation.errorModels where error.model != nil {
+                counts[error.contentType ?? "application/json", default: 0] += 1
+            }
+        }
+        let chosen = counts.max { lhs, rhs in
+            lhs.value == rhs.value ? lhs.key > rhs.key : lhs.value < rhs.value
+        }?.key
+        for operation in group.operations {
+            for error in operation.errorModels
+            where error.model != nil && (error.contentType ?? "application/json") != chosen {
+                report(
+                    error.pointer,
+                    "one error media type per group is declared: this response is declared as \(chosen ?? "")"
+                )
+            }
+        }
+        return chosen == "application/json" ? nil : chosen
+    }
+
     private func documentation(_ text: String?, indent: String) -> String {
         guard let text, !text.isEmpty else { return "" }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
@@ -122,11 +184,11 @@ extension SwiftDeclarationWriter {
         var out = "\n"
         switch model {
         case .alias(let name, let type, let summary):
-            out += documentation(summary, indent: "") + "typealias \(name) = \(type.code)\n"
+            out += documentation(summary, indent: "") + "\(modifier)typealias \(name) = \(type.code)\n"
         case .stringEnum(let name, let cases, let summary):
             out +=
                 documentation(summary, indent: "")
-                + "enum \(name): String, Codable, Sendable, CaseIterable {\n"
+                + "\(modifier)enum \(name): String, Codable, Sendable, CaseIterable {\n"
             for item in cases {
                 let code = SwiftNames.code(item.name)
                 out +=
@@ -137,10 +199,10 @@ extension SwiftDeclarationWriter {
         case .alternatives(let name, let cases, let summary):
             let recursive = cycles.contains(name)
             out += documentation(summary, indent: "")
-            out += "\(recursive ? "indirect " : "")enum \(name): Codable, Sendable {\n"
+            out += "\(modifier)\(recursive ? "indirect " : "")enum \(name): Codable, Sendable {\n"
             for item in cases { out += "    case \(SwiftNames.code(item.name))(\(item.type.code))\n" }
             out +=
-                "\n    init(from decoder: any Decoder) throws {\n        let container = try decoder.singleValueContainer()\n"
+                "\n    \(modifier)init(from decoder: any Decoder) throws {\n        let container = try decoder.singleValueContainer()\n"
             for item in cases {
                 out += "        if let value = try? container.decode(\(item.type.code).self) {\n"
                 out +=
@@ -150,7 +212,7 @@ extension SwiftDeclarationWriter {
             out +=
                 "        throw DecodingError.dataCorruptedError(\n            in: container, debugDescription: \(SwiftNames.literal("matches none of " + names)))\n    }\n"
             out +=
-                "\n    func encode(to encoder: any Encoder) throws {\n        var container = encoder.singleValueContainer()\n        switch self {\n"
+                "\n    \(modifier)func encode(to encoder: any Encoder) throws {\n        var container = encoder.singleValueContainer()\n        switch self {\n"
             for item in cases {
                 out += "        case .\(SwiftNames.code(item.name))(let value): try container.encode(value)\n"
             }
@@ -160,18 +222,22 @@ extension SwiftDeclarationWriter {
             out += documentation(summary, indent: "")
             out +=
                 isClass
-                ? "final class \(name): Codable, Sendable {\n" : "struct \(name): Codable, Sendable {\n"
+                ? "\(modifier)final class \(name): Codable, Sendable {\n"
+                : "\(modifier)struct \(name): Codable, Sendable {\n"
             for property in properties {
                 out += documentation(property.summary, indent: "    ")
                 out +=
-                    "    \(isClass ? "let" : "var") \(SwiftNames.code(property.name)): \(property.type.code)\(property.optional ? "?" : "")\n"
+                    "    \(modifier)\(isClass ? "let" : "var") \(SwiftNames.code(property.name)): \(property.type.code)\(property.optional ? "?" : "")\n"
             }
-            if isClass {
+            // A class has no memberwise initializer, and a struct's is internal.
+            if isClass || access == .public {
                 let parameters = properties.map {
                     "\($0.name): \($0.type.code)\($0.optional ? "? = nil" : "")"
                 }
-                out += "\n    init(\(parameters.joined(separator: ", "))) {\n"
-                for property in properties { out += "        self.\(property.name) = \(property.name)\n" }
+                out += "\n    \(modifier)init(\(parameters.joined(separator: ", "))) {\n"
+                for property in properties {
+                    out += "        self.\(SwiftNames.code(property.name)) = \(property.name)\n"
+                }
                 out += "    }\n"
             }
             if properties.contains(where: { $0.name.trimmingBackticks != $0.key }) {
@@ -189,7 +255,7 @@ extension SwiftDeclarationWriter {
             let refined = properties.filter { $0.schema != nil }
             if !refined.isEmpty {
                 out +=
-                    "\nextension \(name): SchemaDescribing {\n    static let propertySchemas: [String: Schema] = [\n"
+                    "\nextension \(name): SchemaDescribing {\n    \(modifier)static let propertySchemas: [String: Schema] = [\n"
                 for property in refined {
                     out += "        \(SwiftNames.literal(property.key)): \(property.schema ?? ".any"),\n"
                 }
@@ -235,24 +301,34 @@ extension SwiftDeclarationWriter {
     private func render(_ group: GroupDeclaration) -> String {
         var out = "/// The operations tagged \(SwiftNames.literal(group.tag ?? "")).\n"
         if group.tag == nil { out = "/// The operations without a tag.\n" }
-        out += "enum \(group.enumName): API {\n"
+        out += "\(modifier)enum \(group.enumName): API {\n"
         if let name = group.groupOverride {
-            out += "    static var group: String { \(SwiftNames.literal(name)) }\n"
+            out += "    \(modifier)static var group: String { \(SwiftNames.literal(name)) }\n"
         }
         if let model = group.errorModel {
-            out += "    static var errorSchema: Schema? { .of(\(model).self) }\n"
+            out += "    \(modifier)static var errorSchema: Schema? { .of(\(model).self) }\n"
         }
+        if let type = group.errorContentType {
+            out += "    \(modifier)static var errorContentType: String { \(SwiftNames.literal(type)) }\n"
+        }
+        // The document's statuses, and no others.
+        out += "    \(modifier)static var declaresRefusals: Bool { false }\n"
         for operation in group.operations {
             out += "\n" + documentation(operation.documentation, indent: "    ")
             let arguments = operation.arguments.map { argument in
                 "\(SwiftNames.code(argument.label)): \(argument.type)\(argument.optional ? "? = nil" : "")"
             }
             out +=
-                "    static func \(SwiftNames.code(operation.functionName))(\(arguments.joined(separator: ", "))) -> Endpoint<\(operation.response)> {\n"
+                "    \(modifier)static func \(SwiftNames.code(operation.functionName))(\(arguments.joined(separator: ", "))) -> Endpoint<\(operation.response)> {\n"
             var call =
                 ".\(operation.method), \(SwiftNames.literal(operation.path)), \(SwiftNames.literal(operation.summary))"
             if operation.status != 200 { call += ", status: \(operation.status)" }
-            if operation.auth { call += ", auth: true" }
+            if operation.security == [".bearer"] {
+                call += ", auth: true"
+            } else if !operation.security.isEmpty {
+                call += ", security: [\(operation.security.joined(separator: ", "))]"
+            }
+            if let type = operation.contentType { call += ", contentType: \(SwiftNames.literal(type))" }
             if !operation.errors.isEmpty {
                 call += ", errors: [\(operation.errors.map(String.init).joined(separator: ", "))]"
             }
@@ -262,7 +338,7 @@ extension SwiftDeclarationWriter {
                 ? "}\n" : "\n" + operation.parts.map { "            \($0)\n" }.joined() + "        }\n"
             out += "    }\n"
         }
-        out += "\n    static var samples: [any EndpointDescribing] {\n        [\n"
+        out += "\n    \(modifier)static var samples: [any EndpointDescribing] {\n        [\n"
         for operation in group.operations {
             let arguments = operation.arguments.compactMap { argument in
                 argument.sample.map { "\(argument.label.trimmingBackticks): \($0)" }

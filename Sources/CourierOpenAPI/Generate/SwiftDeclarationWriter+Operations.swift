@@ -100,14 +100,13 @@ extension SwiftDeclarationWriter {
         let typePrefix = SwiftNames.typeName(functionName)
         var declaration = OperationDeclaration(
             functionName: functionName, summary: summary, method: method, path: path, status: 200,
-            auth: false,
-            errors: [], arguments: [], parts: [], response: "EmptyResponse",
+            security: [], contentType: nil, errors: [], arguments: [], parts: [], response: "EmptyResponse",
             documentation: members["description"]?.stringValue ?? members["summary"]?.stringValue,
             errorModels: [])
         var labels: Set<String> = []
         try parameters(item, itemPointer, members, pointer, typePrefix, &declaration, &labels)
         try body(members, pointer, typePrefix, &declaration, &labels)
-        declaration.auth = security(members, pointer)
+        declaration.security = security(members, pointer)
         try responses(members, pointer, typePrefix, &declaration)
         return declaration
     }
@@ -192,7 +191,9 @@ extension SwiftDeclarationWriter {
             let required = place == "path" || (parameter["required"]?.boolValue == true && !nullable)
             let label = SwiftNames.unique(SwiftNames.memberName(name), in: &labels)
             var arguments = [SwiftNames.literal(name), SwiftNames.code(label)]
-            if let rules = SchemaLiteral.refinement(resolvedSchema, type: type) { arguments.append(rules) }
+            if let rules = SchemaLiteral.refinement(resolvedSchema, type: underlying(type)) {
+                arguments.append(rules)
+            }
             if let value = resolvedSchema["default"] {
                 if place == "query", let literal = defaultLiteral(value, type: type) {
                     arguments.append("default: \(literal)")
@@ -336,54 +337,83 @@ extension SwiftDeclarationWriter {
         ]
     }
 
-    /// Whether the operation needs a bearer token; other schemes are reported.
-    private func security(_ operation: [String: JSONValue], _ pointer: String) -> Bool {
+    /// The schemes the operation takes, as `SecurityScheme` expressions, any one of them; what they
+    /// cannot say (scopes, flows, several schemes at once, optional security) is reported.
+    private func security(_ operation: [String: JSONValue], _ pointer: String) -> [String] {
         let own = operation["security"] != nil
         guard case .array(let alternatives)? = operation["security"] ?? document.root["security"],
             !alternatives.isEmpty
         else {
-            return false
+            return []
         }
         let where_ = own ? pointer + "/security" : "/security"
         if alternatives.contains(.object([:])) {
-            report(where_, "optional security is not declared: the operation is declared without a token")
-            return false
+            report(where_, "optional security is not declared: the operation is declared without credentials")
+            return []
         }
-        var bearer = false
+        var schemes: [String] = []
         for (index, alternative) in alternatives.enumerated() {
-            for name in alternative.objectKeys.sorted() {
-                let scheme = document.value(at: PointerText.join("/components/securitySchemes", name))
-                let resolved = scheme.flatMap {
-                    try? document.resolve($0, at: PointerText.join("/components/securitySchemes", name)).value
-                }
-                switch (resolved?["type"]?.stringValue, resolved?["scheme"]?.stringValue?.lowercased()) {
-                case ("http", "bearer"?):
-                    bearer = true
-                case ("oauth2", _), ("openIdConnect", _):
-                    bearer = true
-                    report(
-                        PointerText.join(where_, String(index), name),
-                        "\(name) is declared as a bearer token; its flows and scopes are not declared")
-                default:
-                    report(
-                        PointerText.join(where_, String(index), name),
-                        "the security scheme \(name) is not declared: only bearer tokens are")
-                }
+            let names = alternative.objectKeys
+            if names.count > 1 {
+                report(
+                    PointerText.join(where_, String(index)),
+                    "schemes required together are not declared: \(names[0]) alone is")
             }
+            guard let name = names.first,
+                let scheme = securityScheme(name, at: PointerText.join(where_, String(index), name))
+            else { continue }
+            if case .array(let scopes)? = alternative[name], !scopes.isEmpty {
+                report(PointerText.join(where_, String(index), name), "scopes are not declared")
+            }
+            if !schemes.contains(scheme) { schemes.append(scheme) }
         }
-        return bearer
+        return schemes
+    }
+
+    /// The `SecurityScheme` expression of the component scheme `name`; nil, reported, for one a
+    /// declaration cannot take.
+    private func securityScheme(_ name: String, at pointer: String) -> String? {
+        let place = PointerText.join("/components/securitySchemes", name)
+        // The loader checked every reference, so resolving cannot fail here.
+        let scheme = document.value(at: place).flatMap {
+            try? document.resolve($0, at: place).value  // allowed: references checked on load
+        }
+        let renamed = { (base: String, defaultName: String) in
+            name == defaultName ? base : base + ".named(\(SwiftNames.literal(name)))"
+        }
+        switch (scheme?["type"]?.stringValue, scheme?["scheme"]?.stringValue?.lowercased()) {
+        case ("http", "bearer"?):
+            return renamed(".bearer", "bearer")
+        case ("http", "basic"?):
+            return renamed(".basic", "basic")
+        case ("apiKey", _):
+            guard let field = scheme?["name"]?.stringValue, let location = scheme?["in"]?.stringValue else {
+                return nil
+            }
+            let place = location == "header" ? "" : ", in: .\(location)"
+            return renamed(".apiKey(\(SwiftNames.literal(field))\(place))", "apiKey")
+        case ("oauth2", _), ("openIdConnect", _):
+            report(pointer, "\(name) is declared as a bearer token; its flows and scopes are not declared")
+            return ".bearer.named(\(SwiftNames.literal(name)))"
+        default:
+            report(
+                pointer,
+                "the security scheme \(name) is not declared: a declaration takes bearer, basic or API keys")
+            return nil
+        }
     }
 
     private func responses(
         _ operation: [String: JSONValue], _ pointer: String, _ typePrefix: String,
         _ declaration: inout OperationDeclaration
     ) throws(OpenAPIDocumentError) {
-        guard case .object(let responses)? = operation["responses"] else {
-            throw .at(pointer, "an operation needs 'responses'")
-        }
         let responsesPointer = pointer + "/responses"
+        guard case .object(let responses)? = operation["responses"] else {
+            report(pointer, "no responses: the operation is declared as answering 200 with no body")
+            return
+        }
         let numeric = responses.keys.compactMap { Int($0) }.sorted()
-        for key in responses.keys.sorted() where Int(key) == nil {
+        for key in responses.keys.sorted() where Int(key) == nil && !key.hasPrefix("x-") {
             report(
                 PointerText.join(responsesPointer, key),
                 "'\(key)' responses are not declared: only single statuses are")
@@ -393,8 +423,9 @@ extension SwiftDeclarationWriter {
             declaration.status = success
             let (response, location) = try document.resolve(
                 responses[String(success)] ?? .null, at: PointerText.join(responsesPointer, String(success)))
-            declaration.response =
-                try responseType(response, location, typePrefix + "Response", error: false) ?? "EmptyResponse"
+            let body = try responseType(response, location, typePrefix + "Response", error: false)
+            declaration.response = body?.type ?? "EmptyResponse"
+            declaration.contentType = body?.contentType
             if let text = response["description"]?.stringValue, text != declaration.summary {
                 report(
                     PointerText.join(location, "description"),
@@ -408,23 +439,13 @@ extension SwiftDeclarationWriter {
                 PointerText.join(responsesPointer, String(extra)),
                 "only one success status is declared: \(declaration.status)")
         }
-        let hasInput = !declaration.parts.isEmpty
-        var automatic: [Int] = []
-        if hasInput { automatic.append(400) }
-        if declaration.auth { automatic.append(401) }
-        for status in automatic where responses[String(status)] == nil {
-            report(
-                responsesPointer,
-                "\(status) is declared for every operation \(status == 400 ? "with parameters or a body" : "that needs a token")"
-            )
-        }
         for status in numeric where !(200..<300).contains(status) {
             let (response, location) = try document.resolve(
                 responses[String(status)] ?? .null, at: PointerText.join(responsesPointer, String(status)))
-            if !automatic.contains(status) { declaration.errors.append(status) }
-            let model = try responseType(
+            declaration.errors.append(status)
+            let body = try responseType(
                 response, location, typePrefix + "Error" + String(status), error: true)
-            declaration.errorModels.append((String(status), location, model))
+            declaration.errorModels.append((String(status), location, body?.type, body?.contentType))
             if let text = response["description"]?.stringValue, text != HTTPStatus.reason(for: status) {
                 report(
                     PointerText.join(location, "description"),
@@ -434,9 +455,10 @@ extension SwiftDeclarationWriter {
         }
     }
 
-    /// The Swift type of a response's body; nil for none.
+    /// The Swift type of a response's body and its media type (nil for `application/json`); nil for
+    /// no body. JSON is decoded into the schema's type; text is a `String` and other bytes `Data`.
     private func responseType(_ response: JSONValue, _ location: String, _ name: String, error: Bool)
-        throws(OpenAPIDocumentError) -> String?
+        throws(OpenAPIDocumentError) -> (type: String, contentType: String?)?
     {
         for key in ["headers", "links"] where response[key] != nil {
             report(PointerText.join(location, key), "response \(key) are not declared")
@@ -449,11 +471,18 @@ extension SwiftDeclarationWriter {
                     PointerText.join(location, "content"), "an error body that is not JSON is not declared")
                 return nil
             }
-            report(
-                PointerText.join(location, "content", first),
-                "a \(first) body is declared as raw \(first.hasPrefix("text/") ? "text" : "bytes"), without a schema"
-            )
-            return first.hasPrefix("text/") ? "String" : "Data"
+            for other in types.dropFirst() {
+                report(
+                    PointerText.join(location, "content", other),
+                    "only one response media type is declared: \(first)")
+            }
+            let schemaPointer = PointerText.join(location, "content", first, "schema")
+            if let schema = content[first]?["schema"],
+                try !Self.isRawString(document.resolve(schema, at: schemaPointer).value)
+            {
+                report(schemaPointer, "the body is declared as raw \(first), without its schema")
+            }
+            return (first.lowercased().hasPrefix("text/") ? "String" : "Data", first)
         }
         for other in types where other != json {
             report(
@@ -464,7 +493,16 @@ extension SwiftDeclarationWriter {
         let (type, nullable) = try self.type(
             of: content[json]?["schema"] ?? .object([:]), at: schemaPointer, naming: .suggested(name))
         if nullable { report(schemaPointer, "a null body is not declared") }
-        return type.code
+        return (type.code, json == "application/json" ? nil : json)
+    }
+
+    /// Whether a schema says no more than "a string" (of bytes, or of text).
+    private static func isRawString(_ schema: JSONValue) -> Bool {
+        let keys = Set(schema.objectKeys).subtracting(["description", "title", "example", "examples"])
+        guard keys.isSubset(of: ["type", "format", "contentMediaType", "contentEncoding"]) else {
+            return false
+        }
+        return schema["type"] == nil || schema["type"] == .string("string")
     }
 }
 

@@ -62,7 +62,13 @@ final class SwiftDeclarationWriter {
     /// The types of the inline schemas declared so far, by pointer.
     private var inlineTypes: [String: (SwiftType, nullable: Bool)] = [:]
 
-    init(document: ReferencedDocument) { self.document = document }
+    /// Who may use the declarations.
+    let access: DeclarationGenerator.Access
+
+    init(document: ReferencedDocument, access: DeclarationGenerator.Access = .internal) {
+        self.document = document
+        self.access = access
+    }
 
     func report(_ pointer: String, _ reason: String, documentation: Bool = false) {
         guard reported.insert(pointer + "\u{0}" + reason).inserted else { return }
@@ -149,6 +155,19 @@ final class SwiftDeclarationWriter {
                     "'\(key)' of a number is not declared: only integers have bounds")
             }
         }
+    }
+
+    /// The type a generated alias stands for (through aliases of aliases), or `type` itself: a
+    /// component `Email` that is a `String` with `format: email` is refined as a `String`.
+    func underlying(_ type: SwiftType) -> SwiftType {
+        var current = type
+        var seen: Set<String> = []
+        while case .named(let name) = current, seen.insert(name).inserted,
+            case .alias(_, let aliased, _)? = modelsByName[name]
+        {
+            current = aliased
+        }
+        return current
     }
 
     /// The schema of the values a nullable schema allows besides null: the one other branch of an
@@ -455,7 +474,8 @@ final class SwiftDeclarationWriter {
                     name: SwiftNames.unique(SwiftNames.memberName(property.key), in: &taken),
                     key: property.key,
                     type: type, optional: !isRequired || nullable,
-                    schema: SchemaLiteral.refinement(valueSchema(resolved, at: property.pointer), type: type),
+                    schema: SchemaLiteral.refinement(
+                        valueSchema(resolved, at: property.pointer), type: underlying(type)),
                     summary: resolved["description"]?.stringValue))
         }
         add(.structure(name: name, properties: properties, summary: summary))

@@ -112,7 +112,12 @@ enum SwiftNames {
 
     /// `text` as a Swift string literal.
     static func literal(_ text: String) -> String {
-        var result = "\""
+        "\"" + escaped(text) + "\""
+    }
+
+    /// `text` escaped for the inside of a Swift string literal.
+    static func escaped(_ text: String) -> String {
+        var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\\": result += "\\\\"
@@ -128,6 +133,6 @@ enum SwiftNames {
                 }
             }
         }
-        return result + "\""
+        return result
     }
 }

@@ -38,10 +38,10 @@ package enum ContractCommand: Command {
         guard let path = parsed.positionals.first else { throw UsageError("contract diff needs DOCUMENT") }
         let diff: ContractDiff
         do {
-            let provider = try OpenAPIDocument.load(from: URL(fileURLWithPath: path))
+            let provider = try readDocument(path, for: "\(tool.name) contract diff")
             let client: OpenAPIDocument
             if let file = parsed.value(Options.client) {
-                client = try OpenAPIDocument.load(from: URL(fileURLWithPath: file))
+                client = try readDocument(file, for: "\(tool.name) contract diff")
             } else {
                 let ours = CourierContractModel.OpenAPIWriter.make(
                     title: tool.title, description: tool.documentDescription, operations: tool.operations)

@@ -35,7 +35,7 @@ package enum GenerateCommand: Command {
         let generated: GeneratedDeclarations
         do {
             generated = try DeclarationGenerator.generate(
-                OpenAPIDocument.load(from: URL(fileURLWithPath: path)))
+                readDocument(path, for: "\(tool.name) generate"))
         } catch {
             standardError("\(tool.name) generate: \(error)\n")
             return ExitStatus.dataError

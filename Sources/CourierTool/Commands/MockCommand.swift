@@ -87,8 +87,9 @@ package enum MockCommand: Command {
             if seed != nil { throw UsageError("--seed needs --openapi FILE") }
             return nil
         }
-        return try OpenAPIHandler(
-            contentsOf: URL(fileURLWithPath: file), seed: UInt64(truncatingIfNeeded: seed ?? 0))
+        return OpenAPIHandler(
+            document: try readDocument(file, for: "mock --openapi"),
+            seed: UInt64(truncatingIfNeeded: seed ?? 0))
     }
 
     package static func run(_ arguments: [String], in tool: CourierTool) async throws -> Int32 {

@@ -90,7 +90,7 @@ package enum VerifyCommand: Command {
             }
             let document: OpenAPIDocument
             do {
-                document = try OpenAPIDocument.load(from: URL(fileURLWithPath: file))
+                document = try readDocument(file, for: "\(tool.name) verify")
             } catch {
                 standardError("\(tool.name) verify: \(error)\n")
                 return ExitStatus.dataError

@@ -133,6 +133,58 @@ import Testing
                 == .string("string"))
     }
 
+    @Test func anAbsolutePathIsRefusedEvenInsideTheFolder() throws {
+        let folder = try Folder()
+        let schema = try folder.write("schemas.yaml", "S: {type: string}\n")
+        let root = try folder.write(
+            "api.yaml",
+            Self.header + "paths: {}\ncomponents:\n  schemas:\n    S: {$ref: '\(schema.path)#/S'}\n")
+        let error = #expect(throws: OpenAPIDocumentError.self) { try OpenAPIDocument.load(from: root) }
+        #expect(error?.code == .referenceOutsideRoot)
+        #expect(error?.problems.first?.pointer.description == "/components/schemas/S/$ref")
+        #expect(error?.problems.first?.message.contains("absolute path") == true)
+    }
+
+    /// A YAML `null` in a type list (`type: [array, null]`, which many tools write) is read as the
+    /// type `"null"`, with a warning that names the place.
+    @Test func aYAMLNullInATypeListIsReadAsNullWithAWarning() throws {
+        let document = try OpenAPIDocument.parse(
+            Data(
+                """
+                openapi: 3.1.0
+                info: {title: T, version: '1'}
+                components:
+                  schemas:
+                    Tags: {type: [array, null], items: {type: string}}
+                    Example: {type: object, example: {type: [null]}}
+                """.utf8))
+        let schemas = document.root["components"]?["schemas"]
+        #expect(schemas?["Tags"]?["type"] == .array([.string("array"), .string("null")]))
+        #expect(schemas?["Example"]?["example"]?["type"] == .array([.null]), "example data is left alone")
+        #expect(document.warnings.map(\.pointer.description) == ["/components/schemas/Tags/type/1"])
+        #expect(document.warnings.first?.message.contains("\"null\"") == true)
+    }
+
+    /// Webhooks and callbacks are kept as operations: the webhook's name or the callback's URL
+    /// expression stands where a path would.
+    @Test func webhooksAndCallbacksAreOperations() throws {
+        let folder = ValidatorAgreementTests.folder.appendingPathComponent("valid")
+        let webhooks = try OpenAPIDocument.load(from: folder.appendingPathComponent("webhooks-3.1.yaml"))
+        #expect(webhooks.operations.isEmpty)
+        #expect(webhooks.webhooks.map { "\($0.method) \($0.path)" } == ["POST newPet", "DELETE petGone"])
+        #expect(webhooks.webhooks.first?.operationID == "newPet")
+        #expect(webhooks.webhooks.last?.pointer.description == "/webhooks/petGone/delete")
+        #expect(webhooks.webhooks.last?.requestBody?["content"] != nil)
+        let callbacks = try OpenAPIDocument.load(from: folder.appendingPathComponent("callbacks-3.0.yaml"))
+        let subscribe = try #require(callbacks.operations.first { $0.operationID == "subscribe" })
+        #expect(subscribe.callbacks.keys.sorted() == ["onClose", "onEvent"])
+        #expect(subscribe.callbacks["onEvent"]?.map(\.path) == ["{$request.body#/callbackUrl}"])
+        #expect(subscribe.callbacks["onClose"]?.first?.responses["204"]?["description"] == .string("closed"))
+        #expect(
+            subscribe.callbacks["onEvent"]?.first?.pointer.description
+                == "/paths/~1subscriptions/post/callbacks/onEvent/{$request.body#~1callbackUrl}/post")
+    }
+
     @Test func referenceCyclesAndDanglingReferencesAreProblems() throws {
         let error = #expect(throws: OpenAPIDocumentError.self) {
             try OpenAPIDocument.parse(

@@ -1,0 +1,84 @@
+import CourierPrimitives
+import Foundation
+import Testing
+
+@testable import CourierOpenAPI
+
+/// The declarations generated from `generate/round-trip.yaml` keep what it says: media types,
+/// formats through `$ref`, security schemes, servers with variables, and its statuses alone.
+/// (`scripts/generate-check.sh` builds them, writes their document and diffs it against this one.)
+@Suite struct RoundTripDeclarationTests {
+    static func generated(access: DeclarationGenerator.Access = .internal) throws -> GeneratedDeclarations {
+        let document = try OpenAPIDocument.load(
+            from: DeclarationGeneratorTests.fixtures.appendingPathComponent("generate/round-trip.yaml"))
+        return try DeclarationGenerator.generate(document, access: access)
+    }
+
+    static func file(_ name: String) throws -> String {
+        try #require(try generated().files[name], "no \(name)")
+    }
+
+    @Test func formatsThroughAReferenceAreThePropertysSchema() throws {
+        let models = try Self.file("Models.swift")
+        #expect(models.contains(#""ticketDate": .string(.init(format: "date"))"#), "\(models)")
+        #expect(models.contains(#""email": .string(.init(format: "email"))"#), "\(models)")
+    }
+
+    @Test func responsesKeepTheirMediaTypes() throws {
+        let notes = try Self.file("NotesAPI.swift")
+        #expect(notes.contains(#"static func text() -> Endpoint<String> {"#))
+        #expect(notes.contains(#"contentType: "text/plain""#), "\(notes)")
+        let tickets = try Self.file("TicketsAPI.swift")
+        #expect(tickets.contains(#"static func code(ticketId: UUID) -> Endpoint<Data> {"#), "\(tickets)")
+        #expect(tickets.contains(#"contentType: "application/octet-stream""#))
+        #expect(tickets.contains(#"static var errorContentType: String { "application/problem+json" }"#))
+        let events = try Self.file("EventsAPI.swift")
+        #expect(events.contains(#"contentType: "text/event-stream""#), "\(events)")
+    }
+
+    @Test func securitySchemesAreTheOperationsAuth() throws {
+        let tickets = try Self.file("TicketsAPI.swift")
+        #expect(tickets.contains(#"security: [.basic.named("basicAuth")]"#), "\(tickets)")
+        let notes = try Self.file("NotesAPI.swift")
+        #expect(notes.contains(#"security: [.apiKey("X-API-Key")]"#), "\(notes)")
+        #expect(!notes.contains(#""Opening hours as text", security"#), "security: [] needs none")
+        let events = try Self.file("EventsAPI.swift")
+        #expect(events.contains("auth: true"), "a bearer token named bearer: \(events)")
+        let reported = try Self.generated().undeclared.map(\.pointer)
+        #expect(!reported.contains { $0.contains("security") }, "\(reported)")
+    }
+
+    @Test func onlyTheDocumentsStatuses() throws {
+        let generated = try Self.generated()
+        for (name, source) in generated.files where name.hasSuffix("API.swift") {
+            #expect(source.contains("static var declaresRefusals: Bool { false }"), "\(name)")
+        }
+        let tickets = try Self.file("TicketsAPI.swift")
+        #expect(tickets.contains("errors: [400]"), "\(tickets)")
+        #expect(!generated.undeclared.contains { $0.reason.contains("is declared for every operation") })
+    }
+
+    @Test func serversWithVariablesAreBaseURLs() throws {
+        let namespace = try Self.file("MuseumDocument.swift")
+        #expect(
+            namespace.contains(#"static func baseURL(environment: String = "api") -> URL?"#), "\(namespace)")
+        #expect(namespace.contains(#""https://\(environment).museum.example.com/v1""#))
+        #expect(try !Self.generated().undeclared.contains { $0.pointer == "/servers" })
+    }
+
+    @Test func publicAccessMakesEveryDeclarationPublic() throws {
+        let generated = try Self.generated(access: .public)
+        let tickets = try #require(generated.files["TicketsAPI.swift"])
+        #expect(tickets.contains("public enum TicketsAPI: API {"))
+        #expect(tickets.contains("    public static func buy(body: Ticket) -> Endpoint<Ticket> {"))
+        #expect(tickets.contains("    public static var samples: [any EndpointDescribing] {"))
+        let models = try #require(generated.files["Models.swift"])
+        #expect(models.contains("public struct Ticket: Codable, Sendable {"))
+        #expect(models.contains("    public var email: Email\n"))
+        #expect(models.contains("    public init(ticketDate: DateModel, email: Email, id: UUID? = nil) {"))
+        #expect(models.contains("public typealias Email = String"))
+        #expect(generated.files["MuseumDocument.swift"]?.contains("public enum MuseumDocument {") == true)
+        let internalOnes = try Self.generated()
+        #expect(internalOnes.files.values.allSatisfy { !$0.contains("public ") })
+    }
+}
