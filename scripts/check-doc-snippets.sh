@@ -65,6 +65,7 @@ for file in "${files[@]}"; do
     MockServer/Contract/*) folder="MockServer/Contract" ;;
     MockServer/OpenAPI/*) folder="MockServer/OpenAPI" ;;
     MockServer/Social/*) folder="MockServer/Social" ;;
+    MockServer/Pact/*) folder="MockServer/Pact" ;;
     *) folder="$module" ;;
   esac
   header="$(
