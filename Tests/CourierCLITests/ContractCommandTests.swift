@@ -1,9 +1,10 @@
 import CourierPrimitives
 import Foundation
+import TestSupport
 import Testing
 
 /// `courier contract diff` against the social API's own document, and against one a provider changed.
-@Suite struct ContractCommandTests {
+@Suite(.blocksItsThread) struct ContractCommandTests {
     /// The social API's document as `courier openapi` writes it, changed by `edit`, in a new folder.
     func socialDocument(_ edit: (inout [String: JSONValue]) -> Void = { _ in }) async throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

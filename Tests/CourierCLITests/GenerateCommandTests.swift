@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `courier generate DOCUMENT --output DIR`: the files, what is not declared on stderr, and the exit statuses.
-@Suite struct GenerateCommandTests {
+@Suite(.blocksItsThread) struct GenerateCommandTests {
     static let features = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent()
         .appendingPathComponent("Fixtures/OpenAPI/generate/features.yaml")

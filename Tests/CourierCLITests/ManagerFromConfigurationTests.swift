@@ -2,6 +2,7 @@ import CourierConfiguration
 import Foundation
 import MockServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// A server that answers 503 with `Retry-After: 1` to the first `failures` requests, then 200
@@ -45,7 +46,7 @@ func temporaryConfiguration(_ json: String) throws -> String {
     return url.path
 }
 
-@Suite("send and call build their manager from courier.json")
+@Suite("send and call build their manager from courier.json", .blocksItsThread)
 struct ManagerFromConfigurationTests {
     static let retryingConfiguration =
         #"{ "retry": { "maxAttempts": 3, "baseDelay": 0, "maxDelay": 2 }, "defaultHeaders": { "X-Client": "from-config" } }"#

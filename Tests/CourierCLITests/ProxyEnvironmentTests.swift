@@ -7,7 +7,7 @@ import Testing
 /// How a `courier` process's CurlTransport follows the proxy variables of its environment,
 /// which it reads when the transport is made: a process of its own for each case, because a
 /// test must not change the environment of the process that runs the other tests.
-@Suite("the proxy environment of a courier process")
+@Suite("the proxy environment of a courier process", .blocksItsThread)
 struct ProxyEnvironmentTests {
     private static let ok = ClosureHandler { _ in .text("ok", status: 200) }
     /// Every proxy variable libcurl reads, cleared, so that the machine's own settings play no part.

@@ -1,6 +1,7 @@
 import CourierTesting
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// An echo server: answers every request with a JSON description of what it received.
@@ -30,7 +31,7 @@ private func decode(_ output: CourierProcess.Output) throws -> [String: String] 
         object as? [String: String], "stdout was \(output.stdoutText) stderr \(output.stderr)")
 }
 
-@Suite("courier send against a loopback server")
+@Suite("courier send against a loopback server", .blocksItsThread)
 struct SendCommandTests {
     @Test(arguments: ["curl", "urlsession"])
     func sendsJSONWithHeadersAndPrintsTheBody(transport: String) async throws {

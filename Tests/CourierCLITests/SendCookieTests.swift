@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// A login that sets a session cookie on its redirect: `/me` answers only with the cookie.
@@ -19,7 +20,7 @@ private let login = ClosureHandler { request in
     }
 }
 
-@Suite("courier send keeps cookies")
+@Suite("courier send keeps cookies", .blocksItsThread)
 struct SendCookieTests {
     @Test(arguments: ["curl", "urlsession"])
     func aLoginThatSetsACookieAndRedirectsWorksInOneCommand(transport: String) async throws {

@@ -1,6 +1,7 @@
 import CourierTool
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 @testable import CourierCLI
@@ -13,7 +14,7 @@ private let cookieServer = ClosureHandler { _ in
         body: .data(Data("ok".utf8)))
 }
 
-@Suite("courier send --verbose")
+@Suite("courier send --verbose", .blocksItsThread)
 struct VerboseTests {
     @Test func verbosePrintsTheRedactedCURLCommandAndTheResponseHead() async throws {
         try await withMockServer(handlers: [cookieServer]) { server in
@@ -62,7 +63,7 @@ private let declaredSpecs: [(arguments: [String], spec: ArgumentSpec)] = Courier
     }
 }
 
-@Suite("usage text comes from the option declarations")
+@Suite("usage text comes from the option declarations", .blocksItsThread)
 struct HelpTests {
     @Test func everyCommandDeclaresItsOptions() {
         for command in CourierTool.courier.commands {

@@ -1,5 +1,6 @@
 import CourierPact
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -13,7 +14,7 @@ import Testing
 /// `mock --pact-out FILE --consumer NAME`: a consumer in any language exercises the mock, and the pact
 /// is merged into FILE when the mock stops (SIGTERM or SIGINT), with nothing lost when two mocks
 /// write the same file at once.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.blocksItsThread, .serialized, .timeLimit(.minutes(5)))
 struct MockPactOutTests {
     @Test(arguments: [SIGTERM, SIGINT])
     func theMockWritesThePactWhenItStops(signal: Int32) async throws {

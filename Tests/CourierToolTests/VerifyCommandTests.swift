@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `notes-tool verify`: exit statuses, the token from the environment, the summary and JUnit XML.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blocksItsThread, .timeLimit(.minutes(5)))
 struct VerifyCommandTests {
     @Test func cleanExitsZeroAndADriftExitsOne() async throws {
         try await withMockServer(handlers: [DriftingProvider()]) { server in

@@ -14,7 +14,7 @@ import Testing
 
 /// `notes-tool verify --pact FILE`: a pact that `notes-tool mock --pact-out` wrote from a consumer's
 /// calls, replayed against a hand-written provider, faithful or with one planted drift.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.blocksItsThread, .timeLimit(.minutes(5)))
 struct VerifyPactTests {
     @Test func theFaithfulProviderPassesAndUnsafeInteractionsNeedTheFlag() async throws {
         let folder = try MockPactOutTests.temporaryFolder()

@@ -20,7 +20,7 @@ struct EchoedPost: Codable, Sendable, Equatable {
     var likes: Int
 }
 
-@Suite(.serialized)
+@Suite(.blocksItsThread, .serialized)
 struct URLSessionTransportTests {
     static func echoServer() throws -> LoopbackServer {
         try LoopbackServer { request in

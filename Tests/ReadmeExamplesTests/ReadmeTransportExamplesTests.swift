@@ -13,7 +13,7 @@ import Testing
 /// ReadmeTestingExample.swift and ReadmeExecutorExample.swift, verbatim: they compile here (the
 /// testing example's tests run with this target), and these tests fail when the README drifts
 /// from them.
-@Suite struct ReadmeTransportExamplesTests {
+@Suite(.blocksItsThread) struct ReadmeTransportExamplesTests {
     @Test(arguments: [
         "ReadmeProxyExample.swift", "ReadmeTestingExample.swift", "ReadmeExecutorExample.swift",
     ])

@@ -1,10 +1,11 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 /// Replays the fuzz corpus and every saved fuzz regression against a live mock server over a raw socket:
 /// the server must answer or close (never hang), and keep serving others afterwards (never crash).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.blocksItsThread, .timeLimit(.minutes(1)))
 struct FuzzReplayTests {
     static let fuzzFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fuzz")

@@ -3,6 +3,7 @@ import CourierCurl
 import Endpoints
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Testing
 
 /// Raw, hostile clients against the mock server: smuggling shapes, size limits, slow and idle
 /// connections, path traversal and oversized uploads.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.blocksItsThread, .timeLimit(.minutes(1)))
 struct HostileServerTests {
     /// A request whose framing is ambiguous, followed by a request that must never be processed.
     struct SmugglingCase: Sendable, CustomTestStringConvertible {

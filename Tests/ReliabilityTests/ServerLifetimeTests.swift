@@ -10,7 +10,7 @@ final class LifetimeMarker: HTTPHandler {
 
 /// A server that was shut down and dropped must release what it held: its handlers (a social backend
 /// with its whole state, say), its journal and its event loops. Test processes start hundreds of servers.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.blocksItsThread, .timeLimit(.minutes(1)))
 struct ServerLifetimeTests {
     @Test(arguments: [1, 2, 4])
     func shutDownServerReleasesItsHandlers(eventLoops: Int) async throws {

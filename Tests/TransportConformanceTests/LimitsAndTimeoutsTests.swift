@@ -11,7 +11,7 @@ import Testing
 
 /// The size limit applies only to a body that will arrive, and the default timeout means "no
 /// progress for that long", not "the whole transfer within that long".
-@Suite struct LimitsAndTimeoutsTests {
+@Suite(.blocksItsThread) struct LimitsAndTimeoutsTests {
     /// A 304 may carry the `Content-Length` of the representation it stands for; no body follows.
     @Test(arguments: TransportUnderTest.all, [304, 204])
     func aBodilessStatusWithALargeContentLengthSucceeds(transport: TransportUnderTest, status: Int)

@@ -6,7 +6,7 @@ import Testing
 /// What starts nginx for the tests and scripts starts its own (its own configuration, pid file and a
 /// free loopback port) and stops only that one: an nginx already running on the machine is still
 /// running afterwards. `.serialized`: each case runs nginx, and two cores are enough for one.
-@Suite(.serialized) struct NginxIsolationTests {
+@Suite(.blocksItsThread, .serialized) struct NginxIsolationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

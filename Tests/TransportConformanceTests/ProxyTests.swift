@@ -14,7 +14,7 @@ import Testing
 
 /// An explicit proxy carries the traffic (the recording proxy saw it), `noProxy` hosts bypass
 /// it, and URLSessionTransport refuses what FoundationNetworking would ignore.
-@Suite struct ProxyTests {
+@Suite(.blocksItsThread) struct ProxyTests {
     /// An `http://` request through an HTTP proxy goes in absolute form and comes back intact.
     @Test func curlForwardsPlainHTTPThroughAnHTTPProxy() async throws {
         let proxy = try RecordingProxy()

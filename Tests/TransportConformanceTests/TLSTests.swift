@@ -14,7 +14,7 @@ import Testing
 /// HTTPS against nginx with a self-signed certificate and HTTP/2. nginx is required
 /// (CI installs the Debian package); without it the test fails, it does not skip.
 /// `.serialized`: each case starts its own nginx, and two cores are enough for one.
-@Suite(.serialized) struct TLSTests {
+@Suite(.blocksItsThread, .serialized) struct TLSTests {
     @Test(arguments: TransportUnderTest.all)
     func anUntrustedCertificateFailsWithTheTLSCategory(transport: TransportUnderTest) async throws {
         let nginx = try #require(NginxTLSServer.nginxPath, "nginx is not installed (apt-get install nginx)")
@@ -74,7 +74,7 @@ import Testing
 }
 
 /// Public-key pinning and HTTPS through a proxy, against the same nginx.
-@Suite(.serialized) struct TLSPinningAndProxyTests {
+@Suite(.blocksItsThread, .serialized) struct TLSPinningAndProxyTests {
     /// A right pin lets the request through; a wrong one fails with `.tls`, though the CA
     /// bundle trusts the certificate.
     @Test(arguments: [true, false])

@@ -13,7 +13,7 @@ import Testing
 
 /// The idle timeout counts the time a running transfer moves no byte, not the time it waits
 /// for a connection in libcurl's own queue.
-@Suite struct CurlIdleTimeoutTests {
+@Suite(.blocksItsThread) struct CurlIdleTimeoutTests {
     /// Two origins behind one forward proxy are one host to libcurl, which holds the second
     /// request in its queue while the first has the only connection; the loop's origin queues
     /// (one per origin) let both into the multi handle. The first answer trickles in for about

@@ -3,6 +3,7 @@ import CourierPrimitives
 import Dispatch
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 @testable import CourierCurl
@@ -13,7 +14,7 @@ import Testing
 
 /// Races between a caller's cancel and the loop thread, made to happen every time: a
 /// `CurlLoopHook` holds the window open instead of hoping the threads line up.
-@Suite struct CurlMultiLoopRaceTests {
+@Suite(.blocksItsThread) struct CurlMultiLoopRaceTests {
     private static let routes = ClosureHandler { request in
         ServerResponse.text("ok \(request.path)", status: 200)
     }

@@ -12,7 +12,7 @@ import Testing
 /// On Linux the shared session keeps the protocol list it was first made with, and in this test
 /// process any other test may make it first; so the check runs in a fresh process of this test bundle,
 /// where, as in an app, the interception is set up before anything uses `URLSession.shared`.
-@Suite struct SharedSessionTests {
+@Suite(.blocksItsThread) struct SharedSessionTests {
     static let freshProcess = "COURIER_SHARED_SESSION_FRESH_PROCESS"
 
     /// The code under test: it knows nothing of Courier or of the mock.

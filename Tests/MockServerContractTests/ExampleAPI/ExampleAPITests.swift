@@ -16,7 +16,7 @@ import Testing
 
 /// A user's own API gets, from its declaration alone: a typed client, an OpenAPI document that
 /// independent tools accept, a stub server that routes and validates, and a contract test.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.blocksItsThread, .timeLimit(.minutes(3)))
 struct ExampleAPITests {
     static let transports: [String] = ["curl", "urlsession"]
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The admin API can add a stub that serves a file: a web page the developer visits must not
 /// reach it, by a cross-site `fetch` or by DNS rebinding.
-@Suite struct AdminCrossSiteTests {
+@Suite(.blocksItsThread) struct AdminCrossSiteTests {
     static let mapping = #"{"request": {"url": "/x"}, "response": {"status": 200, "body": "x"}}"#
 
     /// A GET of the mappings with this `Host` field (`perform` sends its own).

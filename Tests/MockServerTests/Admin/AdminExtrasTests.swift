@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 /// Admin routes WireMock clients call beyond mappings and the journal: save, metadata, settings, shutdown.
+@Suite(.blocksItsThread)
 struct AdminExtrasTests {
     private func temporaryRoot() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("admin-\(UUID().uuidString)")

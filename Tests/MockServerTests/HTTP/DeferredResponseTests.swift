@@ -10,7 +10,7 @@ import Testing
 
 /// A handler that needs to wait answers later instead of blocking its loop: with one loop, another
 /// connection is served while the first request waits.
-@Suite struct DeferredResponseTests {
+@Suite(.blocksItsThread) struct DeferredResponseTests {
     @Test func aDeferredAnswerLeavesTheLoopFreeForOthers() async throws {
         let pending = Locked<DeferredResponse?>(nil)
         let handler = ClosureHandler { request in

@@ -3,6 +3,7 @@ import MockServer
 import TestSupport
 import Testing
 
+@Suite(.blocksItsThread)
 struct FaultTests {
     private func rawExchange(_ kind: ServerFault) async throws -> Result<[UInt8], RawClient.Failure> {
         try await withMockServer(handlers: TestHandlers.all) { server in
@@ -54,6 +55,7 @@ struct FaultTests {
     }
 }
 
+@Suite(.blocksItsThread)
 struct RangeTests {
     static let fileURL: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -8,7 +8,7 @@ import Testing
 
 /// Handlers run off the event loops: with one loop, a handler that blocks does not stop another
 /// connection from being answered, and a connection's requests still reach the handlers in order.
-@Suite struct OffLoopHandlingTests {
+@Suite(.blocksItsThread) struct OffLoopHandlingTests {
     @Test(arguments: PollerBackend.allCases)
     func aBlockingHandlerDoesNotStopTheLoop(_ backend: PollerBackend) async throws {
         let release = DispatchSemaphore(value: 0)

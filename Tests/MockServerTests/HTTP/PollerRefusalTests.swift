@@ -8,7 +8,7 @@ import Testing
 
 /// A descriptor the poller refuses (epoll_ctl failing) is never left unwatched in silence: the
 /// connection gets a 500 saying why, and the refusal is logged.
-@Suite struct PollerRefusalTests {
+@Suite(.blocksItsThread) struct PollerRefusalTests {
     /// The portable poller, refusing every descriptor after the listener.
     final class RefusingPoller: Poller {
         let inner: PortablePoller

@@ -64,6 +64,7 @@ extension MockServerConfiguration {
 
 /// Every socket-level behaviour runs over each poller backend: on Linux that is epoll and the portable
 /// `poll(2)` loop that Apple platforms use.
+@Suite(.blocksItsThread)
 struct ServerBehaviourTests {
     @Test(arguments: PollerBackend.allCases)
     func keepAliveServesManyRequestsOnOneConnection(_ backend: PollerBackend) async throws {

@@ -3,7 +3,7 @@ import MockServer
 import TestSupport
 import Testing
 
-@Suite struct ServerSmokeTests {
+@Suite(.blocksItsThread) struct ServerSmokeTests {
     static let hello = ClosureHandler { request in
         guard request.path == "/hello" else { return nil }
         return .text("hello \(request.queryValue("name") ?? "world")", status: 200)

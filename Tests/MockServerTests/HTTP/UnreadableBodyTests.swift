@@ -8,7 +8,7 @@ import Testing
 
 /// A request body spilled to disk that cannot be read back is a 500 saying why, and is logged: never
 /// matched as an empty body.
-@Suite struct UnreadableBodyTests {
+@Suite(.blocksItsThread) struct UnreadableBodyTests {
     /// Removes the spilled body before stubs are tried, as a cleaner of the temporary folder might.
     struct SpillRemover: HTTPHandler {
         func gate(_ request: ServerRequest) -> ServerResponse? {

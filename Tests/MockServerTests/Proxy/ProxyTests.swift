@@ -7,6 +7,7 @@ import Testing
 @testable import MockServer
 
 /// `proxyBaseUrl` against a second in-process mock server as the upstream.
+@Suite(.blocksItsThread)
 struct ProxyTests {
     /// An upstream that echoes what it received as JSON, with status 207 and its own header.
     static let echo = ClosureHandler { request in

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// `withMockServer` ends without blocking the cooperative pool and without waiting for clients that left.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.blocksItsThread, .timeLimit(.minutes(1)))
 struct ScopedServerTests {
     /// Sanitizer builds run several times slower: grace periods and bounds grow together, so a shutdown that
     /// waited out its grace period still breaks the bound.

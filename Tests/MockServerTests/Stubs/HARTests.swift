@@ -16,7 +16,7 @@ import Testing
 /// HAR 1.2 both ways: a HAR that mitmproxy wrote (its `hardump` option, in reverse-proxy mode in front
 /// of a loopback server) becomes stubs that answer as the server did; an exported HAR imports back to
 /// the same stubs, and mitmproxy reads it.
-@Suite struct HARTests {
+@Suite(.blocksItsThread) struct HARTests {
     /// The contract virtualenv's `mitmdump` (scripts/install-deps.sh test installs mitmproxy there).
     static let mitmdump: String = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,8 +1,9 @@
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
-@Suite("curl command line against the mock server (scripts/install-deps.sh installs curl)")
+@Suite("curl command line against the mock server (scripts/install-deps.sh installs curl)", .blocksItsThread)
 struct CurlCommandTests {
     let curl = ExternalTool.find("curl") ?? "curl"
 

@@ -3,7 +3,7 @@ import MockServer
 import TestSupport
 import Testing
 
-@Suite("Python clients against the mock server")
+@Suite("Python clients against the mock server", .blocksItsThread)
 struct PythonClientTests {
     let python = Self.python ?? "python3"
 
