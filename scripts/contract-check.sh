@@ -36,10 +36,13 @@ echo "== courier openapi → openapi-spec-validator"
 "$VENV/bin/python" -m openapi_spec_validator "$WORK/openapi.json"
 
 echo "== courier mock --port 0 --seed-data 20"
+# The log exists before the mock starts: the loop below reads it at once, and under `set -e` a missing
+# file (the background job not yet started on a loaded machine) would end the script.
+: > "$WORK/mock.log"
 "$COURIER" mock --port 0 --seed-data 20 > "$WORK/mock.log" 2>&1 &
 MOCK_PID=$!
 BASE_URL=""
-for _ in $(seq 1 100); do
+for _ in $(seq 1 600); do  # up to 60 s: a debug build starts slowly on a loaded machine
     BASE_URL="$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$WORK/mock.log" | head -n 1)"
     [[ -n "$BASE_URL" ]] && break
     kill -0 "$MOCK_PID" 2>/dev/null || { cat "$WORK/mock.log"; echo "courier mock exited" >&2; exit 1; }

@@ -50,10 +50,13 @@ for document in "${documents[@]}"; do
     name="$(basename "$document")"
     path="$(realpath "$document")"
     echo "== $name: $(wc -c < "$document") bytes"
+    # The log exists before the mock starts: the loop below reads it at once, and under `set -e` a missing
+    # file (the background job not yet started on a loaded machine) would end the script.
+    : > "$WORK/$name.log"
     "$COURIER" mock --port 0 --openapi "$document" --seed "$SEED" > "$WORK/$name.log" 2>&1 &
     MOCK_PID=$!
     BASE_URL=""
-    for _ in $(seq 1 100); do
+    for _ in $(seq 1 600); do  # up to 60 s: a debug build starts slowly on a loaded machine
         BASE_URL="$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$WORK/$name.log" | head -n 1)"
         [[ -n "$BASE_URL" ]] && break
         kill -0 "$MOCK_PID" 2>/dev/null || break

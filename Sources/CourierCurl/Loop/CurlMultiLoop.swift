@@ -101,6 +101,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Whether the loop thread is inside its wait: a caller drives the multi handle only then,
     /// not while the loop thread runs jobs or is about to take the engine's lock for its turn.
     private let loopWaits = Atomic<Bool>(false)
+    /// Whether the loop thread is inside its wait now (tests wait for it before a request that must
+    /// find the loop asleep).
+    var isWaiting: Bool { loopWaits.load(ordering: .acquiring) }
 
     /// Creates the multi handle and starts the loop thread.
     /// - Parameters:

@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import MockServer
+import TestSupport
 import Testing
 
 @testable import CourierCurl
@@ -78,8 +79,10 @@ import Testing
                 let count = 10
                 var woken = 0
                 for index in 0..<count {
-                    // Time for the loop to finish its turn and wait again.
-                    try await Task.sleep(for: .milliseconds(100))
+                    // The loop finishes its turn and waits again before the request is sent: on a loaded
+                    // machine that can take longer than any fixed pause, and a request sent mid-turn is
+                    // queued for the loop (which then wakes for it too), which is not what this measures.
+                    #expect(await eventually { transport.loop.isWaiting }, "the loop never waited again")
                     woken += try await Self.wakeups(of: transport) {
                         let response = try await transport.send(try get(server, "/r\(index)"))
                         #expect(response.body.data == Data("ok /r\(index)".utf8))
