@@ -131,6 +131,17 @@ public enum OpenAPIWriter {
                 ])
             }
             return .object(content)
+        case .form(let schema):
+            return .object([
+                "application/x-www-form-urlencoded": .object(["schema": json(schema, &components)])
+            ])
+        case .multipart(let schema, let fileTypes):
+            var form: [String: JSONValue] = ["schema": json(schema, &components)]
+            let encodings = fileTypes.filter { !$0.value.isEmpty }.mapValues { types in
+                JSONValue.object(["contentType": .string(types.joined(separator: ", "))])
+            }
+            if !encodings.isEmpty { form["encoding"] = .object(encodings) }
+            return .object(["multipart/form-data": .object(form)])
         case .multipartFile(let field, let types):
             return .object([
                 "multipart/form-data": .object([

@@ -138,13 +138,19 @@ extension APIOperation {
         case binary(contentTypes: [String])
         /// A multipart form with one file field.
         case multipartFile(field: String, contentTypes: [String])
+        /// An `application/x-www-form-urlencoded` form: the fields of this object schema.
+        case form(Schema)
+        /// A multipart form of the fields of this object schema (a file field is a `binary` string),
+        /// with the media types each file field accepts, by field.
+        case multipart(Schema, fileTypes: [String: [String]])
 
         /// The media types the body may be sent as.
         public var contentTypes: [String] {
             switch self {
             case .json: ["application/json"]
             case .binary(let types): types
-            case .multipartFile: ["multipart/form-data"]
+            case .multipartFile, .multipart: ["multipart/form-data"]
+            case .form: ["application/x-www-form-urlencoded"]
             }
         }
     }
