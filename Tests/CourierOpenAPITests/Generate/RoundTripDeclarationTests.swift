@@ -58,6 +58,22 @@ import Testing
         #expect(!generated.undeclared.contains { $0.reason.contains("is declared for every operation") })
     }
 
+    @Test func formsAreDeclaredFieldByField() throws {
+        let forms = try Self.file("FormsAPI.swift")
+        #expect(
+            forms.contains("static func contact(body: ContactBody) -> Endpoint<EmptyResponse> {"), "\(forms)")
+        #expect(forms.contains("Form(body)"))
+        #expect(
+            forms.contains("static func photo(caption: String, photo: URL, photoContentType: String)"),
+            "\(forms)")
+        #expect(
+            forms.contains(
+                #"Multipart(.value("caption", caption), .file("photo", photo, contentType: photoContentType))"#
+            ))
+        let reported = try Self.generated().undeclared.map(\.pointer)
+        #expect(!reported.contains { $0.contains("requestBody") }, "\(reported)")
+    }
+
     @Test func serversWithVariablesAreBaseURLs() throws {
         let namespace = try Self.file("MuseumDocument.swift")
         #expect(
