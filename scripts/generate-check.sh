@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Generates Swift declarations (`courier generate`) from every fixture document in Tests/Fixtures/OpenAPI/
-# (and generate/, the generator's own), and from the social API's own document (`courier openapi`), and type-checks each set of files against
+# (and generate/, the generator's own, and read/valid/, one per construct the reader reads), and from the social API's own document (`courier openapi`), and type-checks each set of files against
 # the built modules, as a user's code would. Then the round trip: the social API's generated
 # declarations are built into a small program that prints their OpenAPI document, which must be
 # equivalent to the one they were generated from (scripts/openapi-equivalent.py: objects and the
@@ -38,9 +38,10 @@ print_document() {
 
 failed=0
 for document in Tests/Fixtures/OpenAPI/*.yaml Tests/Fixtures/OpenAPI/*.json Tests/Fixtures/OpenAPI/generate/*.yaml \
-  "$work/social.json"; do
+  Tests/Fixtures/OpenAPI/read/valid/*.yaml Tests/Fixtures/OpenAPI/read/valid/*/openapi.yaml "$work/social.json"; do
   [ -f "$document" ] || continue
   name="$(basename "${document%.*}")"
+  [ "$name" != openapi ] || name="$(basename "$(dirname "$document")")"
   out="$work/$name"
   if ! "$courier" generate "$document" --output "$out" --report "$out.report.json" 2>"$out.stderr"; then
     echo "generate-check: $name: generate failed"; cat "$out.stderr"; failed=$((failed + 1)); continue
