@@ -5,7 +5,19 @@ import Foundation
 /// as repeated fields (`tags=a&tags=b`, OpenAPI's default for forms).
 ///
 /// ```swift
-/// endpoint(.post, "/contact", "Send a contact form", status: 204) { Form(contact) }
+/// import CourierContract
+///
+/// struct Contact: Codable, Sendable {
+///     var email: String
+///     var tags: [String]
+/// }
+///
+/// enum ContactAPI: API {
+///     static func send(_ contact: Contact) -> Endpoint<EmptyResponse> {
+///         endpoint(.post, "/contact", "Send a contact form", status: 204) { Form(contact) }
+///     }
+///     static var samples: [any EndpointDescribing] { [send(Contact(email: "a@example.com", tags: []))] }
+/// }
 /// ```
 public struct Form<Model: Codable & Sendable>: EndpointComponent {
     public let part: EndpointPart
@@ -20,8 +32,17 @@ public struct Form<Model: Codable & Sendable>: EndpointComponent {
 /// A `multipart/form-data` request body declared field by field: values and files.
 ///
 /// ```swift
-/// endpoint(.post, "/photos", "Send a photo", status: 204) {
-///     Multipart(.value("caption", caption), .file("photo", photo, contentType: "image/png"))
+/// import CourierContract
+///
+/// enum PhotosAPI: API {
+///     static func send(caption: String, photo: URL) -> Endpoint<EmptyResponse> {
+///         endpoint(.post, "/photos", "Send a photo", status: 204) {
+///             Multipart(.value("caption", caption), .file("photo", photo, contentType: "image/png"))
+///         }
+///     }
+///     static var samples: [any EndpointDescribing] {
+///         [send(caption: "Sunset", photo: URL(fileURLWithPath: "sunset.png"))]
+///     }
 /// }
 /// ```
 public struct Multipart: EndpointComponent {

@@ -6,8 +6,18 @@ import Foundation
 /// scheme the name its document uses.
 ///
 /// ```swift
-/// endpoint(.get, "/codes/{id}", "A ticket's code", security: [.basic, .apiKey("X-API-Key")]) {
-///     Path("id", id)
+/// import CourierContract
+///
+/// enum TicketsAPI: API {
+///     static func code(id: String) -> Endpoint<Data> {
+///         endpoint(
+///             .get, "/codes/{id}", "A ticket's code", security: [.basic, .apiKey("X-API-Key")],
+///             contentType: "application/octet-stream"
+///         ) {
+///             Path("id", id)
+///         }
+///     }
+///     static var samples: [any EndpointDescribing] { [code(id: "t1")] }
 /// }
 /// ```
 public struct SecurityScheme: Sendable, Hashable {
