@@ -58,6 +58,13 @@ public struct SecurityScheme: Sendable, Hashable {
         SecurityScheme(name: name, kind: kind)
     }
 
+    /// The `WWW-Authenticate` challenge of an HTTP scheme (`Bearer`, `Basic`); nil for an API key,
+    /// which HTTP has no challenge for.
+    package var challenge: String? {
+        guard case .http(let scheme) = kind else { return nil }
+        return scheme.prefix(1).uppercased() + scheme.dropFirst().lowercased()
+    }
+
     /// The OpenAPI security scheme object.
     package var definition: JSONValue {
         switch kind {
