@@ -80,8 +80,13 @@ public enum OpenAPIWriter {
                         "in": .string(parameter.location.rawValue),
                         "required": .bool(parameter.required),
                         "description": .string(parameter.summary),
-                        "schema": json(parameter.schema, &components),
                     ]
+                    let schema = json(parameter.schema, &components)
+                    if let type = parameter.contentType {
+                        entry["content"] = .object([type: .object(["schema": schema])])
+                    } else {
+                        entry["schema"] = schema
+                    }
                     if let example = parameter.example { entry["example"] = .string(example) }
                     if let value = parameter.defaultValue, case .object(var schema) = entry["schema"] {
                         schema["default"] = Int64(value).map(JSONValue.int) ?? .string(value)

@@ -114,12 +114,16 @@ extension APIOperation {
         public var summary: String
         /// A value that works, for documentation and generated requests.
         public var example: String?
+        /// The media type a value is written in (`application/json`) instead of by its location's
+        /// style; nil for a styled value.
+        public var contentType: String?
 
         /// Creates a parameter.
         package init(
             _ name: String, in location: Location, _ schema: Schema, required: Bool, _ summary: String,
-            defaultValue: String? = nil, example: String? = nil
+            defaultValue: String? = nil, example: String? = nil, contentType: String? = nil
         ) {
+            self.contentType = contentType
             self.name = name
             self.location = location
             self.schema = schema

@@ -171,7 +171,17 @@ extension SwiftDeclarationWriter {
                 report(location, "\(place) parameters are not declared")
                 continue
             }
-            for key in parameter.objectKeys where !Self.parameterKeys.contains(key) && !key.hasPrefix("x-") {
+            // A value written as JSON (`content: application/json`) is declared with `json:`.
+            var jsonMedia: String?
+            if case .object(let media)? = parameter["content"], media.count == 1, let type = media.keys.first,
+                Self.isJSON(type)
+            {
+                jsonMedia = type
+            }
+            for key in parameter.objectKeys
+            where !Self.parameterKeys.contains(key) && !key.hasPrefix("x-")
+                && (key != "content" || jsonMedia == nil)
+            {
                 let defaultStyle = (place == "query" ? "form" : "simple")
                 if key == "style", parameter["style"]?.stringValue == defaultStyle { continue }
                 if key == "explode", parameter["explode"]?.boolValue == (place == "query") { continue }
@@ -182,19 +192,35 @@ extension SwiftDeclarationWriter {
                     PointerText.join(location, key), "the parameter's \(key) is not declared",
                     documentation: true)
             }
-            let schema = parameter["schema"] ?? .object([:])
-            let schemaPointer = parameter["schema"] != nil ? location + "/schema" : location
+            let schema =
+                jsonMedia.flatMap { parameter["content"]?[$0]?["schema"] } ?? parameter["schema"]
+                ?? .object([:])
+            let schemaPointer =
+                jsonMedia.map { PointerText.join(location, "content", $0, "schema") }
+                ?? (parameter["schema"] != nil ? location + "/schema" : location)
             let (type, nullable) = try self.type(
                 of: schema, at: schemaPointer, naming: .suggested(typePrefix + SwiftNames.typeName(name)))
             let resolvedSchema = valueSchema(
                 (try? document.resolve(schema, at: schemaPointer).value) ?? schema, at: schemaPointer)
             let required = place == "path" || (parameter["required"]?.boolValue == true && !nullable)
             let label = SwiftNames.unique(SwiftNames.memberName(name), in: &labels)
-            var arguments = [SwiftNames.literal(name), SwiftNames.code(label)]
+            var arguments = [
+                SwiftNames.literal(name), (jsonMedia == nil ? "" : "json: ") + SwiftNames.code(label),
+            ]
             if let rules = SchemaLiteral.refinement(resolvedSchema, type: underlying(type)) {
-                arguments.append(rules)
+                if jsonMedia == nil {
+                    arguments.append(rules)
+                } else {
+                    report(
+                        schemaPointer,
+                        "the rules of a JSON parameter's value are its type's, not declared apart")
+                }
             }
-            if let value = resolvedSchema["default"] {
+            if resolvedSchema["default"] != nil, jsonMedia != nil {
+                report(
+                    PointerText.join(schemaPointer, "default"),
+                    "the default of a JSON parameter is not declared")
+            } else if let value = resolvedSchema["default"] {
                 if place == "query", let literal = defaultLiteral(value, type: type) {
                     arguments.append("default: \(literal)")
                 } else {

@@ -143,6 +143,56 @@ struct DeclaredFormTests {
     }
 }
 
+/// Parameters whose value is JSON text (OpenAPI's `content: application/json`), not a styled value.
+struct JSONParameterTests {
+    struct Filter: Codable, Sendable {
+        var q: String
+    }
+
+    enum SearchAPI: API {
+        static func search(filter: Filter, trace: [String: String]?) -> Endpoint<EmptyResponse> {
+            endpoint(.get, "/search", "Search") {
+                Query("filter", json: filter)
+                Header("X-Trace", json: trace)
+            }
+        }
+
+        static var samples: [any EndpointDescribing] { [search(filter: Filter(q: "a"), trace: nil)] }
+    }
+
+    @Test func theDocumentSaysContentNotSchema() {
+        let document = OpenAPIWriter.make(title: "Search", operations: SearchAPI.operations)
+        guard case .array(let parameters)? = document["paths"]?["/search"]?["get"]?["parameters"] else {
+            Issue.record("no parameters")
+            return
+        }
+        #expect(parameters.first?["schema"] == nil)
+        #expect(
+            parameters.first?["content"]?["application/json"]?["schema"]?["$ref"]
+                == .string("#/components/schemas/Filter"))
+        #expect(parameters.last?["required"] == .bool(false))
+    }
+
+    @Test func theValueIsSentAsJSONText() throws {
+        let request = try SearchAPI.search(filter: Filter(q: "a b"), trace: ["id": "7"])
+            .makeRequest(baseURL: URL(string: "http://127.0.0.1:9"))
+        #expect(request.url.query == "filter=%7B%22q%22%3A%22a%20b%22%7D", "\(request.url)")
+        #expect(request.headers["X-Trace"] == #"{"id":"7"}"#)
+    }
+
+    @Test func theMockChecksTheJSONAgainstTheSchema() throws {
+        let operation = SearchAPI.search(filter: Filter(q: ""), trace: nil).operation
+        func check(_ filter: String) throws(ContractViolation) {
+            _ = try operation.validate(
+                pathParameters: [:], query: [("filter", filter)], header: { _ in nil }, body: nil,
+                hasBody: false)
+        }
+        #expect(throws: Never.self) { try check(#"{"q": "a"}"#) }
+        #expect(throws: ContractViolation.self) { try check(#"{"q": 1}"#) }
+        #expect(throws: ContractViolation.self) { try check("not json") }
+    }
+}
+
 extension JSONValue {
     /// An object's keys in order; none for another value.
     fileprivate var objectKeys: [String] {

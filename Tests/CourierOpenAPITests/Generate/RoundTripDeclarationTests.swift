@@ -74,6 +74,21 @@ import Testing
         #expect(!reported.contains { $0.contains("requestBody") }, "\(reported)")
     }
 
+    /// A parameter described by `content: application/json` is a typed value sent as JSON text.
+    @Test func parametersWithJSONContentAreDeclaredAsJSON() throws {
+        let document = try OpenAPIDocument.load(
+            from: ValidatorAgreementTests.folder.appendingPathComponent("valid/parameter-content-3.1.yaml"))
+        let generated = try DeclarationGenerator.generate(document)
+        let api = try #require(generated.files["ParameterContent31API.swift"])
+        #expect(api.contains(#"Path("selector", json: selector)"#), "\(api)")
+        #expect(api.contains(#"Header("X-Filter", json: xFilter)"#))
+        #expect(api.contains(#"Query("where", json: `where`)"#))
+        #expect(api.contains("xFilter: GetItemsBySelectorXFilter? = nil"), "\(api)")
+        #expect(api.contains("`where`: [String]? = nil"))
+        let reported = generated.undeclared.map(\.pointer)
+        #expect(!reported.contains { $0.hasSuffix("/content") && !$0.contains("/2/") }, "\(reported)")
+    }
+
     @Test func serversWithVariablesAreBaseURLs() throws {
         let namespace = try Self.file("MuseumDocument.swift")
         #expect(
