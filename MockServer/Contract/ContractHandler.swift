@@ -179,7 +179,15 @@ public struct ContractHandler: HTTPHandler {
             body = .object(members)
         }
         var headers: ServerHeaders = ["Content-Type": "application/json"]
-        if violation.status == 401 { headers.add(name: "WWW-Authenticate", value: "Bearer") }
+        let challenges = operation.security.compactMap(\.challenge)
+        if violation.status == 401 {
+            // An operation that takes only API keys has no HTTP challenge to name.
+            if !challenges.isEmpty || !operation.requiresAuth {
+                headers.add(
+                    name: "WWW-Authenticate",
+                    value: challenges.isEmpty ? "Bearer" : challenges.joined(separator: ", "))
+            }
+        }
         return ServerResponse(
             status: violation.status, headers: headers, body: .data((try? body.prettyData()) ?? Data()))
     }

@@ -37,6 +37,46 @@ import Testing
             })
     }
 
+    /// `--access public` makes the declarations usable from another module; a document's warnings
+    /// are printed with their pointers.
+    @Test func publicAccessAndWarnings() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "generate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("api.yaml")
+        try Data(
+            """
+            openapi: 3.1.0
+            info: {title: Tags, version: '1'}
+            paths:
+              /tags:
+                get:
+                  responses:
+                    '200':
+                      description: ok
+                      content: {application/json: {schema: {type: [array, null], items: {type: string}}}}
+            """.utf8
+        ).write(to: document)
+        let output = try await CourierProcess.run([
+            "generate", document.path, "--output", folder.appendingPathComponent("Sources").path,
+            "--access", "public", "--no-format",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stderr.contains(
+                "warning: \(document.path)#/paths/~1tags/get/responses/200/content/application~1json/schema/type/1"
+            ),
+            "\(output.stderr)")
+        let tags = try String(
+            contentsOf: folder.appendingPathComponent("Sources/TagsAPI.swift"), encoding: .utf8)
+        #expect(tags.contains("public enum TagsAPI: API {"), "\(tags)")
+        let wrong = try await CourierProcess.run([
+            "generate", document.path, "--output", folder.path, "--access", "open",
+        ])
+        #expect(wrong.status == 64, "\(wrong.stderr)")
+    }
+
     @Test func usageMistakesAndUnreadableDocumentsHaveTheirOwnStatus() async throws {
         #expect(try await CourierProcess.run(["generate", "--output", "/tmp/x"]).status == 64)
         #expect(try await CourierProcess.run(["generate", Self.features.path]).status == 64)

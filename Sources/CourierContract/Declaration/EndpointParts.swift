@@ -28,13 +28,15 @@ struct DeclaredParameter: Sendable {
     nonisolated(unsafe) var valueType: any Decodable.Type
     var summary: String
     var defaultValue: ParameterValue? = nil
+    /// `application/json` for a value sent as JSON text.
+    var contentType: String? = nil
 
     /// The operation's description of this parameter: a path parameter is required, another one
     /// when its value's type is not optional.
     var described: APIOperation.Parameter {
         .init(
             name, in: location, schema() ?? .of(valueType), required: !(valueType is any OptionalType.Type),
-            summary, defaultValue: defaultValue?.scalarText)
+            summary, defaultValue: defaultValue?.scalarText, contentType: contentType)
     }
 }
 
@@ -81,6 +83,20 @@ public struct Path<Value: Codable & Sendable>: EndpointComponent {
     public init(_ name: String, _ value: Value, _ summary: String) {
         self.init(name, value, nil, summary)
     }
+
+    /// Declares a path parameter whose value is sent as JSON text (`content: application/json`).
+    /// - Parameters:
+    ///   - name: the name in the template.
+    ///   - value: this call's value.
+    ///   - summary: one line on what it means.
+    public init(_ name: String, json value: Value, _ summary: String = "") {
+        part = EndpointPart(
+            kind: .parameter(
+                DeclaredParameter(
+                    name: name, location: .path, schema: { nil }, valueType: Value.self, summary: summary,
+                    contentType: jsonMediaType),
+                value: jsonText(value)))
+    }
 }
 
 /// A query parameter: required when its value's type is not optional. A nil value sends nothing:
@@ -117,6 +133,21 @@ public struct Query<Value: Codable & Sendable>: EndpointComponent {
     public init(_ name: String, _ value: Value, default defaultValue: Value? = nil, _ summary: String) {
         self.init(name, value, nil, default: defaultValue, summary)
     }
+
+    /// Declares a query parameter whose value is sent as JSON text (`content: application/json`).
+    /// - Parameters:
+    ///   - name: the name on the wire.
+    ///   - value: this call's value; an optional type makes the parameter optional, and nil sends
+    ///     nothing.
+    ///   - summary: one line on what it means.
+    public init(_ name: String, json value: Value, _ summary: String = "") {
+        part = EndpointPart(
+            kind: .parameter(
+                DeclaredParameter(
+                    name: name, location: .query, schema: { nil }, valueType: Value.self, summary: summary,
+                    contentType: jsonMediaType),
+                value: jsonText(value)))
+    }
 }
 
 /// A header parameter: required when its value's type is not optional; nil sends nothing, and a
@@ -140,6 +171,21 @@ public struct Header<Value: Codable & Sendable>: EndpointComponent {
     public init(_ name: String, _ value: Value, _ summary: String) {
         self.init(name, value, nil, summary)
     }
+
+    /// Declares a header whose value is sent as JSON text (`content: application/json`).
+    /// - Parameters:
+    ///   - name: the field's name.
+    ///   - value: this call's value; an optional type makes the header optional, and nil sends
+    ///     nothing.
+    ///   - summary: one line on what it means.
+    public init(_ name: String, json value: Value, _ summary: String = "") {
+        part = EndpointPart(
+            kind: .parameter(
+                DeclaredParameter(
+                    name: name, location: .header, schema: { nil }, valueType: Value.self, summary: summary,
+                    contentType: jsonMediaType),
+                value: jsonText(value)))
+    }
 }
 
 /// Marks `Optional`, so a declaration can tell an optional parameter from a required one.
@@ -162,6 +208,22 @@ private func encoded(_ value: some Encodable) -> Result<ParameterValue?, Courier
         return .failure(error)
     } catch {
         return .failure(CourierError(.invalidParameters, "\(error)", underlying: error))
+    }
+}
+
+/// The media type of a parameter written as JSON text.
+private let jsonMediaType = "application/json"
+
+/// The value as JSON text: nil for an absent one, or why it cannot be encoded.
+private func jsonText(_ value: some Encodable) -> Result<ParameterValue?, CourierError> {
+    if let optional = value as? any OptionalType, optional.isNone { return .success(nil) }
+    do {
+        let encoder = JSONEncoder.courier
+        encoder.outputFormatting.insert(.sortedKeys)
+        return .success(.string(String(decoding: try encoder.encode(value), as: UTF8.self)))
+    } catch {
+        return .failure(
+            CourierError(.invalidParameters, "cannot be written as JSON: \(error)", underlying: error))
     }
 }
 

@@ -63,14 +63,14 @@ package struct OperationCall: APIConfigurable {
             return parameter.required ? word : "[\(word)]"
         }
         switch operation.body {
-        case .json(let schema):
+        case .json(let schema), .form(let schema), .multipart(let schema, _):
             if case .object(let properties, let required) = unwrap(schema) {
                 words += properties.map { property in
                     let word = "--\(property.name) <\(typeName(property.schema))>"
                     return required.contains(property.name) ? word : "[\(word)]"
                 }
             }
-            words.append("[--body <json>]")
+            if case .json = operation.body { words.append("[--body <json>]") }
         case .binary: words.append("--file <path>")
         case .multipartFile(let field, _): words.append("--\(field) <path>")
         case nil: break
@@ -110,7 +110,7 @@ package struct OperationCall: APIConfigurable {
             line(parameter.name, parameter.schema, notes, parameter.summary)
         }
         switch operation.body {
-        case .json(let schema):
+        case .json(let schema), .form(let schema), .multipart(let schema, _):
             if case .object(let properties, let required) = unwrap(schema) {
                 for property in properties {
                     var notes = [required.contains(property.name) ? "required" : "optional", "body property"]
@@ -118,7 +118,9 @@ package struct OperationCall: APIConfigurable {
                     line(property.name, property.schema, notes, "")
                 }
             }
-            line("body", nil, ["the whole JSON body instead of the properties"], "<json>")
+            if case .json = operation.body {
+                line("body", nil, ["the whole JSON body instead of the properties"], "<json>")
+            }
         case .binary(let types):
             line("file", nil, ["the body, as \(types.joined(separator: " or "))"], "<path>")
         case .multipartFile(let field, let types):
@@ -190,6 +192,44 @@ package struct OperationCall: APIConfigurable {
             let contentType =
                 arguments.removeValue(forKey: "contentType") ?? types.first ?? "application/octet-stream"
             return FileBody(URL(fileURLWithPath: path), contentType: contentType)
+        case .form(let schema):
+            var fields: [String: ParameterValue] = [:]
+            if case .object(let properties, let required) = unwrap(schema) {
+                for property in properties {
+                    guard let text = arguments.removeValue(forKey: property.name) else {
+                        if required.contains(property.name) {
+                            throw problem("--\(property.name) is required", operation)
+                        }
+                        continue
+                    }
+                    fields[property.name] = value(text, property.schema)
+                }
+            }
+            return FormBody(fields, arrays: .repeatedKeys)
+        case .multipart(let schema, let fileTypes):
+            var parts: [MultipartForm.Part] = []
+            if case .object(let properties, let required) = unwrap(schema) {
+                for property in properties {
+                    guard let text = arguments.removeValue(forKey: property.name) else {
+                        if required.contains(property.name) {
+                            throw problem("--\(property.name) is required", operation)
+                        }
+                        continue
+                    }
+                    if let types = fileTypes[property.name] {
+                        let file = URL(fileURLWithPath: text)
+                        let byExtension = types.first { $0.hasSuffix("/" + file.pathExtension.lowercased()) }
+                        parts.append(
+                            .init(
+                                name: property.name, filename: file.lastPathComponent,
+                                contentType: byExtension ?? types.first ?? "application/octet-stream",
+                                content: .file(file)))
+                    } else {
+                        parts.append(.init(name: property.name, content: .data(Data(text.utf8))))
+                    }
+                }
+            }
+            return MultipartForm(parts: parts)
         case .multipartFile(let field, let types):
             guard let path = arguments.removeValue(forKey: field) else {
                 throw problem("--\(field) is required", operation)

@@ -80,8 +80,13 @@ public enum OpenAPIWriter {
                         "in": .string(parameter.location.rawValue),
                         "required": .bool(parameter.required),
                         "description": .string(parameter.summary),
-                        "schema": json(parameter.schema, &components),
                     ]
+                    let schema = json(parameter.schema, &components)
+                    if let type = parameter.contentType {
+                        entry["content"] = .object([type: .object(["schema": schema])])
+                    } else {
+                        entry["schema"] = schema
+                    }
                     if let example = parameter.example { entry["example"] = .string(example) }
                     if let value = parameter.defaultValue, case .object(var schema) = entry["schema"] {
                         schema["default"] = Int64(value).map(JSONValue.int) ?? .string(value)
@@ -131,6 +136,17 @@ public enum OpenAPIWriter {
                 ])
             }
             return .object(content)
+        case .form(let schema):
+            return .object([
+                "application/x-www-form-urlencoded": .object(["schema": json(schema, &components)])
+            ])
+        case .multipart(let schema, let fileTypes):
+            var form: [String: JSONValue] = ["schema": json(schema, &components)]
+            let encodings = fileTypes.filter { !$0.value.isEmpty }.mapValues { types in
+                JSONValue.object(["contentType": .string(types.joined(separator: ", "))])
+            }
+            if !encodings.isEmpty { form["encoding"] = .object(encodings) }
+            return .object(["multipart/form-data": .object(form)])
         case .multipartFile(let field, let types):
             return .object([
                 "multipart/form-data": .object([

@@ -50,7 +50,15 @@ extension APIOperation {
                 }
                 continue
             }
-            if let reason = parameter.schema.violation(ofText: raw) {
+            if parameter.contentType != nil {
+                // A value written as JSON text is read as JSON and checked as a body would be.
+                guard let value = try? JSONValue.parse(Data(raw.utf8)) else {  // allowed: refused below
+                    throw ContractViolation(parameter: parameter.name, reason: "is not valid JSON")
+                }
+                if let (path, reason) = parameter.schema.violation(of: value, at: parameter.name) {
+                    throw ContractViolation(parameter: path, reason: reason)
+                }
+            } else if let reason = parameter.schema.violation(ofText: raw) {
                 throw ContractViolation(parameter: parameter.name, reason: reason)
             }
             values[parameter.name] = raw

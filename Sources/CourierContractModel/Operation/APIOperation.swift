@@ -84,12 +84,16 @@ extension APIOperation {
         public var summary: String
         /// A value that works, for documentation and generated requests.
         public var example: String?
+        /// The media type a value is written in (`application/json`) instead of by its location's
+        /// style; nil for a styled value.
+        public var contentType: String?
 
         /// Creates a parameter.
         package init(
             _ name: String, in location: Location, _ schema: Schema, required: Bool, _ summary: String,
-            defaultValue: String? = nil, example: String? = nil
+            defaultValue: String? = nil, example: String? = nil, contentType: String? = nil
         ) {
+            self.contentType = contentType
             self.name = name
             self.location = location
             self.schema = schema
@@ -108,13 +112,19 @@ extension APIOperation {
         case binary(contentTypes: [String])
         /// A multipart form with one file field.
         case multipartFile(field: String, contentTypes: [String])
+        /// An `application/x-www-form-urlencoded` form: the fields of this object schema.
+        case form(Schema)
+        /// A multipart form of the fields of this object schema (a file field is a `binary` string),
+        /// with the media types each file field accepts, by field.
+        case multipart(Schema, fileTypes: [String: [String]])
 
         /// The media types the body may be sent as.
         public var contentTypes: [String] {
             switch self {
             case .json: ["application/json"]
             case .binary(let types): types
-            case .multipartFile: ["multipart/form-data"]
+            case .multipartFile, .multipart: ["multipart/form-data"]
+            case .form: ["application/x-www-form-urlencoded"]
             }
         }
     }

@@ -9,12 +9,15 @@ import Foundation
 /// import CourierContract
 ///
 /// enum TicketsAPI: API {
-///     static func code(id: String) -> Endpoint<String> {
-///         endpoint(.get, "/codes/{id}", "A ticket's code", security: [.basic, .apiKey("X-API-Key")]) {
+///     static func code(id: String) -> Endpoint<Data> {
+///         endpoint(
+///             .get, "/codes/{id}", "A ticket's code", security: [.basic, .apiKey("X-API-Key")],
+///             contentType: "application/octet-stream"
+///         ) {
 ///             Path("id", id)
 ///         }
 ///     }
-///     static let samples: [any EndpointDescribing] = [code(id: "t1")]
+///     static var samples: [any EndpointDescribing] { [code(id: "t1")] }
 /// }
 /// ```
 public struct SecurityScheme: Sendable, Hashable {
@@ -53,6 +56,13 @@ public struct SecurityScheme: Sendable, Hashable {
     /// - Returns: the scheme, renamed.
     public func named(_ name: String) -> SecurityScheme {
         SecurityScheme(name: name, kind: kind)
+    }
+
+    /// The `WWW-Authenticate` challenge of an HTTP scheme (`Bearer`, `Basic`); nil for an API key,
+    /// which HTTP has no challenge for.
+    package var challenge: String? {
+        guard case .http(let scheme) = kind else { return nil }
+        return scheme.prefix(1).uppercased() + scheme.dropFirst().lowercased()
     }
 
     /// The OpenAPI security scheme object.

@@ -9,6 +9,7 @@ extension StructureCheck {
         case mediaType, encoding, response, header, components, securityScheme, tag, reference
         /// A callback: its keys are runtime expressions, any of them.
         case callback
+        case link, contact, license, oauthFlows, oauthFlow
 
         /// The fields the kind has in `version`.
         func fields(_ version: OpenAPIDocument.Version) -> Set<String> {
@@ -57,6 +58,12 @@ extension StructureCheck {
             case .tag: return ["name", "description", "externalDocs"]
             case .reference: return v31 ? ["$ref", "summary", "description"] : []
             case .callback: return []
+            case .link:
+                return ["operationRef", "operationId", "parameters", "requestBody", "description", "server"]
+            case .contact: return ["name", "url", "email"]
+            case .license: return v31 ? ["name", "identifier", "url"] : ["name", "url"]
+            case .oauthFlows: return ["implicit", "password", "clientCredentials", "authorizationCode"]
+            case .oauthFlow: return ["authorizationUrl", "tokenUrl", "refreshUrl", "scopes"]
             }
         }
 
@@ -68,6 +75,17 @@ extension StructureCheck {
             case .operation: ["deprecated"]
             case .requestBody: ["required"]
             case .encoding: ["explode", "allowReserved"]
+            default: []
+            }
+        }
+
+        /// The fields that hold a string.
+        var strings: [String] {
+            switch self {
+            case .contact: ["name", "url", "email"]
+            case .license: ["name", "identifier", "url"]
+            case .oauthFlow: ["authorizationUrl", "tokenUrl", "refreshUrl"]
+            case .link: ["operationRef", "operationId", "description"]
             default: []
             }
         }
@@ -100,6 +118,11 @@ extension StructureCheck {
         for key in kind.booleans {
             if let field = members[key], field.boolValue == nil {
                 add(pointer.appending(key), "must be a boolean")
+            }
+        }
+        for key in kind.strings {
+            if let field = members[key], field.stringValue == nil {
+                add(pointer.appending(key), "must be a string")
             }
         }
         if [.parameter, .header, .mediaType].contains(kind), members["example"] != nil,

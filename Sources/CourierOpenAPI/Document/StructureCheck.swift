@@ -94,9 +94,19 @@ struct StructureCheck {
             add(["info"], "required: info, an object with title and version")
             return
         }
-        checkFields(info ?? .null, as: .info, at: JSONPointer(tokens: ["info"]))
+        let pointer = JSONPointer(tokens: ["info"])
+        checkFields(info ?? .null, as: .info, at: pointer)
         for field in ["title", "version"] where info?[field]?.stringValue == nil {
             add(["info", field], "required: a string")
+        }
+        if let contact = info?["contact"] {
+            checkFields(contact, as: .contact, at: pointer.appending("contact"))
+        }
+        if let license = info?["license"] {
+            checkFields(license, as: .license, at: pointer.appending("license"))
+            if license["name"]?.stringValue == nil {
+                add(pointer.appending("license").appending("name"), "required: a string")
+            }
         }
     }
 
@@ -135,7 +145,8 @@ struct StructureCheck {
                     add(place.appending("default"), "required: a string")
                 }
                 if let options = variable["enum"] {
-                    if case .array(let values) = options, !values.isEmpty,
+                    // 3.1 asks for at least one value; 3.0 lets the list be empty.
+                    if case .array(let values) = options, !values.isEmpty || document.version == .v3_0,
                         values.allSatisfy({ $0.stringValue != nil })
                     {
                     } else {
@@ -399,7 +410,7 @@ struct StructureCheck {
         guard case .object(let members) = responses else {
             return add(pointer, "must be an object of responses")
         }
-        if members.isEmpty, document.version == .v3_0 { add(pointer, "must declare at least one response") }
+        if members.isEmpty { add(pointer, "must declare at least one response") }
         for (status, raw) in members.sorted(by: { $0.key < $1.key }) {
             let at = pointer.appending(status)
             if !Self.isStatusKey(status) && !status.hasPrefix("x-") {
@@ -423,6 +434,9 @@ struct StructureCheck {
         }
         if let headers = response["headers"] { checkHeaders(headers, at: at.appending("headers")) }
         if let content = response["content"] { checkContent(content, at: at.appending("content")) }
+        for (name, link) in Self.members(response["links"]) {
+            visit(link, at: at.appending("links").appending(name), as: .link) { _, _, _ in }
+        }
     }
 
     static func isStatusKey(_ key: String) -> Bool {
@@ -452,6 +466,19 @@ struct StructureCheck {
         let pointer = JSONPointer(tokens: ["components"])
         guard case .object = components else { return add(pointer, "must be an object") }
         checkFields(components, as: .components, at: pointer)
+        if document.version == .v3_1 {
+            // 3.1 names components as a `$ref` can carry them unescaped.
+            for (kind, map) in Self.members(components) where !kind.hasPrefix("x-") {
+                for (name, _) in Self.members(map) where !Self.isComponentName(name) {
+                    add(
+                        pointer.appending(kind).appending(name),
+                        "a component's name is letters, digits, '.', '-' and '_'")
+                }
+            }
+        }
+        for (name, link) in Self.members(components["links"]) {
+            visit(link, at: pointer.appending("links").appending(name), as: .link) { _, _, _ in }
+        }
         for (name, schema) in Self.members(components["schemas"]) {
             checkSchema(schema, at: pointer.appending("schemas").appending(name))
         }
@@ -490,6 +517,15 @@ struct StructureCheck {
         }
     }
 
+    /// Whether a name matches `^[a-zA-Z0-9._-]+$`.
+    private static func isComponentName(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                    || $0 == "." || $0 == "-" || $0 == "_"
+            }
+    }
+
     /// An object's members in key order; none when it is not an object.
     private static func members(_ value: JSONValue?) -> [(key: String, value: JSONValue)] {
         guard case .object(let members) = value ?? .null else { return [] }
@@ -507,7 +543,10 @@ struct StructureCheck {
         case "http":
             if scheme["scheme"]?.stringValue == nil { add(pointer.appending("scheme"), "required: a string") }
         case "oauth2":
-            if scheme["flows"] == nil { add(pointer.appending("flows"), "required: an object") }
+            guard let flows = scheme["flows"], case .object = flows else {
+                return add(pointer.appending("flows"), "required: an object")
+            }
+            checkOAuthFlows(flows, at: pointer.appending("flows"))
         case "openIdConnect":
             if scheme["openIdConnectUrl"]?.stringValue == nil {
                 add(pointer.appending("openIdConnectUrl"), "required: a string")
@@ -516,6 +555,29 @@ struct StructureCheck {
             break
         default:
             add(pointer.appending("type"), "required: apiKey, http, oauth2 or openIdConnect")
+        }
+    }
+
+    /// Each flow's URLs, as its kind needs them, and its scopes.
+    private mutating func checkOAuthFlows(_ flows: JSONValue, at pointer: JSONPointer) {
+        checkFields(flows, as: .oauthFlows, at: pointer)
+        let needs: [String: [String]] = [
+            "implicit": ["authorizationUrl"], "password": ["tokenUrl"], "clientCredentials": ["tokenUrl"],
+            "authorizationCode": ["authorizationUrl", "tokenUrl"],
+        ]
+        for (kind, flow) in Self.members(flows) where needs[kind] != nil {
+            let at = pointer.appending(kind)
+            checkFields(flow, as: .oauthFlow, at: at)
+            for field in needs[kind] ?? [] where flow[field]?.stringValue == nil {
+                add(at.appending(field), "required: a string")
+            }
+            guard case .object(let scopes) = flow["scopes"] ?? .null else {
+                add(at.appending("scopes"), "required: an object of scope descriptions")
+                continue
+            }
+            for (name, text) in scopes.sorted(by: { $0.key < $1.key }) where text.stringValue == nil {
+                add(at.appending("scopes").appending(name), "must be a string")
+            }
         }
     }
 
@@ -542,6 +604,9 @@ struct StructureCheck {
             add(
                 pointer.appending("type"),
                 "not a JSON Schema type" + (document.version == .v3_0 ? " (3.0 takes one string)" : ""))
+        }
+        if let discriminator = members["discriminator"], discriminator["propertyName"]?.stringValue == nil {
+            add(pointer.appending("discriminator").appending("propertyName"), "required: a string")
         }
         if let required = members["required"] {
             if case .array(let names) = required, names.allSatisfy({ $0.stringValue != nil }) {

@@ -171,7 +171,17 @@ extension SwiftDeclarationWriter {
                 report(location, "\(place) parameters are not declared")
                 continue
             }
-            for key in parameter.objectKeys where !Self.parameterKeys.contains(key) && !key.hasPrefix("x-") {
+            // A value written as JSON (`content: application/json`) is declared with `json:`.
+            var jsonMedia: String?
+            if case .object(let media)? = parameter["content"], media.count == 1, let type = media.keys.first,
+                Self.isJSON(type)
+            {
+                jsonMedia = type
+            }
+            for key in parameter.objectKeys
+            where !Self.parameterKeys.contains(key) && !key.hasPrefix("x-")
+                && (key != "content" || jsonMedia == nil)
+            {
                 let defaultStyle = (place == "query" ? "form" : "simple")
                 if key == "style", parameter["style"]?.stringValue == defaultStyle { continue }
                 if key == "explode", parameter["explode"]?.boolValue == (place == "query") { continue }
@@ -182,19 +192,35 @@ extension SwiftDeclarationWriter {
                     PointerText.join(location, key), "the parameter's \(key) is not declared",
                     documentation: true)
             }
-            let schema = parameter["schema"] ?? .object([:])
-            let schemaPointer = parameter["schema"] != nil ? location + "/schema" : location
+            let schema =
+                jsonMedia.flatMap { parameter["content"]?[$0]?["schema"] } ?? parameter["schema"]
+                ?? .object([:])
+            let schemaPointer =
+                jsonMedia.map { PointerText.join(location, "content", $0, "schema") }
+                ?? (parameter["schema"] != nil ? location + "/schema" : location)
             let (type, nullable) = try self.type(
                 of: schema, at: schemaPointer, naming: .suggested(typePrefix + SwiftNames.typeName(name)))
             let resolvedSchema = valueSchema(
                 (try? document.resolve(schema, at: schemaPointer).value) ?? schema, at: schemaPointer)
             let required = place == "path" || (parameter["required"]?.boolValue == true && !nullable)
             let label = SwiftNames.unique(SwiftNames.memberName(name), in: &labels)
-            var arguments = [SwiftNames.literal(name), SwiftNames.code(label)]
+            var arguments = [
+                SwiftNames.literal(name), (jsonMedia == nil ? "" : "json: ") + SwiftNames.code(label),
+            ]
             if let rules = SchemaLiteral.refinement(resolvedSchema, type: underlying(type)) {
-                arguments.append(rules)
+                if jsonMedia == nil {
+                    arguments.append(rules)
+                } else {
+                    report(
+                        schemaPointer,
+                        "the rules of a JSON parameter's value are its type's, not declared apart")
+                }
             }
-            if let value = resolvedSchema["default"] {
+            if resolvedSchema["default"] != nil, jsonMedia != nil {
+                report(
+                    PointerText.join(schemaPointer, "default"),
+                    "the default of a JSON parameter is not declared")
+            } else if let value = resolvedSchema["default"] {
                 if place == "query", let literal = defaultLiteral(value, type: type) {
                     arguments.append("default: \(literal)")
                 } else {
@@ -286,19 +312,49 @@ extension SwiftDeclarationWriter {
             }
             return
         }
-        let file = SwiftNames.unique("file", in: &labels)
-        let contentType = SwiftNames.unique("contentType", in: &labels)
+        if let form = types.first(where: { $0.lowercased().hasPrefix("application/x-www-form-urlencoded") }) {
+            let schema = content[form]?["schema"] ?? .object([:])
+            let schemaPointer = PointerText.join(location, "content", form, "schema")
+            let (type, _) = try self.type(
+                of: schema, at: schemaPointer, naming: .suggested(typePrefix + "Body"))
+            let label = SwiftNames.unique("body", in: &labels)
+            declaration.parts.append("Form(\(label))")
+            declaration.arguments.append(
+                .init(
+                    label: label, type: type.code, optional: false,
+                    sample: SchemaLiteral.sample(type, schema: schema, models: modelsByName)))
+            if content[form]?["encoding"] != nil {
+                report(
+                    PointerText.join(location, "content", form, "encoding"),
+                    "a form's encoding is not declared: lists are sent as repeated fields")
+            }
+            for other in types where other != form {
+                report(
+                    PointerText.join(location, "content", other),
+                    "only one body media type is declared: \(form)")
+            }
+            return
+        }
         if let form = types.first(where: { $0.lowercased().hasPrefix("multipart/form-data") }) {
             let schemaPointer = PointerText.join(location, "content", form, "schema")
             let (schema, _) = try document.resolve(
                 content[form]?["schema"] ?? .object([:]), at: schemaPointer)
             let fields = schema["properties"]?.objectKeys ?? []
-            guard fields.count == 1, let field = fields.first else {
+            for other in types where other != form {
                 report(
-                    PointerText.join(location, "content", form),
-                    "a multipart form is declared only with exactly one file field")
-                return
+                    PointerText.join(location, "content", other),
+                    "only one body media type is declared: \(form)")
             }
+            guard fields.count == 1, let field = fields.first,
+                try Self.isFile(
+                    document.resolve(schema["properties"]?[field] ?? .null, at: schemaPointer).value)
+            else {
+                return try multipart(
+                    content[form] ?? .null, schema, at: PointerText.join(location, "content", form),
+                    typePrefix, &declaration, &labels)
+            }
+            let file = SwiftNames.unique("file", in: &labels)
+            let contentType = SwiftNames.unique("contentType", in: &labels)
             var accepted = ["application/octet-stream"]
             if let listed = content[form]?["encoding"]?[field]?["contentType"]?.stringValue {
                 accepted = listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -319,15 +375,10 @@ extension SwiftDeclarationWriter {
             }
             return
         }
-        var binary: [String] = []
-        for type in types {
-            if type.lowercased().hasPrefix("application/x-www-form-urlencoded") {
-                report(PointerText.join(location, "content", type), "form-encoded bodies are not declared")
-            } else {
-                binary.append(type)
-            }
-        }
+        let binary = types
         guard let first = binary.first else { return }
+        let file = SwiftNames.unique("file", in: &labels)
+        let contentType = SwiftNames.unique("contentType", in: &labels)
         declaration.parts.append(
             "FileUpload(\(file), contentType: \(contentType), accepted: [\(binary.map(SwiftNames.literal).joined(separator: ", "))])"
         )
@@ -335,6 +386,71 @@ extension SwiftDeclarationWriter {
             .init(label: file, type: "URL", optional: false, sample: "URL(fileURLWithPath: \"upload\")"),
             .init(label: contentType, type: "String", optional: false, sample: SwiftNames.literal(first)),
         ]
+    }
+
+    /// Whether a schema is a file's bytes: a `binary` string, or one with a `contentMediaType`.
+    private static func isFile(_ schema: JSONValue) -> Bool {
+        schema["format"] == .string("binary") || schema["contentMediaType"] != nil
+    }
+
+    /// A multipart form declared field by field: `.value` for each value, `.file` for each file with
+    /// its media type as an argument.
+    private func multipart(
+        _ media: JSONValue, _ schema: JSONValue, at pointer: String, _ typePrefix: String,
+        _ declaration: inout OperationDeclaration, _ labels: inout Set<String>
+    ) throws(OpenAPIDocumentError) {
+        guard case .object(let properties)? = schema["properties"], !properties.isEmpty else {
+            report(pointer, "a multipart form without properties is not declared")
+            return
+        }
+        let required =
+            (schema["required"].flatMap { value -> [String]? in
+                if case .array(let names) = value { return names.compactMap(\.stringValue) }
+                return nil
+            }) ?? []
+        let names =
+            required.filter { properties[$0] != nil }
+            + properties.keys.sorted().filter { !required.contains($0) }
+        var fields: [String] = []
+        for name in names {
+            let fieldPointer = PointerText.join(pointer, "schema", "properties", name)
+            let raw = properties[name] ?? .null
+            let resolved = try document.resolve(raw, at: fieldPointer).value
+            let label = SwiftNames.unique(SwiftNames.memberName(name), in: &labels)
+            guard Self.isFile(resolved) else {
+                let (type, nullable) = try self.type(
+                    of: raw, at: fieldPointer, naming: .suggested(typePrefix + SwiftNames.typeName(name)))
+                let optional = !required.contains(name) || nullable
+                fields.append(".value(\(SwiftNames.literal(name)), \(SwiftNames.code(label)))")
+                declaration.arguments.append(
+                    .init(
+                        label: label, type: type.code, optional: optional,
+                        sample: optional
+                            ? nil : SchemaLiteral.sample(type, schema: resolved, models: modelsByName)))
+                continue
+            }
+            if !required.contains(name) {
+                report(fieldPointer, "an optional file field is declared as required")
+            }
+            let contentType = SwiftNames.unique(label.trimmingBackticks + "ContentType", in: &labels)
+            var accepted: [String] = []
+            if let listed = media["encoding"]?[name]?["contentType"]?.stringValue {
+                accepted = listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+            let acceptedCode =
+                accepted.isEmpty
+                ? "" : ", accepted: [\(accepted.map(SwiftNames.literal).joined(separator: ", "))]"
+            fields.append(
+                ".file(\(SwiftNames.literal(name)), \(SwiftNames.code(label)), contentType: \(SwiftNames.code(contentType))\(acceptedCode))"
+            )
+            declaration.arguments += [
+                .init(label: label, type: "URL", optional: false, sample: "URL(fileURLWithPath: \"upload\")"),
+                .init(
+                    label: contentType, type: "String", optional: false,
+                    sample: SwiftNames.literal(accepted.first ?? "application/octet-stream")),
+            ]
+        }
+        declaration.parts.append("Multipart(\(fields.joined(separator: ", ")))")
     }
 
     /// The schemes the operation takes, as `SecurityScheme` expressions, any one of them; what they

@@ -11,7 +11,8 @@ import Foundation
 func readDocument(_ path: String, for command: String) throws(OpenAPIDocumentError) -> OpenAPIDocument {
     let document = try OpenAPIDocument.load(from: URL(fileURLWithPath: path))
     for warning in document.warnings {
-        standardError("\(command): warning: \(warning.file ?? path)\(warning)\n")
+        // A warning in a referenced file names that file itself.
+        standardError("\(command): warning: \(warning.file == nil ? path : "")\(warning)\n")
     }
     return document
 }

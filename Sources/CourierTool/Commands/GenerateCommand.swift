@@ -14,6 +14,9 @@ package enum GenerateCommand: Command {
         static let report = Option.value(
             "--report", placeholder: "FILE", help: "also write every part not declared, as JSON, to FILE")
         static let noFormat = Option.flag("--no-format", help: "do not run `swift format` on the files")
+        static let access = Option.value(
+            "--access", placeholder: "internal|public",
+            help: "who may use the declarations: the module alone (default) or any that imports it")
     }
 
     package static func spec(in tool: CourierTool) -> ArgumentSpec {
@@ -21,7 +24,8 @@ package enum GenerateCommand: Command {
             program: tool.name, command: name,
             summary:
                 "Writes an API enum per tag (one static function per operation, typed parameters), the Codable models of the schemas, and a namespace that writes the document again, formatted with `swift format`. Each part of the document the declarations cannot carry is printed on stderr with its JSON pointer (documentation only as a count). Exits 65 when the document cannot be read.",
-            options: [Options.output, Options.report, Options.noFormat], positionals: ["DOCUMENT"])
+            options: [Options.output, Options.report, Options.noFormat, Options.access],
+            positionals: ["DOCUMENT"])
     }
 
     package static func specs(in tool: CourierTool) -> [ArgumentSpec] { [spec(in: tool)] }
@@ -32,10 +36,16 @@ package enum GenerateCommand: Command {
         guard let output = parsed.value(Options.output) else {
             throw UsageError("generate needs --output DIR")
         }
+        let access = try parsed.value(Options.access).map { text in
+            guard let access = DeclarationGenerator.Access(rawValue: text) else {
+                throw UsageError("--access is internal or public, not \(text)")
+            }
+            return access
+        }
         let generated: GeneratedDeclarations
         do {
             generated = try DeclarationGenerator.generate(
-                readDocument(path, for: "\(tool.name) generate"))
+                readDocument(path, for: "\(tool.name) generate"), access: access ?? .internal)
         } catch {
             standardError("\(tool.name) generate: \(error)\n")
             return ExitStatus.dataError

@@ -76,6 +76,124 @@ struct DeclaredDocumentTests {
     }
 }
 
+/// Forms, URL-encoded and multipart, declared field by field.
+struct DeclaredFormTests {
+    struct Contact: Codable, Sendable {
+        var email: String
+        var tags: [String]?
+    }
+
+    enum FormsAPI: API {
+        static func contact(_ body: Contact) -> Endpoint<EmptyResponse> {
+            endpoint(.post, "/contact", "Send a contact form", status: 204) { Form(body) }
+        }
+
+        static func photo(caption: String, note: String?, photo: URL) -> Endpoint<EmptyResponse> {
+            endpoint(.post, "/photo", "Send a photo", status: 204) {
+                Multipart(
+                    .value("caption", caption), .value("note", note),
+                    .file("photo", photo, contentType: "image/png", accepted: ["image/png"]))
+            }
+        }
+
+        static var samples: [any EndpointDescribing] {
+            [
+                contact(Contact(email: "a@b.c")),
+                photo(caption: "c", note: nil, photo: URL(fileURLWithPath: "/dev/null")),
+            ]
+        }
+    }
+
+    static var document: JSONValue { OpenAPIWriter.make(title: "Forms", operations: FormsAPI.operations) }
+
+    @Test func aFormIsItsModelsFieldsURLEncoded() throws {
+        let content = Self.document["paths"]?["/contact"]?["post"]?["requestBody"]?["content"]
+        #expect(content?.objectKeys == ["application/x-www-form-urlencoded"])
+        #expect(
+            content?["application/x-www-form-urlencoded"]?["schema"]?["$ref"]
+                == .string("#/components/schemas/Contact"))
+        let request = try FormsAPI.contact(Contact(email: "a@b.c", tags: ["x", "y"]))
+            .makeRequest(baseURL: URL(string: "http://127.0.0.1:9"))
+        #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
+        guard case .data(let body) = request.body else {
+            Issue.record("no body in memory")
+            return
+        }
+        #expect(String(decoding: body, as: UTF8.self) == "email=a%40b.c&tags=x&tags=y")
+    }
+
+    @Test func aMultipartFormDeclaresEachField() throws {
+        let form = Self.document["paths"]?["/photo"]?["post"]?["requestBody"]?["content"]?[
+            "multipart/form-data"]
+        let schema = form?["schema"]
+        #expect(schema?["properties"]?["caption"] == .object(["type": .string("string")]))
+        #expect(
+            schema?["properties"]?["photo"]
+                == .object(["type": .string("string"), "format": .string("binary")]))
+        #expect(schema?["required"] == .array([.string("caption"), .string("photo")]))
+        #expect(form?["encoding"]?["photo"]?["contentType"] == .string("image/png"))
+        let photo = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID()).png")
+        try Data([0x89, 0x50]).write(to: photo)
+        defer { try? FileManager.default.removeItem(at: photo) }
+        let request = try FormsAPI.photo(caption: "Sunset", note: nil, photo: photo)
+            .makeRequest(baseURL: URL(string: "http://127.0.0.1:9"))
+        #expect(request.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=") == true)
+        #expect(
+            FormsAPI.photo(caption: "c", note: nil, photo: URL(fileURLWithPath: "/x")).operation.body?
+                .contentTypes == ["multipart/form-data"])
+    }
+}
+
+/// Parameters whose value is JSON text (OpenAPI's `content: application/json`), not a styled value.
+struct JSONParameterTests {
+    struct Filter: Codable, Sendable {
+        var q: String
+    }
+
+    enum SearchAPI: API {
+        static func search(filter: Filter, trace: [String: String]?) -> Endpoint<EmptyResponse> {
+            endpoint(.get, "/search", "Search") {
+                Query("filter", json: filter)
+                Header("X-Trace", json: trace)
+            }
+        }
+
+        static var samples: [any EndpointDescribing] { [search(filter: Filter(q: "a"), trace: nil)] }
+    }
+
+    @Test func theDocumentSaysContentNotSchema() {
+        let document = OpenAPIWriter.make(title: "Search", operations: SearchAPI.operations)
+        guard case .array(let parameters)? = document["paths"]?["/search"]?["get"]?["parameters"] else {
+            Issue.record("no parameters")
+            return
+        }
+        #expect(parameters.first?["schema"] == nil)
+        #expect(
+            parameters.first?["content"]?["application/json"]?["schema"]?["$ref"]
+                == .string("#/components/schemas/Filter"))
+        #expect(parameters.last?["required"] == .bool(false))
+    }
+
+    @Test func theValueIsSentAsJSONText() throws {
+        let request = try SearchAPI.search(filter: Filter(q: "a b"), trace: ["id": "7"])
+            .makeRequest(baseURL: URL(string: "http://127.0.0.1:9"))
+        #expect(request.url.query == "filter=%7B%22q%22%3A%22a%20b%22%7D", "\(request.url)")
+        #expect(request.headers["X-Trace"] == #"{"id":"7"}"#)
+    }
+
+    @Test func theMockChecksTheJSONAgainstTheSchema() throws {
+        let operation = SearchAPI.search(filter: Filter(q: ""), trace: nil).operation
+        func check(_ filter: String) throws(ContractViolation) {
+            _ = try operation.validate(
+                pathParameters: [:], query: [("filter", filter)], header: { _ in nil }, body: nil,
+                hasBody: false)
+        }
+        #expect(throws: Never.self) { try check(#"{"q": "a"}"#) }
+        #expect(throws: ContractViolation.self) { try check(#"{"q": 1}"#) }
+        #expect(throws: ContractViolation.self) { try check("not json") }
+    }
+}
+
 extension JSONValue {
     /// An object's keys in order; none for another value.
     fileprivate var objectKeys: [String] {

@@ -58,6 +58,37 @@ import Testing
         #expect(!generated.undeclared.contains { $0.reason.contains("is declared for every operation") })
     }
 
+    @Test func formsAreDeclaredFieldByField() throws {
+        let forms = try Self.file("FormsAPI.swift")
+        #expect(
+            forms.contains("static func contact(body: ContactBody) -> Endpoint<EmptyResponse> {"), "\(forms)")
+        #expect(forms.contains("Form(body)"))
+        #expect(
+            forms.contains("static func photo(caption: String, photo: URL, photoContentType: String)"),
+            "\(forms)")
+        #expect(
+            forms.contains(
+                #"Multipart(.value("caption", caption), .file("photo", photo, contentType: photoContentType))"#
+            ))
+        let reported = try Self.generated().undeclared.map(\.pointer)
+        #expect(!reported.contains { $0.contains("requestBody") }, "\(reported)")
+    }
+
+    /// A parameter described by `content: application/json` is a typed value sent as JSON text.
+    @Test func parametersWithJSONContentAreDeclaredAsJSON() throws {
+        let document = try OpenAPIDocument.load(
+            from: ValidatorAgreementTests.folder.appendingPathComponent("valid/parameter-content-3.1.yaml"))
+        let generated = try DeclarationGenerator.generate(document)
+        let api = try #require(generated.files["ParameterContent31API.swift"])
+        #expect(api.contains(#"Path("selector", json: selector)"#), "\(api)")
+        #expect(api.contains(#"Header("X-Filter", json: xFilter)"#))
+        #expect(api.contains(#"Query("where", json: `where`)"#))
+        #expect(api.contains("xFilter: GetItemsBySelectorXFilter? = nil"), "\(api)")
+        #expect(api.contains("`where`: [String]? = nil"))
+        let reported = generated.undeclared.map(\.pointer)
+        #expect(!reported.contains { $0.hasSuffix("/content") && !$0.contains("/2/") }, "\(reported)")
+    }
+
     @Test func serversWithVariablesAreBaseURLs() throws {
         let namespace = try Self.file("MuseumDocument.swift")
         #expect(

@@ -32,6 +32,35 @@ struct ContractEnforcementTests {
         }
     }
 
+    enum KeyedAPI: API {
+        static func code(id: String) -> Endpoint<Data> {
+            endpoint(
+                .get, "/codes/{id}", "A ticket's code", security: [.basic, .apiKey("X-API-Key")],
+                contentType: "application/octet-stream", errors: [404]
+            ) {
+                Path("id", id)
+            }
+        }
+
+        static var samples: [any EndpointDescribing] { [code(id: "t1")] }
+    }
+
+    /// Any one of the declared schemes lets a request in; without one, 401 names the HTTP schemes.
+    @Test func anyDeclaredSchemeIsEnough() async throws {
+        try await withMockServer(handlers: [ContractHandler(KeyedAPI.self)]) { server in
+            let refused = try perform(server, "GET", "/codes/t1")
+            #expect(refused.status == 401, "\(refused.text)")
+            #expect(refused.text.contains("basic or apiKey"), "\(refused.text)")
+            #expect(refused.headers.contains { $0.0 == "WWW-Authenticate" && $0.1 == "Basic" })
+            let bearer = try perform(server, "GET", "/codes/t1", headers: [("Authorization", "Bearer t")])
+            #expect(bearer.status == 401)
+            let basic = try perform(server, "GET", "/codes/t1", headers: [("Authorization", "Basic dTpw")])
+            #expect(basic.status == 200, "\(basic.text)")
+            let key = try perform(server, "GET", "/codes/t1", headers: [("X-API-Key", "k")])
+            #expect(key.status == 200, "\(key.text)")
+        }
+    }
+
     @Test func theDeclaredErrorBodyAnswersARefusal() async throws {
         // An API whose errors have a model: the 401 and the 400 are bodies of that model.
         try await withMockServer(handlers: [ContractHandler(GuardedAPI.self)]) { server in
