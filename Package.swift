@@ -284,7 +284,7 @@ let package = Package(
             path: "Tests/MockServerContractTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "CourierOpenAPITests",
-            dependencies: ["CourierOpenAPI", "CourierPrimitives", "Endpoints"],
+            dependencies: ["CourierOpenAPI", "CourierPrimitives", "Endpoints", "TestSupport"],
             path: "Tests/CourierOpenAPITests"),
         .testTarget(
             name: "MockServerOpenAPITests",

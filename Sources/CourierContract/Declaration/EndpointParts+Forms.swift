@@ -1,4 +1,5 @@
 import Courier
+import CourierContractModel
 import Foundation
 
 /// An `application/x-www-form-urlencoded` request body: the model's properties are the fields, a list

@@ -1,5 +1,6 @@
 import CourierPrimitives
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CourierOpenAPI
@@ -61,7 +62,7 @@ import Testing
             "no \(python): run scripts/install-deps.sh test (make test does)")
         let files =
             Self.documents("valid").map { "valid/\($0)" } + Self.documents("invalid").map { "invalid/\($0)" }
-        let verdicts = try Self.validate(files, python: python)
+        let verdicts = try await Self.validate(files, python: python)
         for file in files {
             let accepted = verdicts[file] == true
             #expect(accepted == file.hasPrefix("valid/"), "openapi-spec-validator on \(file): \(accepted)")
@@ -69,12 +70,13 @@ import Testing
     }
 
     /// Runs openapi-spec-validator once over every file: whether it accepts each.
-    static func validate(_ files: [String], python: String) throws -> [String: Bool] {
+    static func validate(_ files: [String], python: String) async throws -> [String: Bool] {
         let script = """
-            import sys
+            import os, sys
             from openapi_spec_validator import validate
             from openapi_spec_validator.readers import read_from_filename
-            for path in sys.argv[1:]:
+            os.chdir(sys.argv[1])
+            for path in sys.argv[2:]:
                 try:
                     spec, base = read_from_filename(path)
                     validate(spec, base_uri=base)
@@ -82,15 +84,10 @@ import Testing
                 except Exception:
                     print("refused", path)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script] + files
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        // TestSupport's Subprocess, not Foundation's Process: its run() overflows a heap buffer reading
+        // /proc/self/fd (a crash in a loaded run, and an AddressSanitizer report).
+        let result = try await Subprocess.run(python, ["-c", script, folder.path] + files, timeout: 300)
+        let data = result.stdout
         var verdicts: [String: Bool] = [:]
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
