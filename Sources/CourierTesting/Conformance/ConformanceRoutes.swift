@@ -37,7 +37,7 @@ package struct Echo: Codable, Sendable {
 /// - `/dribble/N?ms=T`: N pattern bytes in 8 chunks spread over T milliseconds.
 /// - `/truncated/N`: headers for N bytes, half of them, then the connection closes.
 /// - `/set-cookie?cookie=C[&cookie=D…]`: 200 with a `Set-Cookie` field for each.
-/// - `/cache/fresh/…`: a body with `Cache-Control: max-age=60`.
+/// - `/cache/fresh/…`: a body with `Cache-Control: max-age=86400`.
 /// - `/cache/validated/…`: a body with `ETag: "v1"` that is stale at once (`max-age=0`); 304
 ///   to `If-None-Match: "v1"`.
 /// - `/resumable/N/…?cut=K`: N pattern bytes with `ETag: "pattern-N"`, honouring `Range` and
@@ -152,7 +152,8 @@ package enum ConformanceRoutes {
         var headers: ServerHeaders = ["Content-Type": "application/octet-stream"]
         switch kind {
         case "fresh":
-            headers["Cache-Control"] = "max-age=60"
+            // Fresh for a day: the check's second call may come a minute later on a loaded machine.
+            headers["Cache-Control"] = "max-age=86400"
         case "validated":
             headers["Cache-Control"] = "max-age=0"
             headers["ETag"] = cacheETag

@@ -79,9 +79,11 @@ import Testing
                 let count = 10
                 var woken = 0
                 for index in 0..<count {
-                    // The loop finishes its turn and waits again before the request is sent: on a loaded
-                    // machine that can take longer than any fixed pause, and a request sent mid-turn is
-                    // queued for the loop (which then wakes for it too), which is not what this measures.
+                    // Time for the loop to finish its turn and settle into its wait (a short wait libcurl
+                    // asks for after a transfer ends passes meanwhile); on a loaded machine the turn can
+                    // take longer than the pause, so the request also waits until the loop is asleep: one
+                    // sent mid-turn is queued for the loop, which then wakes for it too.
+                    try await Task.sleep(for: .milliseconds(100))
                     #expect(await eventually { transport.loop.isWaiting }, "the loop never waited again")
                     woken += try await Self.wakeups(of: transport) {
                         let response = try await transport.send(try get(server, "/r\(index)"))
