@@ -143,7 +143,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
-    /// The factories of the keyed containers made so far, one for each key type.
+    /// The factories of the keyed containers made so far, one for each key type: a copy of the
+    /// shared ones this decode uses, kept here to be found without a lock.
     @exclusivity(unchecked) private var keyedContainerFactories: [KeyedContainerFactory] = []
 
     /// The factory of keyed containers for `Key`, made on first use.
@@ -162,7 +163,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
                 return unsafeDowncast(factory, to: KeyedContainerFactoryFor<KeyedTapeContainer<Key>>.self)
             }
         }
-        let factory = KeyedContainerFactoryFor<KeyedTapeContainer<Key>>(key: key)
+        let factory = KeyedContainerFactory.shared(for: Key.self)
         keyedContainerFactories.append(factory)
         return factory
     }
