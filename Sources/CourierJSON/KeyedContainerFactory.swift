@@ -12,6 +12,9 @@ protocol TapeKeyedContainer: KeyedDecodingContainerProtocol {
 /// the type and conformance from the factory's own metadata, so they are looked up once, when
 /// the factory is made. A factory holds nothing of a decode: one serves every decode of the
 /// process (`shared(for:)`).
+///
+/// `@unchecked Sendable`: a factory's only state is its constant key (the class is not final,
+/// so the compiler cannot check it).
 class KeyedContainerFactory: @unchecked Sendable {
     /// The key type this factory makes containers for.
     let key: ObjectIdentifier
