@@ -215,7 +215,28 @@ struct TapeView {
         let entry = tape[index]
         guard Int(entry.length) == key.count else { return false }
         guard let keyBase = key.baseAddress else { return true }
-        return memcmp(base + Int(entry.start), keyBase, key.count) == 0
+        // Keys are short: compared here, eight bytes at a time, rather than through a call to
+        // `memcmp`, whose set-up for a few bytes cost more than the comparison.
+        let text = UnsafeRawPointer(base + Int(entry.start))
+        let other = UnsafeRawPointer(keyBase)
+        var offset = 0
+        while key.count - offset >= 8 {
+            if text.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset &+= 8
+        }
+        while offset < key.count {
+            if text.load(fromByteOffset: offset, as: UInt8.self)
+                != other.load(fromByteOffset: offset, as: UInt8.self)
+            {
+                return false
+            }
+            offset &+= 1
+        }
+        return true
     }
 }
 

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// `KeyedDecodingContainer` copies its container for every call, so this one holds a single
 /// reference; its coding path and any converted keys live in the decoder (`slot`, `table`).
-struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+struct KeyedTapeContainer<Key: CodingKey>: TapeKeyedContainer {
     let decoder: TapeDecoder
     /// Where the decoder keeps this object's coding path.
     let slot: Int

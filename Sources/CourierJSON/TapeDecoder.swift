@@ -113,7 +113,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         switch kind(index) {
         case .object:
-            return KeyedDecodingContainer(try KeyedTapeContainer<Key>(decoder: self, object: index))
+            return try keyedContainerFactory(Key.self).make(decoder: self, object: index)
         case .null:
             throw DecodingError.valueNotFound(
                 [String: Any].self,
@@ -142,6 +142,31 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    /// The factories of the keyed containers made so far, one for each key type: a copy of the
+    /// shared ones this decode uses, kept here to be found without a lock.
+    @exclusivity(unchecked) private var keyedContainerFactories: [KeyedContainerFactory] = []
+
+    /// The factory of keyed containers for `Key`, made on first use.
+    private func keyedContainerFactory<Key: CodingKey>(_: Key.Type)
+        -> KeyedContainerFactoryFor<KeyedTapeContainer<Key>>
+    {
+        let key = ObjectIdentifier(Key.self)
+        let count = keyedContainerFactories.count
+        var position = count
+        // Most recently used last: objects of one type tend to come one after another.
+        while position > 0 {
+            position &-= 1
+            if keyedContainerFactories[position].key == key {
+                let factory = keyedContainerFactories[position]
+                if position != count &- 1 { keyedContainerFactories.swapAt(position, count &- 1) }
+                return unsafeDowncast(factory, to: KeyedContainerFactoryFor<KeyedTapeContainer<Key>>.self)
+            }
+        }
+        let factory = KeyedContainerFactory.shared(for: Key.self)
+        keyedContainerFactories.append(factory)
+        return factory
+    }
 
     // MARK: Errors
 
