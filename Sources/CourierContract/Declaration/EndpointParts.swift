@@ -90,12 +90,7 @@ public struct Path<Value: Codable & Sendable>: EndpointComponent {
     ///   - value: this call's value.
     ///   - summary: one line on what it means.
     public init(_ name: String, json value: Value, _ summary: String = "") {
-        part = EndpointPart(
-            kind: .parameter(
-                DeclaredParameter(
-                    name: name, location: .path, schema: { nil }, valueType: Value.self, summary: summary,
-                    contentType: jsonMediaType),
-                value: jsonText(value)))
+        part = .jsonParameter(name, in: .path, value, summary)
     }
 }
 
@@ -141,12 +136,7 @@ public struct Query<Value: Codable & Sendable>: EndpointComponent {
     ///     nothing.
     ///   - summary: one line on what it means.
     public init(_ name: String, json value: Value, _ summary: String = "") {
-        part = EndpointPart(
-            kind: .parameter(
-                DeclaredParameter(
-                    name: name, location: .query, schema: { nil }, valueType: Value.self, summary: summary,
-                    contentType: jsonMediaType),
-                value: jsonText(value)))
+        part = .jsonParameter(name, in: .query, value, summary)
     }
 }
 
@@ -179,12 +169,7 @@ public struct Header<Value: Codable & Sendable>: EndpointComponent {
     ///     nothing.
     ///   - summary: one line on what it means.
     public init(_ name: String, json value: Value, _ summary: String = "") {
-        part = EndpointPart(
-            kind: .parameter(
-                DeclaredParameter(
-                    name: name, location: .header, schema: { nil }, valueType: Value.self, summary: summary,
-                    contentType: jsonMediaType),
-                value: jsonText(value)))
+        part = .jsonParameter(name, in: .header, value, summary)
     }
 }
 
@@ -211,8 +196,19 @@ private func encoded(_ value: some Encodable) -> Result<ParameterValue?, Courier
     }
 }
 
-/// The media type of a parameter written as JSON text.
-private let jsonMediaType = "application/json"
+extension EndpointPart {
+    /// A parameter described by JSON `content`: its value is sent as JSON text.
+    fileprivate static func jsonParameter<Value: Codable & Sendable>(
+        _ name: String, in location: APIOperation.Location, _ value: Value, _ summary: String
+    ) -> EndpointPart {
+        EndpointPart(
+            kind: .parameter(
+                DeclaredParameter(
+                    name: name, location: location, schema: { nil }, valueType: Value.self, summary: summary,
+                    contentType: "application/json"),
+                value: jsonText(value)))
+    }
+}
 
 /// The value as JSON text: nil for an absent one, or why it cannot be encoded.
 private func jsonText(_ value: some Encodable) -> Result<ParameterValue?, CourierError> {
