@@ -31,11 +31,14 @@ http_sources=(
   MockServer/HTTP/HTTPParseError.swift
   MockServer/HTTP/ServerHeaders.swift
   MockServer/HTTP/ServerRequest.swift
+  MockServer/HTTP/RequestMemo.swift
+  Sources/CourierPrimitives/*.swift
 )
 # The stub engine and what it needs from the HTTP layer (no sockets, no event loop).
 stub_sources=(
   MockServer/Stubs/*/*.swift
   MockServer/HTTP/ServerRequest.swift
+  MockServer/HTTP/RequestMemo.swift
   MockServer/HTTP/ServerHeaders.swift
   MockServer/HTTP/ServerResponse.swift
   MockServer/HTTP/DeferredResponse.swift

@@ -24,7 +24,7 @@ private func makeContext() -> TemplateValue {
     TemplateValue.map([
         "request": TemplatedResponse.requestModel(
             RequestView(makeRequest()),
-            pathTemplate: ["", "contacts", "{contactId}", "addresses", "{addressId}"]),
+            pathTemplate: PathTemplate("/contacts/{contactId}/addresses/{addressId}")),
         "parameters": .map(["greeting": .string("hi")]),
     ])
 }
