@@ -16,7 +16,7 @@ final class BodySink: Sendable {
     /// Creates the file; nil when it cannot be.
     init?(_ file: URL, limit: Int64) {
         guard FileManager.default.createFile(atPath: file.path, contents: nil),
-            let handle = try? FileHandle(forWritingTo: file)
+            let handle = try? FileHandle(forWritingTo: file)  // allowed: nil, the body is not stored
         else { return nil }
         self.limit = limit
         state = Locked(State(handle: handle))
@@ -27,7 +27,8 @@ final class BodySink: Sendable {
         state.withLock { state in
             guard !state.failed, let handle = state.handle else { return }
             state.written += Int64(chunk.count)
-            if state.written > limit || (try? handle.write(contentsOf: chunk)) == nil { state.failed = true }
+            guard state.written <= limit else { return state.failed = true }
+            if (try? handle.write(contentsOf: chunk)) == nil { state.failed = true }  // allowed: not stored
         }
     }
 
@@ -35,7 +36,9 @@ final class BodySink: Sendable {
     func close() -> Bool {
         state.withLock { state in
             // A close that fails may have lost bytes: the body is then not kept.
-            if let handle = state.handle, (try? handle.close()) == nil { state.failed = true }
+            if let handle = state.handle, (try? handle.close()) == nil {  // allowed: not stored then
+                state.failed = true
+            }
             state.handle = nil
             return !state.failed
         }

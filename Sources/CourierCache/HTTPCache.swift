@@ -279,7 +279,7 @@ public final class HTTPCache: Interceptor, Sendable {
         if request.options.delivery == .streamed, let bytes {
             // Read as the caller reads, never whole in memory; a file gone meanwhile is a miss.
             guard Self.size(of: file) == record.size,
-                let stream = try? ResponseStream(contentsOf: file, bytes: bytes)
+                let stream = try? ResponseStream(contentsOf: file, bytes: bytes)  // allowed: a miss
             else { return nil }
             body = .stream(stream)
         } else if let bytes {
@@ -296,7 +296,7 @@ public final class HTTPCache: Interceptor, Sendable {
 
     /// The size of `file`; nil when it cannot be read.
     private static func size(of file: URL) -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size].flatMap {
+        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size].flatMap {  // allowed: a miss
             ($0 as? NSNumber)?.int64Value
         }
     }
@@ -354,14 +354,15 @@ public final class HTTPCache: Interceptor, Sendable {
         switch response.body {
         case .data(let data):
             // A write cut part way (a full disk) leaves no partial file behind.
-            guard (try? data.write(to: temporary)) != nil else {
+            guard (try? data.write(to: temporary)) != nil else {  // allowed: not stored
                 try? FileManager.default.removeItem(at: temporary)  // allowed: not stored
                 return response
             }
             commit(temporary, as: stored)
             return response
         case .file(let file, let byteCount):
-            guard byteCount <= maxBytes, (try? FileManager.default.copyItem(at: file, to: temporary)) != nil
+            guard byteCount <= maxBytes,
+                (try? FileManager.default.copyItem(at: file, to: temporary)) != nil  // allowed: not stored
             else {
                 try? FileManager.default.removeItem(at: temporary)  // allowed: not stored
                 return response

@@ -178,7 +178,7 @@ final class ResumableDownload: Interceptor {
     }
 
     private func fileSize() -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size].flatMap {
+        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size].flatMap {  // allowed: anew
             ($0 as? NSNumber)?.int64Value
         }
     }
