@@ -223,6 +223,6 @@ final class CacheStore: Sendable {
     }
 
     static func size(of file: URL) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.int64Value ?? 0
+        fileSize(at: file) ?? 0
     }
 }

@@ -278,7 +278,7 @@ public final class HTTPCache: Interceptor, Sendable {
         let body: ResponseBody
         if request.options.delivery == .streamed, let bytes {
             // Read as the caller reads, never whole in memory; a file gone meanwhile is a miss.
-            guard Self.size(of: file) == record.size,
+            guard fileSize(at: file) == record.size,
                 let stream = try? ResponseStream(contentsOf: file, bytes: bytes)  // allowed: a miss
             else { return nil }
             body = .stream(stream)
@@ -292,13 +292,6 @@ public final class HTTPCache: Interceptor, Sendable {
         }
         return TransportResponse(
             status: status, headers: headers, body: body, url: request.url, source: source)
-    }
-
-    /// The size of `file`; nil when it cannot be read.
-    private static func size(of file: URL) -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size].flatMap {  // allowed: a miss
-            ($0 as? NSNumber)?.int64Value
-        }
     }
 
     /// `bytes` of `file`, which must be `whole` bytes long; nil when it cannot be read or its

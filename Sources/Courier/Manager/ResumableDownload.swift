@@ -64,7 +64,7 @@ final class ResumableDownload: Interceptor {
 
     /// Whether a later attempt could resume: the file has bytes and their validator is known.
     var hasResumableBytes: Bool {
-        state.withLock { $0.record != nil } && (fileSize() ?? 0) > 0
+        state.withLock { $0.record != nil } && (fileSize(at: file) ?? 0) > 0
     }
 
     /// Whether the file was written from a full answer without a validator (so a cut left a part
@@ -99,7 +99,7 @@ final class ResumableDownload: Interceptor {
     /// The request for the next attempt, and the offset it resumes after.
     private func prepare(_ request: TransportRequest) -> (TransportRequest, Int64) {
         var outgoing = request
-        let size = fileSize() ?? 0
+        let size = fileSize(at: file) ?? 0
         let validator: String? = state.withLock { state in
             let validator = size > 0 ? state.record?.validator : nil
             state.offset = validator == nil ? 0 : size
@@ -175,12 +175,6 @@ final class ResumableDownload: Interceptor {
     /// The download completed: its record is no longer needed.
     func finish() {
         try? FileManager.default.removeItem(at: recordURL)
-    }
-
-    private func fileSize() -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size].flatMap {  // allowed: anew
-            ($0 as? NSNumber)?.int64Value
-        }
     }
 }
 

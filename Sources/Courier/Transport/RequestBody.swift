@@ -17,8 +17,7 @@ public enum RequestBody: Sendable {
         case .empty: 0
         case .data(let data): Int64(data.count)
         case .file(let url):
-            (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?
-                .int64Value
+            fileSize(at: url)
         case .stream(let stream): stream.length
         }
     }
