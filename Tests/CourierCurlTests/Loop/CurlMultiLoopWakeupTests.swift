@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import MockServer
+import Synchronization
 import TestSupport
 import Testing
 
@@ -72,29 +73,61 @@ import Testing
 
     /// A request sent while the loop waits is started by its caller: the loop wakes for the
     /// response at most, not also for the submission (which would make it two a request).
+    ///
+    /// Each request's wake-ups are counted from its submission up to its response's delivery on
+    /// the loop (the loop's `.finished` event), not up to its caller's resumption: on a loaded
+    /// machine the caller resumes late, and the loop's own short waits after the response (which
+    /// libcurl asks for once a transfer ends) would fall inside the window.
     @Test func aRequestSentWhileTheLoopWaitsCostsItOneWakeupAtMost() async throws {
+        let delivered = DeliveryProbe()
         try await withMockServer(handlers: [Self.routes]) { server in
-            try await CurlTransport.with { transport in
-                _ = try await transport.send(try get(server, "/warm"))
-                let count = 10
-                var woken = 0
-                for index in 0..<count {
-                    // Time for the loop to finish its turn and settle into its wait (a short wait libcurl
-                    // asks for after a transfer ends passes meanwhile); on a loaded machine the turn can
-                    // take longer than the pause, so the request also waits until the loop is asleep: one
-                    // sent mid-turn is queued for the loop, which then wakes for it too.
-                    try await Task.sleep(for: .milliseconds(100))
-                    #expect(await eventually { transport.loop.isWaiting }, "the loop never waited again")
-                    woken += try await Self.wakeups(of: transport) {
-                        let response = try await transport.send(try get(server, "/r\(index)"))
-                        #expect(response.body.data == Data("ok /r\(index)".utf8))
-                    }.count
-                }
-                #expect(woken <= count + 3, "\(woken) wake-ups of the loop for \(count) requests")
-                #expect(transport.statistics.connectionsOpened == 1)
+            let transport = CurlTransport(loopHook: delivered.hook)
+            delivered.watch(transport)
+            _ = try await transport.send(try get(server, "/warm"))
+            let count = 10
+            var woken = 0
+            for index in 0..<count {
+                // Time for the loop to finish its turn and settle into its wait (a short wait libcurl
+                // asks for after a transfer ends passes meanwhile); on a loaded machine the turn can
+                // take longer than the pause, so the request also waits until the loop is asleep: one
+                // sent mid-turn is queued for the loop, which then wakes for it too.
+                try await Task.sleep(for: .milliseconds(100))
+                #expect(await eventually { transport.loop.isWaiting }, "the loop never waited again")
+                let before = transport.loop.wakeupCount
+                delivered.reset()
+                let response = try await transport.send(try get(server, "/r\(index)"))
+                #expect(response.body.data == Data("ok /r\(index)".utf8))
+                // The loop reports the delivery just after it resumes the caller.
+                #expect(await eventually { delivered.wakeups != nil }, "the loop reported no delivery")
+                let atDelivery = try #require(delivered.wakeups)
+                woken += atDelivery - before
             }
+            #expect(woken <= count + 3, "\(woken) wake-ups of the loop for \(count) requests")
+            #expect(transport.statistics.connectionsOpened == 1)
+            await transport.shutdown()
         }
     }
+}
+
+/// The loop's wake-up count at the moment it delivered the last finished transfer.
+private final class DeliveryProbe: Sendable {
+    private let transport = Mutex<CurlTransport?>(nil)
+    private let atDelivery = Mutex<Int?>(nil)
+
+    var hook: CurlLoopHook {
+        { [self] event in
+            guard case .finished = event, let loop = transport.withLock({ $0?.loop }) else { return }
+            let count = loop.wakeupCount
+            atDelivery.withLock { $0 = count }
+        }
+    }
+
+    /// The wake-ups counted when the loop delivered the last transfer since `reset()`, if it did.
+    var wakeups: Int? { atDelivery.withLock { $0 } }
+
+    func watch(_ transport: CurlTransport) { self.transport.withLock { $0 = transport } }
+
+    func reset() { atDelivery.withLock { $0 = nil } }
 }
 
 /// A loop that always has work queued still reads its sockets.
