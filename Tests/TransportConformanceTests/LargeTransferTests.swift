@@ -13,6 +13,9 @@ import Testing
 /// 64 MiB each way, streamed from and to disk, with checksums and progress.
 @Suite struct LargeTransferTests {
     static let size: Int64 = 64 << 20
+    /// As long as the requests' own timeout: a loaded machine may leave the client's consumer (the
+    /// file writer) idle long enough that the server's default half minute would close a download.
+    static let writeTimeout: Duration = .seconds(120)
 
     @Test(arguments: TransportUnderTest.all)
     func largeUploadStreamsFromAFileWithProgress(transport: TransportUnderTest) async throws {
@@ -20,7 +23,9 @@ import Testing
         let file = try Pattern.writeFile(length: Self.size, in: directory.url)
         let expected = try await Checksum.sha256(file: file)
         let progress = ProgressLog()
-        try await withConformanceServer(fileDigest: { try? Checksum.sha256(file: $0) }) { server in
+        try await withConformanceServer(
+            fileDigest: { try? Checksum.sha256(file: $0) }, writeTimeout: Self.writeTimeout
+        ) { server in
             try await transport.with { sut in
                 let request = try server.request(
                     "/echo/big", method: "PUT", headers: ["Content-Type": "application/octet-stream"],
@@ -46,7 +51,7 @@ import Testing
             file: try Pattern.writeFile(length: Self.size, in: directory.url))
         let destination = directory.url.appendingPathComponent("download.bin")
         let progress = ProgressLog()
-        try await withConformanceServer { server in
+        try await withConformanceServer(writeTimeout: Self.writeTimeout) { server in
             try await transport.with { sut in
                 let request = try server.request("/bytes/\(Self.size)", timeout: 120)
                 let response = try await NetworkManager(transport: sut).download(

@@ -80,7 +80,11 @@ import Testing
     /// libcurl asks for once a transfer ends) would fall inside the window.
     @Test func aRequestSentWhileTheLoopWaitsCostsItOneWakeupAtMost() async throws {
         let delivered = DeliveryProbe()
-        try await withMockServer(handlers: [Self.routes]) { server in
+        // One connection serves every request: the server keeps it however long a loaded machine
+        // stalls the test between two of them (its default idle timeout is a minute).
+        var configuration = MockServerConfiguration()
+        configuration.idleTimeout = .seconds(600)
+        try await withMockServer(configuration: configuration, handlers: [Self.routes]) { server in
             let transport = CurlTransport(loopHook: delivered.hook)
             delivered.watch(transport)
             _ = try await transport.send(try get(server, "/warm"))
