@@ -40,9 +40,10 @@ contract: deps-test
 bench: deps-test
 	scripts/bench.sh
 
-## Server benchmark: wrk against the mock server and nginx serving the same bytes.
+## Server benchmarks: wrk against the mock server and nginx serving the same bytes, then the mock under a mixed load (1,000 stubs, unmatched requests).
 bench-server: deps-test
 	scripts/wrk-bench.sh
+	scripts/wrk-mixed.sh --no-build
 
 clean:
 	rm -rf .build .bench
