@@ -39,7 +39,7 @@ let package = Package(
         // What tools read from a declared API, and a first program never imports: its operations, the
         // schemas of its models, validation and routing by them, and the OpenAPI document they write.
         .target(
-            name: "CourierContractModel", dependencies: ["CourierPrimitives", "Courier"],
+            name: "CourierContractModel", dependencies: ["CourierPrimitives", "CourierSchema", "Courier"],
             path: "Sources/CourierContractModel"),
         // An API declared once (`API`, `Endpoint`, the classic `APIConfigurable`): typed calls and the
         // operations the tools read.
@@ -76,10 +76,13 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
+        // JSON Schema on `JSONValue`: validation and value generation, one engine for an OpenAPI document's
+        // schemas and a declared API's (through the JSON Schema its declaration writes). No system library.
+        .target(name: "CourierSchema", dependencies: ["CourierPrimitives"], path: "Sources/CourierSchema"),
         // OpenAPI documents read (JSON or YAML, by a YAML reader of its own: no system library),
-        // `$ref`s resolved, structure checked, their schemas validated and example values generated.
+        // `$ref`s resolved, structure checked; their schemas validated and example values generated.
         .target(
-            name: "CourierOpenAPI", dependencies: ["CourierPrimitives"],
+            name: "CourierOpenAPI", dependencies: ["CourierPrimitives", "CourierSchema"],
             path: "Sources/CourierOpenAPI"),
         .target(
             name: "CourierCurl",

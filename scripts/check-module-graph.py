@@ -17,8 +17,11 @@ ALLOWED = {
     "CourierJSON": set(),
     "CourierCookies": {"CourierPrimitives"},
     "Courier": {"CourierPrimitives", "CourierCookies", "CourierJSON"},
-    # Operations, schemas and the OpenAPI writer: what tools read from a declaration.
-    "CourierContractModel": {"Courier", "CourierPrimitives"},
+    # JSON Schema validation and value generation: one engine for declarations and documents, JSON values only.
+    "CourierSchema": {"CourierPrimitives"},
+    # Operations, schemas and the OpenAPI writer: what tools read from a declaration; its schemas are
+    # checked and exemplified by the one schema engine.
+    "CourierContractModel": {"Courier", "CourierPrimitives", "CourierSchema"},
     "CourierContract": {"Courier", "CourierPrimitives", "CourierContractModel"},
     "CourierInterceptors": {"Courier", "CourierPrimitives"},
     "CourierCache": {"Courier", "CourierPrimitives"},
@@ -31,7 +34,7 @@ ALLOWED = {
     "MockServer": {"CourierPrimitives"},
     "MockServerContract": {"MockServer", "Courier", "CourierContract", "CourierContractModel", "CourierPrimitives"},
     # Reading OpenAPI documents needs JSON values (YAML is read in Swift), nothing of the client or server.
-    "CourierOpenAPI": {"CourierPrimitives"},
+    "CourierOpenAPI": {"CourierPrimitives", "CourierSchema"},
     # An OpenAPI document served: the server and the reading, nothing of the client.
     "MockServerOpenAPI": {"MockServer", "CourierOpenAPI", "CourierPrimitives"},
     # Pact files, matching and verification: the declaration's schemas and the Transport protocol, no server.
@@ -53,6 +56,9 @@ DENIED = {
     "MockServer": {"Courier", "CourierContract", "Endpoints", "SocialBackend", "CourierCurl"},
     "MockServerContract": {"Endpoints", "SocialBackend", "CourierCurl", "CCurl"},
     "CourierOpenAPI": {"Courier", "MockServer", "CourierContract", "CourierCurl", "CCurl"},
+    # The schema engine serves the client's argument checks, documents and the mock: it reaches none of them.
+    "CourierSchema": {"Courier", "CourierContract", "CourierContractModel", "CourierOpenAPI", "MockServer",
+                      "CourierCurl", "CCurl"},
     "MockServerOpenAPI": {"Courier", "CourierContract", "Endpoints", "SocialBackend", "CourierCurl", "CCurl"},
     "CourierPact": {"MockServer", "CourierCurl", "CCurl", "CourierURLSession", "Endpoints", "SocialBackend"},
     "MockServerPact": {"CourierCurl", "CCurl", "CourierURLSession", "Endpoints", "SocialBackend"},

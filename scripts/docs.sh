@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of Courier, CourierJSON, CourierCookies, CourierURLSession,
 # CourierInterceptors, CourierCache, CourierEvents, CourierContract, CourierContractModel,
-# CourierConfiguration, CourierCurl,
+# CourierConfiguration, CourierCurl, CourierSchema,
 # MockServer, MockServerContract, CourierPact, MockServerPact, CourierTool, CourierOpenAPI and
 # MockServerOpenAPI with the toolchain's docc, from symbol graphs,
 # warnings as errors.
@@ -23,6 +23,7 @@ for pair in Courier:Sources/Courier/Courier.docc CourierJSON:Sources/CourierJSON
   CourierContract:Sources/CourierContract/CourierContract.docc \
   CourierContractModel:Sources/CourierContractModel/CourierContractModel.docc \
   CourierConfiguration:Sources/CourierConfiguration/CourierConfiguration.docc \
+  CourierSchema:Sources/CourierSchema/CourierSchema.docc \
   CourierCurl:Sources/CourierCurl/CourierCurl.docc MockServer:MockServer/MockServer.docc \
   MockServerContract:MockServer/Contract/MockServerContract.docc \
   CourierPact:Sources/CourierPact/CourierPact.docc MockServerPact:MockServer/Pact/MockServerPact.docc \

@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 scripts/openapi-equivalent.py --self-test
 "$courier" openapi --output "$work/social.json"
 objects=()
-for module in Courier CourierContract CourierContractModel CourierPrimitives CourierJSON CourierCookies; do
+for module in Courier CourierContract CourierContractModel CourierSchema CourierPrimitives CourierJSON CourierCookies; do
   objects+=("$build/$module.build"/*.o)
 done
 

@@ -3,7 +3,7 @@
 
 Starts the bundled mock server (`courier mock`) on a free loopback port and runs `courier call
 posts.page` once against it under gdb, with a one-shot breakpoint on every function of the library
-modules (Courier, CourierContract, CourierContractModel, CourierCurl, CourierPrimitives, CourierJSON,
+modules (Courier, CourierContract, CourierContractModel, CourierSchema, CourierCurl, CourierPrimitives, CourierJSON,
 CourierCookies); the functions hit are the ones the call ran. valgrind would be the usual tool, but Debian 12's 3.19
 crashes on the courier binary at start-up. A function's source file comes from `addr2line`; its
 type is the first of its module's nominal types in its demangled name ("closure #1 in
@@ -23,8 +23,8 @@ Usage: scripts/send-path.py [--courier .build/debug/courier] [--transport curl|u
 """
 import argparse, os, re, signal, socket, subprocess, sys, tempfile, textwrap, time
 
-MODULES = ["Courier", "CourierContract", "CourierContractModel", "CourierCurl", "CourierPrimitives", "CourierJSON",
-           "CourierCookies"]
+MODULES = ["Courier", "CourierContract", "CourierContractModel", "CourierSchema", "CourierCurl", "CourierPrimitives",
+           "CourierJSON", "CourierCookies"]
 
 GDB_SCRIPT = textwrap.dedent("""
     import gdb, os

@@ -64,7 +64,7 @@ struct NotesToolTests {
         #expect(body["id"] is String && body["created"] is String, "\(note.stdoutText)")
         let tooMany = try await NotesTool.run(["call", "notes.list", "--limit", "99", "--base-url", base])
         #expect(tooMany.status == 64, "checked against the declaration before sending")
-        #expect(tooMany.stderrText.contains("--limit must be at most 50"), "\(tooMany.stderrText)")
+        #expect(tooMany.stderrText.contains("--limit must be <= 50"), "\(tooMany.stderrText)")
         let missing = try await NotesTool.run(["call", "notes.note", "--base-url", base])
         #expect(
             missing.status == 64 && missing.stderrText.contains("--id is required"), "\(missing.stderrText)")

@@ -49,16 +49,16 @@ struct ProviderVerificationTests {
                 (.missingAuthCheck, "notes.create", "no token", "status", "status"),
                 (.enumOutside, "notes.note", "sample", "enum", "response.color"),
                 (.wrongContentType, "notes.note", "sample", "content-type", "Content-Type"),
-                (.nullInRequired, "notes.note", "sample", "null", "response.id"),
+                (.nullInRequired, "notes.note", "sample", "type", "response.id"),
                 (.brokenFormat, "notes.note", "sample", "format", "response.created"),
                 (.undeclaredStatus, "notes.list", "bad parameter", "status", "status"),
                 (.arrayItemWrongType, "notes.note", "sample", "type", "response.tags[0]"),
                 (.missing404, "notes.note", "unknown id", "status", "status"),
                 (.idBreaksPattern, "notes.note", "sample", "pattern", "response.id"),
-                (.lengthBroken, "notes.note", "sample", "length", "response.text"),
+                (.lengthBroken, "notes.note", "sample", "minLength", "response.text"),
                 (.boundaryRefused, "notes.list", "maximum values", "status", "status"),
                 (.optionalRequired, "notes.list", "absent optionals", "status", "status"),
-                (.extraField, "notes.note", "sample", "undeclared", "response.archived"),
+                (.extraField, "notes.note", "sample", "additionalProperties", "response.archived"),
             ]
 
     /// An added property breaks no client that ignores it: only a strict verification reports it.
@@ -106,7 +106,7 @@ struct ProviderVerificationTests {
         let paths = Set(sample.violations.map { "\($0.rule) \($0.path)" })
         #expect(
             paths == [
-                "null response.id", "required response.text", "type response.pinned", "enum response.color",
+                "type response.id", "required response.text", "type response.pinned", "enum response.color",
                 "type response.tags[0]", "type response.tags[2]", "format response.created",
             ], "\(sample.violations)")
     }

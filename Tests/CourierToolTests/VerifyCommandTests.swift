@@ -25,7 +25,7 @@ struct VerifyCommandTests {
                     "FAIL  notes.note [sample] GET \(server.baseURL.absoluteString)/notes/n1"),
                 "\(drifted.stdoutText)")
             #expect(
-                drifted.stdoutText.contains("response.created: must be an RFC 3339 date-time [format]"),
+                drifted.stdoutText.contains("response.created: not a valid date-time [format]"),
                 "\(drifted.stdoutText)")
         }
     }

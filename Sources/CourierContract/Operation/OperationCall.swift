@@ -181,8 +181,9 @@ package struct OperationCall: APIConfigurable {
                 }
                 value = .object(members)
             }
-            if let (path, reason) = schema.violation(of: value, at: "") {
-                throw problem("--\(path.isEmpty ? "body" : path) \(reason)", operation)
+            if let violation = schema.violation(of: value, at: "") {
+                throw problem(
+                    "--\(violation.path.isEmpty ? "body" : violation.path) \(violation.message)", operation)
             }
             return JSONBody(value)
         case .binary(let types):

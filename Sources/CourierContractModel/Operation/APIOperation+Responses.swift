@@ -4,8 +4,8 @@ import Foundation
 
 /// One way a response breaks its operation's declaration.
 package struct ResponseViolation: Sendable, Hashable, CustomStringConvertible {
-    /// The kind of rule broken: `status`, `content-type`, `json`, or a schema rule (`required`,
-    /// `null`, `type`, `enum`, `format`, `length`, `bounds`, `pattern`).
+    /// The kind of rule broken: `status`, `content-type`, `json`, or the JSON Schema keyword broken
+    /// (`required`, `type`, `enum`, `format`, `maxLength`, `minimum`, `pattern`, `additionalProperties`…).
     package var rule: String
     /// Where: `status`, `Content-Type`, or the JSON path in the body (`response.items[2].id`).
     package var path: String
@@ -76,7 +76,7 @@ extension APIOperation {
         for violation in schema.violations(of: json, at: "response", undeclared: undeclared) {
             found.append(
                 ResponseViolation(
-                    rule: violation.rule.rawValue, path: violation.path, message: violation.reason))
+                    rule: violation.rule, path: violation.path, message: violation.message))
         }
         return found
     }

@@ -55,8 +55,8 @@ extension APIOperation {
                 guard let value = try? JSONValue.parse(Data(raw.utf8)) else {  // allowed: refused below
                     throw ContractViolation(parameter: parameter.name, reason: "is not valid JSON")
                 }
-                if let (path, reason) = parameter.schema.violation(of: value, at: parameter.name) {
-                    throw ContractViolation(parameter: path, reason: reason)
+                if let violation = parameter.schema.violation(of: value, at: parameter.name) {
+                    throw ContractViolation(parameter: violation.path, reason: violation.message)
                 }
             } else if let reason = parameter.schema.violation(ofText: raw) {
                 throw ContractViolation(parameter: parameter.name, reason: reason)
@@ -84,8 +84,9 @@ extension APIOperation {
                     throw ContractViolation(
                         status: syntaxRefusalStatus, parameter: "body", reason: "is not valid JSON")
                 }
-                if let (path, reason) = schema.violation(of: value, at: "body") {
-                    throw ContractViolation(status: schemaRefusalStatus, parameter: path, reason: reason)
+                if let violation = schema.violation(of: value, at: "body") {
+                    throw ContractViolation(
+                        status: schemaRefusalStatus, parameter: violation.path, reason: violation.message)
                 }
                 json = value
             }

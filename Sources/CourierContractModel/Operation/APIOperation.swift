@@ -55,9 +55,6 @@ public struct APIOperation: Sendable, Hashable, Identifiable {
 
     /// The part of the id before the dot, such as `notes`.
     public var group: String { String(id.prefix { $0 != "." }) }
-
-    /// The path template split at `/`.
-    package var pathSegments: [Substring] { path.split(separator: "/") }
 }
 
 extension APIOperation {

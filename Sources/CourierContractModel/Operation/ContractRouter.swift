@@ -67,18 +67,4 @@ package enum ContractRouter {
             return .operation(operation, pathParameters: parameters)
         }
     }
-
-    /// Binds a path template's variables to a path's `segments`: the percent-decoded values by
-    /// name and how many literal segments matched, or nil when the path does not fit.
-    package static func bind(_ template: [Substring], to segments: [String]) -> ([String: String], Int)? {
-        let pattern = PathTemplate("/" + template.joined(separator: "/"))
-        guard let raw = pattern.match(segments: segments.map { Substring($0) }) else { return nil }
-        var parameters: [String: String] = [:]
-        for (name, value) in raw {
-            guard let decoded = value.removingPercentEncoding, !decoded.isEmpty else { return nil }
-            parameters[name] = decoded
-        }
-        let literals = pattern.segments.filter { if case .literal = $0 { true } else { false } }.count
-        return (parameters, literals)
-    }
 }

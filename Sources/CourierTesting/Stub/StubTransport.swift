@@ -117,12 +117,14 @@ public final class StubTransport: Transport {
     /// stub.on(NotesAPI.note(id: "n1").operation) { request in .json(#"{"id":"n1","text":"Buy milk"}"#) }
     /// ```
     public func on(_ operation: APIOperation, handler: @escaping Handler) {
-        let template = operation.pathSegments
+        let template = PathTemplate(operation.path)
         on(
             matching: { request in
-                guard request.method == operation.method else { return false }
-                let segments = request.url.path(percentEncoded: true).split(separator: "/").map(String.init)
-                return ContractRouter.bind(template, to: segments) != nil
+                guard request.method == operation.method,
+                    let values = template.match(request.url.path(percentEncoded: true))
+                else { return false }
+                // A variable's value is text once decoded (`%20`), never nothing.
+                return values.values.allSatisfy { $0.removingPercentEncoding?.isEmpty == false }
             }, handler: handler)
     }
 

@@ -173,7 +173,7 @@ struct SampleRequest {
         guard !parameters.isEmpty else { return nil }
         var copy = self
         for parameter in parameters {
-            let schema = validator.document.resolve(parameter.schema ?? .object([:]))
+            let schema = validator.root.resolve(parameter.schema ?? .object([:]))
             let candidates: [JSONValue] = [
                 .string("zzunknown0id000000"), .string("00000000-0000-4000-8000-00000000dead"),
                 .int(999_999_999), .int(Int64(schema["maximum"]?.intValue ?? 999_999_999)),

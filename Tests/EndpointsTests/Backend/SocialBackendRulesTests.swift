@@ -71,7 +71,7 @@ final class SocialBackendRulesTests {
         #expect(result.status == 400)
         let error = try decode(APIErrorBody.self, result.body)
         #expect(error.parameter == "pageNumber")
-        #expect(error.message.contains("at least 1"))
+        #expect(error.message.contains("must be >= 1"))
         let missing = try decode(APIErrorBody.self, call("GET", "/posts").body)
         #expect(missing.parameter == "pageNumber")
         let signup = call("POST", "/auth/signup", json: #"{"email":"x@y.z","password":"1"}"#)

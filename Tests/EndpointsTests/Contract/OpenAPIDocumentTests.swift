@@ -60,6 +60,6 @@ struct OpenAPIDocumentTests {
         let json = try JSONValue.parse(Data(#"{"id":"p-1","likes":"many"}"#.utf8))
         let problem = Schema.of(Post.self).violation(of: json, at: "body")
         #expect(problem?.path == "body.authorId")
-        #expect(problem?.reason == "is required")
+        #expect(problem?.message == "required property 'authorId' is missing")
     }
 }

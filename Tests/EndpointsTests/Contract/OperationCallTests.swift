@@ -54,6 +54,6 @@ struct OperationCallTests {
                 OnboardingEndPoint.login(email: "", password: "").operation,
                 arguments: ["email": "a@b.c", "password": "1"])
         }
-        #expect(shortPassword?.message == "--password must have at least 6 characters")
+        #expect(shortPassword?.message == "--password shorter than 6 characters")
     }
 }

@@ -69,7 +69,7 @@ extension HTTPHandler {
 @Test func oneAndAZeroFractionIsAnIntegerBothWays() throws {
     let schema = Schema.integer(minimum: 0, maximum: 40)
     #expect(schema.violations(of: .double(1.0), at: "body").isEmpty)
-    #expect(schema.violations(of: .double(1.5), at: "body").map(\.rule) == [.type])
+    #expect(schema.violations(of: .double(1.5), at: "body").map(\.rule) == ["type"])
     let document = try OpenAPIDocument.parse(
         Data(#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}}"#.utf8))
     let validator = SchemaValidator(document: document)

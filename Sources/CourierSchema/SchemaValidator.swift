@@ -5,8 +5,11 @@ import Foundation
 /// bounds) or, for 3.1, the JSON Schema 2020-12 keywords an API uses.
 ///
 /// Every violation is reported with the JSON path of the value at fault and the keyword it breaks.
+/// The same validator checks a declared API's values, through the JSON Schema its declaration writes.
 ///
 /// ```swift
+/// import CourierOpenAPI
+///
 /// let document = try OpenAPIDocument.load(from: URL(fileURLWithPath: "openapi.yaml"))
 /// let validator = SchemaValidator(document: document)
 /// let schema: JSONValue = .object(["type": .string("string"), "maxLength": .int(3)])
@@ -22,8 +25,8 @@ public struct SchemaValidator: Sendable {
         case response
     }
 
-    /// The document whose references the schemas use.
-    public let document: OpenAPIDocument
+    /// What the schemas' references resolve against, and their dialect.
+    package let root: SchemaRoot
 
     /// The most schemas entered within one another before validation gives up on a cycle.
     static let maxDepth = 200
@@ -31,10 +34,9 @@ public struct SchemaValidator: Sendable {
     /// The most violations one validation reports: a hostile value cannot make the report grow with it.
     public static let maxViolations = 1_000
 
-    /// Creates a validator for the schemas of `document`.
-    /// - Parameter document: the document the schemas come from.
-    public init(document: OpenAPIDocument) {
-        self.document = document
+    /// Creates a validator for the schemas under `root`.
+    package init(root: SchemaRoot) {
+        self.root = root
     }
 
     /// Checks `value` against `schema`.
@@ -64,6 +66,18 @@ public struct SchemaValidator: Sendable {
         -> Bool
     {
         validate(value, against: schema, direction: direction, limit: 1).isEmpty
+    }
+
+    /// A parameter's text as the JSON value `schema` types it: `7` for an integer, `true` for a boolean,
+    /// else the text itself (which the schema then refuses if it wants another type).
+    package func value(ofText text: String, for schema: JSONValue) -> JSONValue {
+        let types = types(of: root.resolve(schema)) ?? []
+        if types.contains("integer"), let number = Int64(text) { return .int(number) }
+        if types.contains("number"), let number = Double(text), number.isFinite {
+            return Int64(exactly: number).map(JSONValue.int) ?? .double(number)
+        }
+        if types.contains("boolean"), text == "true" || text == "false" { return .bool(text == "true") }
+        return .string(text)
     }
 
     private static let expressions = Locked<[String: NSRegularExpression]>([:])
@@ -136,7 +150,7 @@ public struct SchemaValidator: Sendable {
         }
         let mapped = discriminator["mapping"]?[tag]?.stringValue ?? tag
         let reference = discriminatorTarget(mapped)
-        guard document.target(of: reference) != nil else {
+        guard root.target(of: reference) != nil else {
             return .broken("'\(tag)' names no schema for '\(property)'")
         }
         return .schema(.object(["$ref": .string(reference)]))
@@ -157,7 +171,7 @@ private struct Run {
     let limit: Int
     var violations: [SchemaViolation] = []
 
-    var isOpenAPI30: Bool { validator.document.version == .v3_0 }
+    var isOpenAPI30: Bool { validator.root.dialect == .openAPI30 }
 
     init(validator: SchemaValidator, direction: SchemaValidator.Direction, limit: Int) {
         self.validator = validator
@@ -190,7 +204,7 @@ private struct Run {
         default: return
         }
         if let reference = schema["$ref"]?.stringValue {
-            let target = validator.document.target(of: reference) ?? .object([:])
+            let target = validator.root.target(of: reference) ?? .object([:])
             check(value, target, path: path, depth: depth + 1)
             if isOpenAPI30 { return }
         }
@@ -233,10 +247,13 @@ private struct Run {
             case .broken(let message): fail(path, "discriminator", message)
             }
         } else {
-            if case .array(let any) = schema["anyOf"] ?? .null,
-                !any.contains(where: { passes(value, $0, path: path, depth: depth + 1) })
-            {
-                fail(path, "anyOf", "matches none of the \(any.count) schemas of anyOf")
+            if case .array(let any) = schema["anyOf"] ?? .null {
+                if value != .null, let only = Self.nonNullOption(any) {
+                    // `anyOf: [X, {type: null}]` is X or null: X's own violations say what is wrong.
+                    check(value, only, path: path, depth: depth + 1)
+                } else if !any.contains(where: { passes(value, $0, path: path, depth: depth + 1) }) {
+                    fail(path, "anyOf", "matches none of the \(any.count) schemas of anyOf")
+                }
             }
             if case .array(let one) = schema["oneOf"] ?? .null {
                 let matching = one.filter { passes(value, $0, path: path, depth: depth + 1) }.count
@@ -257,6 +274,15 @@ private struct Run {
                 check(value, otherwise, path: path, depth: depth + 1)
             }
         }
+    }
+
+    /// The other option of a two-option `anyOf` whose one option is `{"type": "null"}`, else nil.
+    static func nonNullOption(_ options: [JSONValue]) -> JSONValue? {
+        guard options.count == 2 else { return nil }
+        let null: JSONValue = .object(["type": .string("null")])
+        if options[1] == null { return options[0] }
+        if options[0] == null { return options[1] }
+        return nil
     }
 
     mutating func checkNumber(_ number: Double, exact: JSONValue, _ schema: JSONValue, path: String) {
@@ -359,7 +385,7 @@ private struct Run {
         }
         if case .array(let required) = schema["required"] ?? .null {
             for case .string(let name) in required where members[name] == nil {
-                let property = properties[name].map { validator.document.resolve($0) }
+                let property = properties[name].map { validator.root.resolve($0) }
                 if direction == .request, property?["readOnly"]?.boolValue == true { continue }
                 if direction == .response, property?["writeOnly"]?.boolValue == true { continue }
                 fail(JSONPath.member(path, name), "required", "required property '\(name)' is missing")

@@ -7,23 +7,25 @@ import Foundation
 /// or a pattern outside the supported subset, throws rather than yielding an invalid value.
 ///
 /// ```swift
+/// import CourierOpenAPI
+///
 /// let document = try OpenAPIDocument.load(from: URL(fileURLWithPath: "openapi.yaml"))
 /// let generator = SchemaValueGenerator(document: document)
 /// let schema: JSONValue = .object(["type": .string("string"), "format": .string("uuid")])
 /// let id = try generator.value(for: schema, seed: 7)  // the same uuid for seed 7, every run
 /// ```
 public struct SchemaValueGenerator: Sendable {
-    /// The document whose references the schemas use.
-    public let document: OpenAPIDocument
+    /// What the schemas' references resolve against, and their dialect.
+    package let root: SchemaRoot
     /// Whether a schema's own `example`, `examples` or `default` is used when it is valid.
     public var prefersExamples: Bool
 
-    /// Creates a generator.
+    /// Creates a generator for the schemas under `root`.
     /// - Parameters:
-    ///   - document: the document the schemas come from.
+    ///   - root: what the schemas' references resolve against, and their dialect.
     ///   - prefersExamples: use a schema's valid `example`/`examples`/`default` before making one up.
-    public init(document: OpenAPIDocument, prefersExamples: Bool = true) {
-        self.document = document
+    package init(root: SchemaRoot, prefersExamples: Bool = true) {
+        self.root = root
         self.prefersExamples = prefersExamples
     }
 
@@ -41,9 +43,9 @@ public struct SchemaValueGenerator: Sendable {
     public func value(
         for schema: JSONValue, seed: UInt64, direction: SchemaValidator.Direction = .response
     ) throws(SchemaGenerationError) -> JSONValue {
-        let validator = SchemaValidator(document: document)
+        let validator = SchemaValidator(root: root)
         var generation = Generation(
-            document: document, validator: validator, direction: direction, random: SeededRandom(seed: seed),
+            root: root, validator: validator, direction: direction, random: SeededRandom(seed: seed),
             prefersExamples: prefersExamples)
         var last: [SchemaViolation] = []
         for _ in 0..<Self.attempts {
@@ -72,14 +74,14 @@ public struct SchemaGenerationError: Error, Sendable, Hashable, CustomStringConv
 
 /// One value being made.
 private struct Generation {
-    let document: OpenAPIDocument
+    let root: SchemaRoot
     let validator: SchemaValidator
     let direction: SchemaValidator.Direction
     var random: SeededRandom
     let prefersExamples: Bool
     var unsupported: String?
 
-    var isOpenAPI30: Bool { document.version == .v3_0 }
+    var isOpenAPI30: Bool { root.dialect == .openAPI30 }
 
     /// Deeper than this, optional properties are left out and arrays kept at their minimum.
     static let shallow = 3
@@ -94,7 +96,7 @@ private struct Generation {
         case .bool(true): return [:]
         case .object(var members):
             if let reference = members["$ref"]?.stringValue {
-                let target = flatten(document.target(of: reference) ?? .object([:]), depth: depth + 1) ?? [:]
+                let target = flatten(root.target(of: reference) ?? .object([:]), depth: depth + 1) ?? [:]
                 if isOpenAPI30 { return target }
                 members["$ref"] = nil
                 members = merge(target, members)
@@ -232,7 +234,7 @@ private struct Generation {
                 return tag
             }
         }
-        return OpenAPIDocument.componentName(reference) ?? reference
+        return SchemaRoot.componentName(reference) ?? reference
     }
 
     /// The type to make: the schema's first non-null type, or one its keywords imply.

@@ -25,14 +25,14 @@ public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(path): \(message) (\(rule))" }
 }
 
-/// JSON paths for violations.
+/// JSON paths for violations; a path that starts empty names a member bare (`name`, not `.name`).
 enum JSONPath {
     static func member(_ path: String, _ name: String) -> String {
         let plain =
             !name.isEmpty
             && name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "_" }
             && !(name.unicodeScalars.first.map { CharacterSet.decimalDigits.contains($0) } ?? false)
-        if plain { return path + "." + name }
+        if plain { return path.isEmpty ? name : path + "." + name }
         return path + "['" + name.replacingOccurrences(of: "'", with: "\\'") + "']"
     }
 
