@@ -9,6 +9,17 @@ struct RequestPattern: Sendable {
         case urlPattern(RegexBox)
         case urlPathPattern(RegexBox)
         case urlPathTemplate(PathTemplate)
+
+        /// The mapping's name for this kind of URL pattern (what a mismatch names).
+        var field: String {
+            switch self {
+            case .url: "url"
+            case .urlPath: "urlPath"
+            case .urlPattern: "urlPattern"
+            case .urlPathPattern: "urlPathPattern"
+            case .urlPathTemplate: "urlPathTemplate"
+            }
+        }
     }
 
     struct MultipartPattern: Sendable {
@@ -194,54 +205,72 @@ struct RequestPattern: Sendable {
         return (min(1, Double(score) / Double(totalWeight)), differences)
     }
 
-    /// Whether the request matches (stops at the first difference).
+    /// Whether the request matches (stops at the first difference, describing none).
     func matches(_ view: RequestView) -> Bool {
-        mismatches(view, stopAtFirst: true).isEmpty
+        var matched = true
+        visitMismatches(view, stopAtFirst: true) { _, _, _ in matched = false }
+        return matched
     }
 
     /// Every difference between the request and the pattern (empty: a match).
-    func mismatches(_ view: RequestView, stopAtFirst: Bool = false) -> [Mismatch] {
+    func mismatches(_ view: RequestView) -> [Mismatch] {
         var found: [Mismatch] = []
+        visitMismatches(view, stopAtFirst: false) { weight, field, detail in
+            found.append(Mismatch(field: field(), detail: detail(), weight: weight))
+        }
+        return found
+    }
+
+    /// The summed weight of the differences (0: a match), without describing them: near misses are
+    /// ranked by it over every stub, and only the nearest are described.
+    func mismatchWeight(_ view: RequestView) -> Int {
+        var total = 0
+        visitMismatches(view, stopAtFirst: false) { weight, _, _ in total += weight }
+        return total
+    }
+
+    /// Reports each difference with its weight, and its field and detail to make on demand (a request
+    /// checked against many stubs differs from most of them, and describing each would cost more than
+    /// finding it).
+    private func visitMismatches(
+        _ view: RequestView, stopAtFirst: Bool,
+        _ report: (_ weight: Int, _ field: () -> String, _ detail: () -> String) -> Void
+    ) {
         let request = view.request
         if let method, !Self.method(method, matches: request.method) {
-            found.append(
-                Mismatch(
-                    field: "method", detail: "expected \(method) but was \(request.method)",
-                    weight: Mismatch.methodWeight))
-            if stopAtFirst { return found }
+            report(Mismatch.methodWeight, { "method" }, { "expected \(method) but was \(request.method)" })
+            if stopAtFirst { return }
         }
-        if let url, var problem = Self.check(url, request) {
-            problem.weight = Self.urlWeight(url, request)
-            found.append(problem)
-            if stopAtFirst { return found }
+        if let url, !Self.fits(url, request) {
+            report(Self.urlWeight(url, request), { url.field }, { Self.urlDifference(url, request) })
+            if stopAtFirst { return }
         }
         for (name, pattern) in queryParameters {
             let values = request.query.filter { $0.name == name }.map(\.value)
             if !Self.anyMatches(pattern, values) {
-                found.append(
-                    Mismatch(
-                        field: "query \(name)",
-                        detail: "expected \(pattern.summary) but was \(Self.describe(values))"))
-                if stopAtFirst { return found }
+                report(
+                    Mismatch.fieldWeight, { "query \(name)" },
+                    { "expected \(pattern.summary) but was \(Self.describe(values))" })
+                if stopAtFirst { return }
             }
         }
         for (name, pattern) in headers {
             let values = request.headers.values(for: name)
             if !Self.anyMatches(pattern, values) {
-                found.append(
-                    Mismatch(
-                        field: "header \(name)",
-                        detail: "expected \(pattern.summary) but was \(Self.describe(values))"))
-                if stopAtFirst { return found }
+                report(
+                    Mismatch.fieldWeight, { "header \(name)" },
+                    { "expected \(pattern.summary) but was \(Self.describe(values))" })
+                if stopAtFirst { return }
             }
         }
         if let basicAuth {
             let expected =
                 "Basic " + Data("\(basicAuth.username):\(basicAuth.password)".utf8).base64EncodedString()
             if request.headers["Authorization"] != expected {
-                found.append(
-                    Mismatch(field: "basic auth", detail: "expected credentials for \(basicAuth.username)"))
-                if stopAtFirst { return found }
+                report(
+                    Mismatch.fieldWeight, { "basic auth" },
+                    { "expected credentials for \(basicAuth.username)" })
+                if stopAtFirst { return }
             }
         }
         if !cookies.isEmpty {
@@ -249,41 +278,36 @@ struct RequestPattern: Sendable {
             for (name, pattern) in cookies {
                 let values = jar.filter { $0.0 == name }.map(\.1)
                 if !Self.anyMatches(pattern, values) {
-                    found.append(
-                        Mismatch(
-                            field: "cookie \(name)",
-                            detail: "expected \(pattern.summary) but was \(Self.describe(values))"))
-                    if stopAtFirst { return found }
+                    report(
+                        Mismatch.fieldWeight, { "cookie \(name)" },
+                        { "expected \(pattern.summary) but was \(Self.describe(values))" })
+                    if stopAtFirst { return }
                 }
             }
         }
         if !bodyPatterns.isEmpty {
             let body = view.body
             for pattern in bodyPatterns where !pattern.matches(body: body, json: { view.json }) {
-                if stopAtFirst { return [Mismatch(field: "body", detail: "")] }
-                found.append(Mismatch(field: "body", detail: Self.bodyDifference(pattern, body, view.json)))
+                report(Mismatch.fieldWeight, { "body" }, { Self.bodyDifference(pattern, body, view.json) })
+                if stopAtFirst { return }
             }
         }
         for (index, pattern) in multipartPatterns.enumerated() {
             guard let parts = view.multipartParts else {
-                found.append(Mismatch(field: "multipart", detail: "expected a multipart body"))
-                if stopAtFirst { return found }
-                break
+                report(Mismatch.fieldWeight, { "multipart" }, { "expected a multipart body" })
+                return
             }
             let partMatches = parts.map { part in Self.partMatches(pattern, part) }
             let ok =
                 pattern.matchAll
                 ? (!parts.isEmpty && partMatches.allSatisfy { $0 }) : partMatches.contains(true)
             if !ok {
-                found.append(
-                    Mismatch(
-                        field: "multipart[\(index)]",
-                        detail: "\(pattern.matchAll ? "not every" : "no") part matched (\(parts.count) parts)"
-                    ))
-                if stopAtFirst { return found }
+                report(
+                    Mismatch.fieldWeight, { "multipart[\(index)]" },
+                    { "\(pattern.matchAll ? "not every" : "no") part matched (\(parts.count) parts)" })
+                if stopAtFirst { return }
             }
         }
-        return found
     }
 
     /// A different URL weighs at least half of ``Mismatch/urlWeight``, more the less alike the two are
@@ -358,29 +382,25 @@ struct RequestPattern: Sendable {
         }
     }
 
-    private static func check(_ url: URLMatch, _ request: ServerRequest) -> Mismatch? {
+    /// Whether the request's URL fits the pattern's.
+    private static func fits(_ url: URLMatch, _ request: ServerRequest) -> Bool {
         switch url {
-        case .url(let expected):
-            return expected == request.target
-                ? nil : Mismatch(field: "url", detail: "expected \(expected) but was \(request.target)")
-        case .urlPath(let expected):
-            return expected == request.path || expected == request.decodedPath
-                ? nil : Mismatch(field: "urlPath", detail: "expected \(expected) but was \(request.path)")
-        case .urlPattern(let regex):
-            return regex.wholeMatch(request.target)
-                ? nil
-                : Mismatch(field: "urlPattern", detail: "\(request.target) does not match /\(regex.pattern)/")
-        case .urlPathPattern(let regex):
-            return regex.wholeMatch(request.path)
-                ? nil
-                : Mismatch(
-                    field: "urlPathPattern", detail: "\(request.path) does not match /\(regex.pattern)/")
-        case .urlPathTemplate(let template):
-            return template.match(request.path) != nil
-                ? nil
-                : Mismatch(
-                    field: "urlPathTemplate",
-                    detail: "\(request.path) does not fit \(template.text)")
+        case .url(let expected): expected == request.target
+        case .urlPath(let expected): expected == request.path || expected == request.decodedPath
+        case .urlPattern(let regex): regex.wholeMatch(request.target)
+        case .urlPathPattern(let regex): regex.wholeMatch(request.path)
+        case .urlPathTemplate(let template): template.match(request.path) != nil
+        }
+    }
+
+    /// How the request's URL differs from the pattern's (which it does not fit).
+    private static func urlDifference(_ url: URLMatch, _ request: ServerRequest) -> String {
+        switch url {
+        case .url(let expected): "expected \(expected) but was \(request.target)"
+        case .urlPath(let expected): "expected \(expected) but was \(request.path)"
+        case .urlPattern(let regex): "\(request.target) does not match /\(regex.pattern)/"
+        case .urlPathPattern(let regex): "\(request.path) does not match /\(regex.pattern)/"
+        case .urlPathTemplate(let template): "\(request.path) does not fit \(template.text)"
         }
     }
 }

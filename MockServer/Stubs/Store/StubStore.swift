@@ -162,27 +162,33 @@ final class StubStore: Sendable {
         let (stubs, scenarios) = state.withLock { ($0.stubs, $0.scenarios) }
         let probe = nearMissProbe.withLock { $0 }
         // The URL weighs most, then the method, then each other field; a scenario state least: a stub
-        // that fits the request but waits for another state is the better explanation.
-        var found: [(miss: NearMiss, score: Int, order: Int)] = []
+        // that fits the request but waits for another state is the better explanation. Every stub is
+        // weighed, and only the nearest `limit` are described.
+        func waitsForState(_ stub: StubMapping) -> (scenario: String, required: String, current: String)? {
+            guard let scenario = stub.scenarioName, let required = stub.requiredScenarioState else {
+                return nil
+            }
+            let current = scenarios[scenario, default: StubMapping.startedState]
+            return current == required ? nil : (scenario, required, current)
+        }
+        var weighed: [(stub: StubMapping, score: Int, order: Int)] = []
         for (order, stub) in stubs.enumerated() {
             probe?()
-            var differences = stub.request.mismatches(view)
-            if let scenario = stub.scenarioName, let required = stub.requiredScenarioState {
-                let current = scenarios[scenario, default: StubMapping.startedState]
-                if current != required {
-                    differences.append(
-                        RequestPattern.Mismatch(
-                            field: "scenario \(scenario)",
-                            detail: "requires state \(required) but is \(current)", weight: 1))
-                }
-            }
-            guard !differences.isEmpty else { continue }
-            let score = differences.reduce(0) { $0 + $1.weight }
-            let distance = min(1, Double(score) / Double(stub.request.totalWeight + 1))
-            found.append((NearMiss(stub: stub, differences: differences, distance: distance), score, order))
+            let score = stub.request.mismatchWeight(view) + (waitsForState(stub) == nil ? 0 : 1)
+            if score > 0 { weighed.append((stub, score, order)) }
         }
-        found.sort { ($0.score, $0.order) < ($1.score, $1.order) }
-        return found.prefix(limit).map(\.miss)
+        weighed.sort { ($0.score, $0.order) < ($1.score, $1.order) }
+        return weighed.prefix(limit).map { stub, score, _ in
+            var differences = stub.request.mismatches(view)
+            if let (scenario, required, current) = waitsForState(stub) {
+                differences.append(
+                    RequestPattern.Mismatch(
+                        field: "scenario \(scenario)", detail: "requires state \(required) but is \(current)",
+                        weight: 1))
+            }
+            let distance = min(1, Double(score) / Double(stub.request.totalWeight + 1))
+            return NearMiss(stub: stub, differences: differences, distance: distance)
+        }
     }
 
     /// Whether matching the stubs and answering from them is cheap enough for an event loop: every stub
