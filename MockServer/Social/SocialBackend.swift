@@ -72,16 +72,23 @@ public final class SocialBackend: Sendable {
     func respond(to request: SocialRequest) -> SocialResponse? {
         if request.path.hasPrefix("/storage/") { return serveStorage(request) }
         if servesProviderStates, request.path == Self.providerStatesPath { return setProviderState(request) }
-        switch ContractRouter.match(method: request.method, path: request.path, in: SocialAPI.operations) {
+        switch Self.router.match(method: request.method, path: request.path) {
         case .noRoute:
             return nil
-        case .methodNotAllowed(let allowed):
+        case .methodNotAllowed(var allowed):
+            if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
             var response = SocialResponse.error(
                 405, "method_not_allowed",
                 "\(request.method) is not allowed here; use \(allowed.joined(separator: ", "))")
             response.headers.append(("Allow", allowed.joined(separator: ", ")))
             return response
-        case .operation(let operation, let pathParameters):
+        case .route(let operation, let raw):
+            // A path variable that does not decode to a value is no route of the contract.
+            var pathParameters: [String: String] = [:]
+            for (name, value) in raw {
+                guard let decoded = value.removingPercentEncoding, !decoded.isEmpty else { return nil }
+                pathParameters[name] = decoded
+            }
             do {
                 let userId = operation.requiresAuth ? try authenticate(request) : nil
                 // A JSON body spilled to disk (over 1 MiB) is read back to be validated; a file
@@ -103,6 +110,10 @@ public final class SocialBackend: Sendable {
             }
         }
     }
+
+    /// The contract's operations by method and path template; built once.
+    static let router = PathRouter(
+        SocialAPI.operations.map { (method: $0.method.rawValue, template: $0.path, value: $0) })
 
     func perform(_ call: ValidatedRequest, userId: String?, request: SocialRequest) throws -> SocialResponse {
         let origin = request.origin

@@ -2,6 +2,28 @@ import Courier
 import CourierPrimitives
 import Foundation
 
+/// Why a request breaks the contract: the status to answer with, the parameter, the reason.
+package struct ContractViolation: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The status to answer with: 400 for a bad parameter, 401 for a missing token.
+    package var status: Int
+    /// The parameter at fault (`size`, `body.email`, `Idempotency-Key`), if one is.
+    package var parameter: String?
+    /// Why, for people.
+    package var reason: String
+
+    /// Creates a violation.
+    package init(status: Int = 400, parameter: String?, reason: String) {
+        self.status = status
+        self.parameter = parameter
+        self.reason = reason
+    }
+
+    package var description: String {
+        if let parameter { return "\(parameter): \(reason)" }
+        return reason
+    }
+}
+
 /// A request that passed its operation's checks, with its parameters ready to read.
 package struct ValidatedRequest: Sendable {
     /// The operation it belongs to.
@@ -23,7 +45,7 @@ extension APIOperation {
     ///
     /// Authentication is not checked here: the backend does it first, to answer 401.
     /// - Parameters:
-    ///   - pathParameters: the decoded path parameters from `ContractRouter`.
+    ///   - pathParameters: the decoded path parameters (from a `PathRouter` over the operations).
     ///   - query: the decoded query items, in order; the first of a repeated name wins.
     ///   - header: looks up a header value, case-insensitively.
     ///   - body: the body when it is in memory and the operation takes JSON; otherwise `nil`.
