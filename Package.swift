@@ -303,8 +303,8 @@ let package = Package(
             dependencies: [
                 "Endpoints", "Courier", "CourierContract", "CourierContractModel", "CourierCurl",
                 "CourierInterceptors",
-                "CourierTesting", "CourierTool", "CourierURLSession", "MockServer", "TestSupport",
-                "SocialBackend",
+                "CourierTesting", "CourierTool", "CourierURLSession", "MockServer", "MockServerContract",
+                "TestSupport", "SocialBackend",
             ],
             path: "Tests/EndpointsTests"),
         .testTarget(

@@ -50,6 +50,10 @@ public struct ContractHandler: HTTPHandler {
     /// The operations served.
     public let operations: [APIOperation]
     private var responders: [String: Responder]
+    /// Answers an operation that has no responder of its own, instead of the example.
+    private var fallback: Responder?
+    /// The operations by id, as the document's operation ids name them.
+    private let declared: [String: APIOperation]
     /// The declaration's document served, or why it could not be read.
     private var served: Result<OpenAPIHandler, DocumentFailure>
 
@@ -57,6 +61,7 @@ public struct ContractHandler: HTTPHandler {
     public init(operations: [APIOperation], responders: [String: Responder] = [:]) {
         self.operations = operations
         self.responders = responders
+        declared = Dictionary(operations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         do {
             let data = try OpenAPIWriter.data(title: "Declared API", operations: operations)
             let document = try OpenAPIDocument.parse(data, url: URL(fileURLWithPath: "openapi.json"))
@@ -76,6 +81,15 @@ public struct ContractHandler: HTTPHandler {
     public func responding(to operation: APIOperation, _ respond: @escaping Responder) -> ContractHandler {
         var copy = self
         copy.responders[operation.id] = respond
+        copy.attachResponders()
+        return copy
+    }
+
+    /// This handler with `respond` answering every operation that has no responder of its own, instead
+    /// of the example: a backend that implements the whole API behind the declaration's checks.
+    package func answeringEveryOperation(_ respond: @escaping Responder) -> ContractHandler {
+        var copy = self
+        copy.fallback = respond
         copy.attachResponders()
         return copy
     }
@@ -101,10 +115,10 @@ public struct ContractHandler: HTTPHandler {
     /// Hands each request that passed the document's checks to its operation's responder.
     private mutating func attachResponders() {
         guard case .success(var handler) = served else { return }
-        let responders = responders
-        let declared = Dictionary(operations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let (responders, fallback, declared) = (responders, fallback, declared)
         handler.responder = { operation, path, request in
-            guard let id = operation.operationID, let respond = responders[id], let declared = declared[id]
+            guard let id = operation.operationID, let declared = declared[id],
+                let respond = responders[id] ?? fallback
             else { return nil }
             return respond(Call(declared, path: path, request: request))
         }
