@@ -108,11 +108,13 @@ let package = Package(
                 "CourierPrimitives",
             ],
             path: "MockServer/Pact"),
-        // A declared API served and checked by the mock server: routing, request validation, examples.
+        // A declared API served and checked by the mock server from its own OpenAPI document, by the code that
+        // serves any document (routing, request validation, examples), with responders of its own.
         .target(
             name: "MockServerContract",
             dependencies: [
-                "MockServer", "Courier", "CourierContract", "CourierContractModel", "CourierPrimitives",
+                "MockServer", "Courier", "CourierContract", "CourierContractModel", "CourierOpenAPI",
+                "CourierPrimitives", "MockServerOpenAPI",
             ],
             path: "MockServer/Contract"),
         // An OpenAPI document served by the mock server: routing, request validation, security, examples.
@@ -301,8 +303,8 @@ let package = Package(
             dependencies: [
                 "Endpoints", "Courier", "CourierContract", "CourierContractModel", "CourierCurl",
                 "CourierInterceptors",
-                "CourierTesting", "CourierTool", "CourierURLSession", "MockServer", "TestSupport",
-                "SocialBackend",
+                "CourierTesting", "CourierTool", "CourierURLSession", "MockServer", "MockServerContract",
+                "TestSupport", "SocialBackend",
             ],
             path: "Tests/EndpointsTests"),
         .testTarget(

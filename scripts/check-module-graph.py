@@ -32,7 +32,9 @@ ALLOWED = {
                              "CourierJSON"},
     # The mock server's HTTP layer, stubs, admin API and chaos need nothing of Courier's.
     "MockServer": {"CourierPrimitives"},
-    "MockServerContract": {"MockServer", "Courier", "CourierContract", "CourierContractModel", "CourierPrimitives"},
+    # A declared API served from its own OpenAPI document by the document's mock: one engine for both.
+    "MockServerContract": {"MockServer", "Courier", "CourierContract", "CourierContractModel", "CourierPrimitives",
+                           "CourierOpenAPI", "MockServerOpenAPI"},
     # Reading OpenAPI documents needs JSON values (YAML is read in Swift), nothing of the client or server.
     "CourierOpenAPI": {"CourierPrimitives", "CourierSchema"},
     # An OpenAPI document served: the server and the reading, nothing of the client.

@@ -1,16 +1,20 @@
 import Courier
 import CourierContract
 import CourierContractModel
+import CourierOpenAPI
 import CourierPrimitives
 import Foundation
 import MockServer
+import MockServerOpenAPI
 
-/// Serves any declared API: routes its operations, refuses a request that breaks its
-/// declaration with a status that says why (401 without a bearer token on an operation declared
-/// with `auth: true`, 400 for a parameter, 415 for a body of another media type, the declared
-/// 422 (else 400) for a body that breaks its schema, each naming the parameter or JSON path, with
-/// the operation's declared error body when it has one), and answers from a responder or,
-/// failing that, an example built from the operation's response schema (marked with
+/// Serves any declared API from its own OpenAPI 3.1 document (`OpenAPIWriter`), by the same code
+/// that serves any document (`OpenAPIHandler`): its operations routed, a request that breaks the
+/// declaration refused with a status that says why (401 without the declared credentials, with a
+/// `WWW-Authenticate` challenge; 400 for a parameter; 415 for a body of another media type; the
+/// declared 422, else 400, for a body that breaks its schema), each problem naming the parameter or
+/// JSON path (`$.text`) and the rule broken, in a body that fits the operation's declared error
+/// schema when it has one. A request that passes is answered by the operation's responder or,
+/// failing that, an example made from its response schema (marked with
 /// `ServerResponse.exampleAnswerHeader`, since an example answers any id).
 ///
 /// ```swift
@@ -46,13 +50,26 @@ public struct ContractHandler: HTTPHandler {
     /// The operations served.
     public let operations: [APIOperation]
     private var responders: [String: Responder]
-    private let router: PathRouter<APIOperation>
+    /// Answers an operation that has no responder of its own, instead of the example.
+    private var fallback: Responder?
+    /// The operations by id, as the document's operation ids name them.
+    private let declared: [String: APIOperation]
+    /// The declaration's document served, or why it could not be read.
+    private var served: Result<OpenAPIHandler, DocumentFailure>
 
     /// Serves `operations`.
     public init(operations: [APIOperation], responders: [String: Responder] = [:]) {
         self.operations = operations
         self.responders = responders
-        router = ContractRouter.router(operations)
+        declared = Dictionary(operations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        do {
+            let data = try OpenAPIWriter.data(title: "Declared API", operations: operations)
+            let document = try OpenAPIDocument.parse(data, url: URL(fileURLWithPath: "openapi.json"))
+            served = .success(OpenAPIHandler(document: document))
+        } catch {
+            served = .failure(DocumentFailure(reason: "\(error)"))
+        }
+        attachResponders()
     }
 
     /// Serves every operation of `api`.
@@ -64,139 +81,79 @@ public struct ContractHandler: HTTPHandler {
     public func responding(to operation: APIOperation, _ respond: @escaping Responder) -> ContractHandler {
         var copy = self
         copy.responders[operation.id] = respond
+        copy.attachResponders()
+        return copy
+    }
+
+    /// This handler with `respond` answering every operation that has no responder of its own, instead
+    /// of the example: a backend that implements the whole API behind the declaration's checks.
+    package func answeringEveryOperation(_ respond: @escaping Responder) -> ContractHandler {
+        var copy = self
+        copy.fallback = respond
+        copy.attachResponders()
         return copy
     }
 
     /// Refuses, before stubs are tried, a request to a declared operation that breaks its
     /// declaration.
     public func gate(_ request: ServerRequest) -> ServerResponse? {
-        guard case .operation(let operation, let path) = route(request) else { return nil }
-        if case .failure(let violation) = validate(request, operation, path) {
-            return Self.refusal(violation, operation)
+        switch served {
+        case .success(let handler): handler.gate(request)
+        case .failure(let failure): failure.response
         }
-        return nil
     }
 
-    /// Answers a declared operation: 405 for a known path with another method, else the
+    /// Answers a declared operation: 405 with `Allow` for a known path with another method, else the
     /// responder's answer or the example.
     public func handle(_ request: ServerRequest) -> ServerResponse? {
-        switch route(request) {
-        case .noRoute:
-            return nil
-        case .methodNotAllowed(let allowed):
-            var response = Self.error(405, "method_not_allowed", "use \(allowed.joined(separator: ", "))")
-            response.headers.add(name: "Allow", value: allowed.joined(separator: ", "))
-            return response
-        case .operation(let operation, let path):
-            switch validate(request, operation, path) {
-            case .failure(let violation): return Self.refusal(violation, operation)
-            case .success(let call):
-                if let responder = responders[operation.id] { return responder(call) }
-                guard let schema = operation.success.schema else {
-                    return ServerResponse(
-                        status: operation.successStatus,
-                        headers: [ServerResponse.exampleAnswerHeader: "example"])
-                }
-                let body = (try? schema.example().prettyData()) ?? Data("{}".utf8)
-                return ServerResponse(
-                    status: operation.successStatus,
-                    headers: [
-                        "Content-Type": "application/json", ServerResponse.exampleAnswerHeader: "example",
-                    ],
-                    body: .data(body))
-            }
+        switch served {
+        case .success(let handler): handler.handle(request)
+        case .failure(let failure): failure.response
         }
     }
 
-    private func route(_ request: ServerRequest) -> ContractRouter.Match {
-        ContractRouter.match(method: request.method, path: request.path, with: router)
+    /// Hands each request that passed the document's checks to its operation's responder.
+    private mutating func attachResponders() {
+        guard case .success(var handler) = served else { return }
+        let (responders, fallback, declared) = (responders, fallback, declared)
+        handler.responder = { operation, path, request in
+            guard let id = operation.operationID, let declared = declared[id],
+                let respond = responders[id] ?? fallback
+            else { return nil }
+            return respond(Call(declared, path: path, request: request))
+        }
+        served = .success(handler)
     }
 
-    private func validate(_ request: ServerRequest, _ operation: APIOperation, _ path: [String: String])
-        -> Result<Call, ContractViolation>
-    {
-        if operation.requiresAuth,
-            !operation.security.contains(where: { scheme in
-                scheme.isPresent(
-                    header: { request.headers[$0] },
-                    query: { name in request.query.first { $0.name == name }?.value })
-            })
-        {
-            let names = operation.security.map(\.name).joined(separator: " or ")
-            return .failure(
-                ContractViolation(
-                    status: 401, parameter: "Authorization",
-                    reason: operation.security == [.bearer]
-                        ? "a bearer token is required" : "credentials are required: \(names)"))
-        }
-        do {
-            // The body's JSON is parsed once for the gate and the answer (a spilled body read back
-            // from disk), shared by every copy of the request.
-            let validated = try operation.validate(
-                pathParameters: path, query: request.query, header: { request.headers[$0] }, body: nil,
-                hasBody: request.bodyFile != nil || !request.body.isEmpty,
-                parsedBody: { try? request.bodyJSON.get() })
-            return .success(
-                Call(operation: operation, values: validated.values, json: validated.json, request: request))
-        } catch {
-            return .failure(error)
+    /// Why the declaration's document could not be served: every request gets a 500 saying so.
+    private struct DocumentFailure: Error {
+        var reason: String
+
+        var response: ServerResponse {
+            let body: JSONValue = .object([
+                "error": .string("invalid_declaration"),
+                "message": .string("the declaration's OpenAPI document cannot be served: \(reason)"),
+            ])
+            return .json(body.serialized(pretty: true), status: 500)
         }
     }
+}
 
-    /// The answer to a request that breaks the declaration: the operation's declared error body
-    /// for the status when it has one (an example of its schema with the error code, message and
-    /// parameter filled in where it has such properties), else a JSON error.
-    private static func refusal(_ violation: ContractViolation, _ operation: APIOperation) -> ServerResponse {
-        let code =
-            switch violation.status {
-            case 401: "unauthorized"
-            case 415: "unsupported_media_type"
-            case 422: "unprocessable_content"
-            default: "bad_request"
-            }
-        var facts: [String: String] = [
-            "error": code, "code": code, "message": violation.description, "reason": violation.description,
-            "detail": violation.description,
-        ]
-        if let parameter = violation.parameter { facts["parameter"] = parameter }
-        var body: JSONValue
-        if let schema = operation.response(for: violation.status)?.schema {
-            body = schema.example()
-            if case .object(var members) = body, case .object(let properties, _) = schema.unwrapped {
-                for property in properties {
-                    guard let fact = facts[property.name], case .string = property.schema.unwrapped else {
-                        continue
-                    }
-                    members[property.name] = .string(fact)
-                }
-                body = .object(members)
-            }
-        } else {
-            var members: [String: JSONValue] = [
-                "error": .string(code), "message": .string(violation.description),
-            ]
-            if let parameter = violation.parameter { members["parameter"] = .string(parameter) }
-            body = .object(members)
-        }
-        var headers: ServerHeaders = ["Content-Type": "application/json"]
-        let challenges = operation.security.compactMap(\.challenge)
-        if violation.status == 401 {
-            // An operation that takes only API keys has no HTTP challenge to name.
-            if !challenges.isEmpty || !operation.requiresAuth {
-                headers.add(
-                    name: "WWW-Authenticate",
-                    value: challenges.isEmpty ? "Bearer" : challenges.joined(separator: ", "))
+extension ContractHandler.Call {
+    /// The call of `operation` made by `request`, its parameters read as the declaration names them.
+    init(_ operation: APIOperation, path: [String: String], request: ServerRequest) {
+        var values: [String: String] = [:]
+        for parameter in operation.parameters {
+            let name = parameter.name
+            switch parameter.location {
+            case .path: values[name] = path[name].map { $0.removingPercentEncoding ?? $0 }
+            case .query: values[name] = request.query.first { $0.name == name }?.value
+            case .header: values[name] = request.headers[name]
             }
         }
-        return ServerResponse(
-            status: violation.status, headers: headers, body: .data((try? body.prettyData()) ?? Data()))
-    }
-
-    private static func error(_ status: Int, _ code: String, _ message: String) -> ServerResponse {
-        let body: JSONValue = .object(["error": .string(code), "message": .string(message)])
-        return ServerResponse(
-            status: status, headers: ["Content-Type": "application/json"],
-            body: .data((try? body.prettyData()) ?? Data()))
+        // The checks parsed a JSON body already; the request keeps it.
+        let json = operation.takesJSON ? try? request.bodyJSON.get() : nil  // allowed: checked before
+        self.init(operation: operation, values: values, json: json, request: request)
     }
 }
 

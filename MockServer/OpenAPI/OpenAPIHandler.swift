@@ -29,6 +29,15 @@ public struct OpenAPIHandler: HTTPHandler {
     private let router: OpenAPIRouter
     private let check: RequestCheck
     private let builder: ResponseBuilder
+    /// Answers a request that passed the document's checks in place of its examples; `nil` from it
+    /// leaves the request to them. A layer serving the document with answers of its own sets it.
+    package var responder: Responder?
+
+    /// Answers an operation's request that passed the checks: the operation, its path variables (still
+    /// percent-encoded) and the request; `nil` to answer from the document.
+    package typealias Responder =
+        @Sendable (_ operation: OpenAPIOperation, _ path: [String: String], _ request: ServerRequest) ->
+        ServerResponse?
 
     /// Serves `document`.
     /// - Parameters:
@@ -79,6 +88,7 @@ public struct OpenAPIHandler: HTTPHandler {
             if let refusal = check.check(request, operation, path: path) {
                 return builder.refusal(refusal, operation)
             }
+            if let answer = responder?(operation, path, request) { return answer }
             return builder.respond(to: request, operation)
         }
     }

@@ -7,6 +7,13 @@ import MockServer
 /// (matrix), `id[role]=admin` (deepObject), `1%202` (spaceDelimited), `1|2` (pipeDelimited).
 struct ParameterDecoding {
     let document: OpenAPIDocument
+    /// Types a text value by its schema: the engine's rule, one for documents and declarations.
+    let validator: SchemaValidator
+
+    init(document: OpenAPIDocument) {
+        self.document = document
+        validator = SchemaValidator(document: document)
+    }
 
     /// What went wrong reading a parameter (before its schema is checked).
     struct Malformed: Error {
@@ -74,16 +81,11 @@ struct ParameterDecoding {
         return .primitive
     }
 
-    /// A text value typed by the schema: `7` for an integer, `true` for a boolean, else the text.
+    /// A text value typed by the schema (`SchemaValidator.value(ofText:for:)`); the text itself
+    /// when there is no schema.
     func coerce(_ text: String, _ schema: JSONValue?) -> JSONValue {
-        let types = types(schema)
-        if types.contains("integer"), let number = Int64(text) { return .int(number) }
-        if types.contains("number"), let number = Double(text), number.isFinite {
-            return Int64(exactly: number).map(JSONValue.int) ?? .double(number)
-        }
-        if types.contains("boolean"), text == "true" || text == "false" { return .bool(text == "true") }
-        if types.contains("null"), text.isEmpty || text == "null", !types.contains("string") { return .null }
-        return .string(text)
+        guard let schema else { return .string(text) }
+        return validator.value(ofText: text, for: schema)
     }
 
     private func decoded(_ text: Substring) -> String {

@@ -285,6 +285,9 @@ struct RequestCheck {
             }
             return refusal(value, schema)
         }
+        // A binary body is taken as sent, unread: its schema describes no structure to check, and an
+        // upload may be large and stay in its file.
+        guard Self.readsBody(essence) else { return nil }
         let data: Data
         do {
             data = try request.bodyData()
@@ -331,6 +334,12 @@ struct RequestCheck {
             return nil
         }
         return refusal(value, schema)
+    }
+
+    /// Whether a body of this media type is read to be checked: a form, XML or text; not a binary one.
+    static func readsBody(_ essence: String) -> Bool {
+        essence == "application/x-www-form-urlencoded" || essence == "multipart/form-data"
+            || essence.hasSuffix("/xml") || essence.hasSuffix("+xml") || essence.hasPrefix("text/")
     }
 
     /// The 422 for a body value that breaks its schema, each violation a problem; nil when it holds.

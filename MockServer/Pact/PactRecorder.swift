@@ -31,6 +31,8 @@ public final class PactRecorder: Sendable {
     /// The operations whose schemas give the matching rules.
     public let operations: [APIOperation]
     private let state = Locked<(given: [ProviderState], interactions: [PactInteraction])>(([], []))
+    /// Finds the declared operation of an exchange; built once.
+    private let router: PathRouter<APIOperation>
 
     /// Creates a recorder.
     /// - Parameters:
@@ -43,6 +45,7 @@ public final class PactRecorder: Sendable {
         self.consumer = consumer
         self.provider = provider
         self.operations = operations
+        router = PathRouter(operations.map { (method: $0.method.rawValue, template: $0.path, value: $0) })
     }
 
     /// Makes the interactions recorded from now on need `name` (replacing earlier states).
@@ -96,9 +99,12 @@ public final class PactRecorder: Sendable {
     private func makeInteraction(
         _ request: ServerRequest, _ response: ServerResponse, states: [ProviderState], description: String?
     ) -> PactInteraction {
-        let match = ContractRouter.match(method: request.method, path: request.path, in: operations)
         let operation: APIOperation? =
-            if case .operation(let operation, _) = match { operation } else { nil }
+            if case .route(let operation, _) = router.match(method: request.method, path: request.path) {
+                operation
+            } else {
+                nil
+            }
         let recordedRequest = PactRequestRecording(request: request, operation: operation).request
         let recordedResponse = PactResponseRecording(response: response, operation: operation).response
         let target = request.query.isEmpty ? request.decodedPath : request.target

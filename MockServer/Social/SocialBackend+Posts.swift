@@ -4,10 +4,11 @@ import CourierContractModel
 import Endpoints
 import Foundation
 import MockServer
+import MockServerContract
 
 extension SocialBackend {
     /// Posts whose page number is in `pageNumber ..< pageNumber + size`, ascending.
-    func page(_ call: ValidatedRequest, origin: String) -> SocialResponse {
+    func page(_ call: ContractHandler.Call, origin: String) -> SocialResponse {
         let pageNumber = call.int("pageNumber") ?? 1
         let size = call.int("size") ?? 5
         let end = pageNumber + size
@@ -39,7 +40,7 @@ extension SocialBackend {
 
     /// A user's feed, newest first, with an opaque-looking cursor. Everyone
     /// follows everyone in the mock, so the feed holds every post; only its owner may read it.
-    func feed(_ call: ValidatedRequest, userId: String, origin: String) throws -> SocialResponse {
+    func feed(_ call: ContractHandler.Call, userId: String, origin: String) throws -> SocialResponse {
         let owner = call.string("userId") ?? ""
         let limit = call.int("limit") ?? 10
         let after = call.string("after").flatMap { Int($0.dropFirst()) }
@@ -55,7 +56,7 @@ extension SocialBackend {
     }
 
     /// The latest posts, then the ones before a key, until the oldest.
-    func latest(_ call: ValidatedRequest, origin: String) -> SocialResponse {
+    func latest(_ call: ContractHandler.Call, origin: String) -> SocialResponse {
         let limit = call.int("limit") ?? 10
         let before = call.string("before").flatMap { Int($0.dropFirst(2)) }
         let page = state.withLock { state -> KeysetPage<Post> in

@@ -9,8 +9,8 @@ import MockServerContract
 
 /// The stateful social backend: the `Contract` implemented in memory, with video files on disk.
 ///
-/// It routes and validates every request by the contract (a request that breaks it gets a
-/// 400 naming the parameter), authenticates with bearer tokens (401 without a valid one,
+/// It routes and validates every request by the contract's own OpenAPI document, as the mock of
+/// any document does (a request that breaks it gets a 400 naming the parameter), authenticates with bearer tokens (401 without a valid one,
 /// 403 for another user's data), and stores uploads by moving the server's spooled body
 /// file, never reading it into memory. Plug it into a `MockServer` as a handler; paths
 /// outside the contract and `/storage/` are left to the next handler.
@@ -68,43 +68,82 @@ public final class SocialBackend: Sendable {
         state.withLock { ($0.users.count, $0.posts.count, $0.tweets.count, $0.videos.count) }
     }
 
-    /// Answers a request, or returns `nil` when the path is not the backend's.
-    func respond(to request: SocialRequest) -> SocialResponse? {
-        if request.path.hasPrefix("/storage/") { return serveStorage(request) }
-        if servesProviderStates, request.path == Self.providerStatesPath { return setProviderState(request) }
-        switch ContractRouter.match(method: request.method, path: request.path, in: SocialAPI.operations) {
-        case .noRoute:
-            return nil
-        case .methodNotAllowed(let allowed):
-            var response = SocialResponse.error(
-                405, "method_not_allowed",
-                "\(request.method) is not allowed here; use \(allowed.joined(separator: ", "))")
-            response.headers.append(("Allow", allowed.joined(separator: ", ")))
-            return response
-        case .operation(let operation, let pathParameters):
-            do {
-                let userId = operation.requiresAuth ? try authenticate(request) : nil
-                // A JSON body spilled to disk (over 1 MiB) is read back to be validated; a file
-                // upload stays on disk.
-                let inMemoryBody: Data? =
-                    request.bodyFile == nil
-                    ? request.body
-                    : operation.takesJSON ? request.bodyFile.flatMap { try? Data(contentsOf: $0) } : nil
-                let validated = try operation.validate(
-                    pathParameters: pathParameters, query: request.query, header: request.header,
-                    body: inMemoryBody, hasBody: request.hasBody)
-                return try perform(validated, userId: userId, request: request)
-            } catch let violation as ContractViolation {
-                return .violation(violation)
-            } catch let failure as SocialFailure {
-                return failure.response
-            } catch {
-                return .error(500, "internal", "\(error)")
-            }
+    /// Answers a request, or returns `nil` when the path is not the backend's. The contract's
+    /// operations are routed and checked by the mock of the API's own document (`ContractHandler`);
+    /// a request that passes is authenticated and performed here.
+    func respond(to request: ServerRequest) -> ServerResponse? {
+        let social = SocialRequest(request)
+        if request.path.hasPrefix("/storage/") { return serveStorage(social)?.server }
+        if servesProviderStates, request.path == Self.providerStatesPath {
+            return setProviderState(social).server
+        }
+        let performed = Locked(false)
+        let contract = Self.contract.answeringEveryOperation { [self] call in
+            performed.withLock { $0 = true }
+            return answer(call).server
+        }
+        guard let response = contract.handle(request) else { return nil }
+        return performed.withLock { $0 } ? response : Self.refusal(response)
+    }
+
+    /// The contract served: the document of `SocialAPI`, built once.
+    static let contract = ContractHandler(operations: SocialAPI.operations)
+
+    /// Authenticates and performs a call that passed the contract's checks.
+    func answer(_ call: ContractHandler.Call) -> SocialResponse {
+        let request = SocialRequest(call.request)
+        do {
+            let userId = call.operation.requiresAuth ? try authenticate(request) : nil
+            return try perform(call, userId: userId, request: request)
+        } catch let violation as ContractViolation {
+            return .violation(violation)
+        } catch let failure as SocialFailure {
+            return failure.response
+        } catch {
+            return .error(500, "internal", "\(error)")
         }
     }
 
-    func perform(_ call: ValidatedRequest, userId: String?, request: SocialRequest) throws -> SocialResponse {
+    /// The contract's refusal as the API's error body (`APIErrorBody`), naming the parameter at fault
+    /// (`size`, `body.password`, `Authorization`); `Allow` lists HEAD wherever GET is.
+    static func refusal(_ response: ServerResponse) -> ServerResponse {
+        guard case .data(let data) = response.body,
+            let body = try? JSONValue.parse(data)  // allowed: a body that is not JSON is passed on
+        else { return response }
+        let message = body["message"]?.stringValue ?? "refused"
+        var refused: SocialResponse
+        if response.status == 405 {
+            var allowed = (response.headers["Allow"] ?? "").components(separatedBy: ", ")
+            if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
+            refused = .error(405, "method_not_allowed", message)
+            refused.headers.append(("Allow", allowed.joined(separator: ", ")))
+        } else if [400, 401, 415, 422].contains(response.status) {
+            var parameter: String?
+            if case .array(let problems) = body["problems"] ?? .null, let first = problems.first {
+                switch first["in"]?.stringValue {
+                case "security": parameter = "Authorization"
+                case "body":
+                    parameter =
+                        first["name"]?.stringValue
+                        ?? first["path"]?.stringValue.map { "body" + $0.dropFirst() } ?? "body"
+                default: parameter = first["name"]?.stringValue
+                }
+            }
+            refused = .error(
+                response.status, response.status == 401 ? "unauthorized" : "bad_request", message,
+                parameter: parameter)
+            for challenge in response.headers.values(for: "WWW-Authenticate") {
+                refused.headers.append(("WWW-Authenticate", challenge))
+            }
+        } else {
+            return response
+        }
+        return refused.server
+    }
+
+    func perform(_ call: ContractHandler.Call, userId: String?, request: SocialRequest) throws
+        -> SocialResponse
+    {
         let origin = request.origin
         let me = userId ?? ""
         switch call.operation.id {
@@ -135,7 +174,13 @@ public final class SocialBackend: Sendable {
     }
 }
 
-extension ValidatedRequest {
+extension ContractHandler.Call {
+    /// A parameter's value as text.
+    func string(_ name: String) -> String? { values[name] }
+
+    /// A parameter's value as an integer (already checked to parse).
+    func int(_ name: String) -> Int? { values[name].flatMap { Int($0) } }
+
     /// The JSON body decoded as `T` (already validated against the schema).
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         guard let json else { throw ContractViolation(parameter: "body", reason: "is required") }

@@ -68,17 +68,39 @@ public struct SchemaValidator: Sendable {
         validate(value, against: schema, direction: direction, limit: 1).isEmpty
     }
 
-    /// A parameter's text as the JSON value `schema` types it: `7` for an integer, `true` for a boolean,
-    /// else the text itself (which the schema then refuses if it wants another type).
+    /// A value that arrives as text (a parameter, a form field, an XML element) as the JSON value
+    /// `schema` types it: `7` for an integer, `true` for a boolean, `null` for an empty or `null` text
+    /// where null is allowed and a string is not, else the text itself (which the schema then refuses if
+    /// it wants another type). The types are the schema's own and those of its `allOf` parts and
+    /// `oneOf`/`anyOf` options, references followed.
     package func value(ofText text: String, for schema: JSONValue) -> JSONValue {
-        let types = types(of: root.resolve(schema)) ?? []
+        let types = textTypes(of: schema, depth: 0)
         if types.contains("integer"), let number = Int64(text) { return .int(number) }
         if types.contains("number"), let number = Double(text), number.isFinite {
             return Int64(exactly: number).map(JSONValue.int) ?? .double(number)
         }
         if types.contains("boolean"), text == "true" || text == "false" { return .bool(text == "true") }
+        if types.contains("null"), text.isEmpty || text == "null", !types.contains("string") { return .null }
         return .string(text)
     }
+
+    /// Every type `schema` or one of its parts or options allows, in the order they are written.
+    private func textTypes(of schema: JSONValue, depth: Int) -> [String] {
+        // A reference cycle through the parts ends here: its types are those found so far.
+        guard depth < Self.maxTextTypeDepth else { return [] }
+        let resolved = root.resolve(schema)
+        var found = types(of: resolved) ?? []
+        for key in ["allOf", "oneOf", "anyOf"] {
+            guard case .array(let parts) = resolved[key] ?? .null else { continue }
+            for part in parts {
+                found += textTypes(of: part, depth: depth + 1).filter { !found.contains($0) }
+            }
+        }
+        return found
+    }
+
+    /// The most schemas within one another searched for a text value's types.
+    static let maxTextTypeDepth = 32
 
     private static let expressions = Locked<[String: NSRegularExpression]>([:])
 

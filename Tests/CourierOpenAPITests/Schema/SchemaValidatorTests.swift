@@ -165,3 +165,25 @@ enum SchemaFixtures {
             ])
     }
 }
+
+/// A value that arrives as text is typed by its schema's own type, its references, its `allOf` parts and
+/// its `oneOf`/`anyOf` options: one rule for a document's parameters, form fields and XML, and a
+/// declaration's parameters.
+@Test func aTextValueIsTypedThroughReferencesPartsAndOptions() throws {
+    let document = try SchemaFixtures.document(
+        "3.1.0", schemas: "Count: {type: integer}\nFlag: {anyOf: [{type: boolean}, {type: 'null'}]}")
+    let validator = SchemaValidator(document: document)
+    let count = try SchemaFixtures.yaml("{$ref: '#/components/schemas/Count'}")
+    #expect(validator.value(ofText: "7", for: count) == .int(7))
+    #expect(validator.value(ofText: "seven", for: count) == .string("seven"))
+    let parts = try SchemaFixtures.yaml("{allOf: [{$ref: '#/components/schemas/Count'}, {minimum: 1}]}")
+    #expect(validator.value(ofText: "7", for: parts) == .int(7))
+    let flag = try SchemaFixtures.yaml("{$ref: '#/components/schemas/Flag'}")
+    #expect(validator.value(ofText: "true", for: flag) == .bool(true))
+    #expect(validator.value(ofText: "null", for: flag) == .null)
+    #expect(validator.value(ofText: "", for: flag) == .null)
+    let nullableText = try SchemaFixtures.yaml("{type: [string, 'null']}")
+    #expect(validator.value(ofText: "", for: nullableText) == .string(""))
+    let number = try SchemaFixtures.yaml("{oneOf: [{type: number}, {type: string}]}")
+    #expect(validator.value(ofText: "2.5", for: number) == .double(2.5))
+}

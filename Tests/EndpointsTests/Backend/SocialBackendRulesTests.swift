@@ -23,20 +23,12 @@ final class SocialBackendRulesTests {
         if let token { fields.append(("Authorization", "Bearer \(token)")) }
         if json != nil { fields.append(("Content-Type", "application/json")) }
         fields += headers.map { (name: $0.0, value: $0.1) }
-        let parts = target.split(separator: "?", maxSplits: 1)
-        let query: [(name: String, value: String)] =
-            parts.count > 1
-            ? parts[1].split(separator: "&").map {
-                let pair = $0.split(separator: "=", maxSplits: 1)
-                return (String(pair[0]), pair.count > 1 ? String(pair[1]) : "")
-            } : []
-        let request = SocialRequest(
-            method: method, path: String(parts[0]), query: query, headers: fields,
-            body: Data((json ?? "").utf8))
+        let request = ServerRequest(
+            method: method, target: target, headers: ServerHeaders(fields), body: Data((json ?? "").utf8))
         guard let response = backend.respond(to: request) else { return (0, Data(), []) }
         var body = Data()
         if case .data(let data) = response.body { body = data }
-        return (response.status, body, response.headers)
+        return (response.status, body, Array(response.headers))
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
@@ -79,7 +71,10 @@ final class SocialBackendRulesTests {
         #expect(try decode(APIErrorBody.self, signup.body).parameter == "body.password")
         let wrongMethod = call("DELETE", "/posts")
         #expect(wrongMethod.status == 405)
-        #expect(wrongMethod.headers.contains { $0.name == "Allow" })
+        let allow = wrongMethod.headers.first { $0.name == "Allow" }?.value ?? ""
+        #expect(
+            Set(allow.components(separatedBy: ", ")) == ["GET", "HEAD", "POST"], "HEAD goes wherever GET does"
+        )
         #expect(call("GET", "/not-ours").status == 0)
     }
 

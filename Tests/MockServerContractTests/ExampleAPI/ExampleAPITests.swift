@@ -62,7 +62,7 @@ struct ExampleAPITests {
             #expect(created.status == 201, "\(created.text)")
             let deleted = try perform(server, "PUT", "/notes")
             #expect(deleted.status == 405)
-            #expect(deleted.headers.first { $0.0 == "Allow" }?.1.contains("HEAD") == true)
+            #expect(deleted.headers.first { $0.0 == "Allow" }?.1.contains("GET") == true)
         }
     }
 
@@ -78,7 +78,7 @@ struct ExampleAPITests {
             }
             #expect(error?.status == 400)
             let body = String(decoding: error?.body ?? Data(), as: UTF8.self)
-            #expect(body.contains("body.text") && body.contains("shorter than 1 characters"), "\(body)")
+            #expect(body.contains("$.text") && body.contains("shorter than 1 characters"), "\(body)")
             let tooMany = await #expect(throws: CourierError.self) {
                 try await manager.send(NotesAPI.list(limit: 99))
             }
@@ -107,10 +107,12 @@ struct ExampleAPITests {
             }
             #expect(refused?.status == 400, "the stub must not answer a request the declaration refuses")
             let listed = try await manager.sendRaw(NotesAPI.list())
-            let example = NotesAPI.list().operation.success.schema?.example()
+            let schema = try #require(NotesAPI.list().operation.success.schema)
+            let value = try JSONValue.parse(listed.value)
+            #expect(listed.headers[ServerResponse.exampleAnswerHeader] == "example")
             #expect(
-                try JSONValue.parse(listed.value) == example,
-                "other operations still answer from their examples")
+                schema.violations(of: value, at: "response").isEmpty,
+                "other operations still answer from examples of their schemas")
             await transport.shutdown()
         }
     }
