@@ -51,8 +51,8 @@ package enum MockCommand: Command {
         static let credentials = Option.value(
             "--credentials", placeholder: "KIND=VALUE",
             help:
-                "with --openapi: the only credentials taken, bearer=TOKEN, basic=USER:PASSWORD or apiKey=NAME:VALUE (repeatable; default: any of the right form)"
-        )
+                "with --openapi: the only credentials taken, bearer=TOKEN, basic=USER:PASSWORD or apiKey=NAME:VALUE (default: any of the right form)",
+            repeatable: true)
         static let undeclaredRefusals = Option.value(
             "--undeclared-refusals", placeholder: "MODE",
             help:
