@@ -185,7 +185,13 @@ final class StatefulStore: Sendable {
             state.collections[collection, default: Items()].put(Self.text(id), .object(resource))
             return id
         }
-        if answer != nil { response.body = .data(JSONValue.object(resource).serialized(pretty: true)) }
+        if let answer {
+            // An id field the answer's schema does not have stays out of the answer, not out of the store.
+            let holds =
+                answer.schema.map { builder.validator.isValid(.object(resource), against: $0) } ?? true
+            let shown = holds ? resource : overlay(resource, onto: answer.object, schema: answer.schema)
+            response.body = .data(JSONValue.object(shown).serialized(pretty: true))
+        }
         let location = request.path.hasSuffix("/") ? request.path : request.path + "/"
         let segment =
             Self.text(id).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? Self.text(id)
