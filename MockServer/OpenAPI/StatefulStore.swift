@@ -219,16 +219,18 @@ final class StatefulStore: Sendable {
         let response = builder.respond(to: request, operation)
         guard (200...299).contains(response.status) else { return response }
         let sent = Self.object(request)
+        let answer = body(of: response, operation)
+        let pathSchema = operation.parameters.first { $0.location == .path && $0.name == name }?.schema
         let item: JSONValue = state.withLock { state in
             var resource = state.collections[collection]?.items[id]?.object ?? [:]
-            for (name, value) in sent {
-                if merge, value == .null { resource[name] = nil } else { resource[name] = value }
+            for (key, value) in sent {
+                if merge, value == .null { resource[key] = nil } else { resource[key] = value }
             }
-            // The identifier stays the path's, in the type the resource had it.
-            let field = idField(name, among: Array(resource.keys))
+            // The identifier stays the path's: in the type the resource had it, else its schema's.
+            let field = idField(name, among: Array(resource.keys) + Array((answer?.object ?? [:]).keys))
             if let field {
                 let old = state.collections[collection]?.items[id]?.object?[field]
-                resource[field] = old ?? (Int64(id).map(JSONValue.int) ?? .string(id))
+                resource[field] = old ?? typed(id, answer?.property(field, document) ?? pathSchema)
             }
             state.collections[collection, default: Items()].put(id, .object(resource))
             return .object(resource)
@@ -390,6 +392,13 @@ final class StatefulStore: Sendable {
         }
         state.counter += 1
         return .string("resource-\(state.counter)")
+    }
+
+    /// The path's identifier in the type its schema says: a number for an integer or number schema.
+    func typed(_ id: String, _ schema: JSONValue?) -> JSONValue {
+        let type = schema.map(document.resolve)?["type"]?.stringValue
+        if type == "integer" || type == "number", let number = Int64(id) { return .int(number) }
+        return .string(id)
     }
 
     static func text(_ value: JSONValue) -> String { value.stringValue ?? value.text }

@@ -69,8 +69,10 @@ import Testing
             // PUT creates the resource it names.
             let put = try await client.json("PUT", "/v1/pets/40", #"{"name": "Kit"}"#, headers: auth)
             #expect(put.status == 200)
-            #expect(
-                try await client.send("GET", "/v1/pets/40", headers: auth).json?["name"] == .string("Kit"))
+            #expect(put.json?["id"] == .int(40), "the path's id, in the schema's type")
+            let kit = try await client.send("GET", "/v1/pets/40", headers: auth)
+            #expect(kit.json?["name"] == .string("Kit"))
+            #expect(kit.json?["id"] == .int(40))
         }
     }
 
