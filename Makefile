@@ -20,6 +20,7 @@ test: deps-test
 	scripts/check-doc-snippets.sh
 	scripts/check-module-graph.py
 	scripts/pact-interop.sh
+	scripts/plugin-check.sh
 
 build: deps-build
 	$(SWIFT) build $(SWIFTFLAGS)

@@ -25,6 +25,10 @@ let package = Package(
         .library(name: "MockServerPact", targets: ["MockServerPact"]),
         .library(name: "CourierTool", targets: ["CourierTool"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
+        // A target's API declarations from the OpenAPI document in its folder: at build time, or written
+        // into the folder on request.
+        .plugin(name: "CourierOpenAPIPlugin", targets: ["CourierOpenAPIPlugin"]),
+        .plugin(name: "CourierOpenAPICommand", targets: ["CourierOpenAPICommand"]),
     ],
     targets: [
         // Small shared pieces (a lock box, a JSON value) that Courier and MockServer both import.
@@ -84,6 +88,25 @@ let package = Package(
         .target(
             name: "CourierOpenAPI", dependencies: ["CourierPrimitives", "CourierSchema"],
             path: "Sources/CourierOpenAPI"),
+        // The plugins' generator: a document and courier-openapi.json in, one Swift file of declarations out.
+        .executableTarget(
+            name: "CourierOpenAPIGenerator", dependencies: ["CourierOpenAPI"],
+            path: "Sources/CourierOpenAPIGenerator"),
+        .plugin(
+            name: "CourierOpenAPIPlugin", capability: .buildTool(), dependencies: ["CourierOpenAPIGenerator"],
+            path: "Plugins/CourierOpenAPIPlugin"),
+        .plugin(
+            name: "CourierOpenAPICommand",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-courier-openapi",
+                    description: "write the declarations of each target's OpenAPI document into its folder"),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "writes <Target>+OpenAPI.swift beside the target's document")
+                ]),
+            dependencies: ["CourierOpenAPIGenerator"],
+            path: "Plugins/CourierOpenAPICommand"),
         .target(
             name: "CourierCurl",
             dependencies: ["Courier", "CCurlShim"],

@@ -18,7 +18,7 @@ import hypothesis
 import schemathesis
 import yaml
 from hypothesis import HealthCheck, given, settings
-from openapi_core import OpenAPI
+from openapi_core import Config, OpenAPI
 from openapi_core.testing import MockRequest, MockResponse
 
 
@@ -52,6 +52,20 @@ def credentials(document):
     return headers, query, cookies
 
 
+def json_media_types(value):
+    """Every media type named in the document whose suffix is +json."""
+    found = set()
+    if isinstance(value, dict):
+        for key, member in value.items():
+            if key == "content" and isinstance(member, dict):
+                found |= {name for name in member if name.split(";")[0].strip().endswith("+json")}
+            found |= json_media_types(member)
+    elif isinstance(value, list):
+        for member in value:
+            found |= json_media_types(member)
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("document")
@@ -64,7 +78,11 @@ def main():
     served = args.base_url.rstrip("/") + base_path(document)
     # openapi-core matches requests to the servers: point them at the mock.
     local = dict(document, servers=[{"url": served}])
-    openapi = OpenAPI.from_dict(local, base_uri=Path(args.document).resolve().as_uri())
+    # openapi-core reads only application/json as JSON: the document's +json types (application/problem+json)
+    # are JSON too.
+    structured = {name: json.loads for name in json_media_types(document)}
+    openapi = OpenAPI.from_dict(local, base_uri=Path(args.document).resolve().as_uri(),
+                                config=Config(extra_media_type_deserializers=structured))
     schema = schemathesis.openapi.from_dict(local)
     headers, query, cookies = credentials(document)
 

@@ -4,8 +4,12 @@
 #   2. scripts/openapi-mock-answers.py sends valid requests for every operation and openapi-core
 #      validates every answer against the document.
 # Each document gets its own mock on a free loopback port (own log and pid, stopped on exit).
+# The documents in Tests/Fixtures/OpenAPI/stateful/ declare how they refuse bad requests: they are served
+# with `--stateful` and `--credentials` (the values the script sends), and schemathesis runs all its
+# checks, the stateful phase's among them, with no exception.
 # Usage: scripts/openapi-mock-check.sh [DOCUMENT…]   (env: COURIER=path/to/courier, MAX_EXAMPLES=20,
-#        SEED=1, VENV=dir; default documents: Tests/Fixtures/OpenAPI/*.yaml and *.json)
+#        SEED=1, VENV=dir; default documents: Tests/Fixtures/OpenAPI/*.yaml and *.json, then stateful/*.yaml;
+#        STATEFUL=1 serves the documents given as arguments the stateful way)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -18,6 +22,8 @@ WORK="$(realpath "$(mktemp -d .build/openapi-mock-check.XXXXXX)")"
 MOCK_PID=""
 # Which checks apply to a mock, and each document's exceptions with their reasons.
 CONFIG="$(pwd)/Tests/Fixtures/OpenAPI/schemathesis.toml"
+# The stateful documents' settings: every check on.
+STATEFUL_CONFIG="$(pwd)/Tests/Fixtures/OpenAPI/stateful/schemathesis.toml"
 
 stop_mock() {
     if [[ -n "$MOCK_PID" ]]; then kill "$MOCK_PID" 2>/dev/null || true; wait "$MOCK_PID" 2>/dev/null || true; fi
@@ -40,20 +46,65 @@ if [[ -z "${COURIER:-}" ]]; then
     COURIER="$(pwd)/.build/debug/courier"
 fi
 
-if [[ $# -gt 0 ]]; then documents=("$@"); else
+if [[ $# -gt 0 ]]; then
+    if [[ "${STATEFUL:-0}" == 1 ]]; then documents=(); stateful_documents=("$@"); else
+        documents=("$@"); stateful_documents=(); fi
+else
     shopt -s nullglob
     documents=(Tests/Fixtures/OpenAPI/*.yaml Tests/Fixtures/OpenAPI/*.json)
+    stateful_documents=(Tests/Fixtures/OpenAPI/stateful/*.yaml)
 fi
 
 failed=0
-for document in "${documents[@]}"; do
+# check DOCUMENT stateful|stateless: serves the document, runs schemathesis and openapi-core against it.
+check() {
+    local document="$1" mode="$2"
+    local name path config
     name="$(basename "$document")"
     path="$(realpath "$document")"
-    echo "== $name: $(wc -c < "$document") bytes"
+    echo "== $name ($mode): $(wc -c < "$document") bytes"
+    # The credentials every security scheme of the document accepts, as headers schemathesis sends
+    # ("H" lines) and as what the stateful mock is configured to take ("C" lines).
+    local lines=() auth=() credentials=() line
+    mapfile -t lines < <("$VENV/bin/python" - "$document" <<'EOF'
+import json, sys, yaml
+text = open(sys.argv[1]).read()
+document = json.loads(text) if text.lstrip().startswith("{") else yaml.safe_load(text)
+headers, credentials = {}, []
+for scheme in ((document.get("components") or {}).get("securitySchemes") or {}).values():
+    if scheme.get("type") == "http" and scheme.get("scheme", "").lower() == "basic":
+        headers.setdefault("Authorization", "Basic dXNlcjpwYXNz")
+        credentials.append("basic=user:pass")
+    elif scheme.get("type") in ("http", "oauth2", "openIdConnect"):
+        headers.setdefault("Authorization", "Bearer mock-token")
+        credentials.append("bearer=mock-token")
+    elif scheme.get("type") == "apiKey" and scheme.get("in") == "header":
+        headers[scheme["name"]] = "mock-key"
+        credentials.append(f"apiKey={scheme['name']}:mock-key")
+for name, value in headers.items():
+    print(f"H{name}: {value}")
+for credential in dict.fromkeys(credentials):
+    print(f"C{credential}")
+EOF
+)
+    for line in "${lines[@]}"; do
+        case "$line" in
+            H*) auth+=(-H "${line#H}") ;;
+            C*) credentials+=(--credentials "${line#C}") ;;
+        esac
+    done
+    local options=() checks=()
+    if [[ "$mode" == stateful ]]; then
+        options=(--stateful "${credentials[@]}")
+        checks=(--checks all --phases examples,coverage,fuzzing,stateful)
+        config="$STATEFUL_CONFIG"
+    else
+        config="$CONFIG"
+    fi
     # The log exists before the mock starts: the loop below reads it at once, and under `set -e` a missing
     # file (the background job not yet started on a loaded machine) would end the script.
     : > "$WORK/$name.log"
-    "$COURIER" mock --port 0 --openapi "$document" --seed "$SEED" > "$WORK/$name.log" 2>&1 &
+    "$COURIER" mock --port 0 --openapi "$document" --seed "$SEED" "${options[@]}" > "$WORK/$name.log" 2>&1 &
     MOCK_PID=$!
     BASE_URL=""
     for _ in $(seq 1 600); do  # up to 60 s: a debug build starts slowly on a loaded machine
@@ -67,30 +118,12 @@ for document in "${documents[@]}"; do
         echo "$name: courier mock did not start" >&2
         failed=1
         stop_mock
-        continue
+        return
     fi
-    # The credentials every security scheme of the document accepts, so protected operations are reached.
-    mapfile -t auth < <("$VENV/bin/python" - "$document" <<'EOF'
-import json, sys, yaml
-text = open(sys.argv[1]).read()
-document = json.loads(text) if text.lstrip().startswith("{") else yaml.safe_load(text)
-headers = {}
-for scheme in ((document.get("components") or {}).get("securitySchemes") or {}).values():
-    if scheme.get("type") == "http" and scheme.get("scheme", "").lower() == "basic":
-        headers.setdefault("Authorization", "Basic dXNlcjpwYXNz")
-    elif scheme.get("type") in ("http", "oauth2", "openIdConnect"):
-        headers.setdefault("Authorization", "Bearer mock-token")
-    elif scheme.get("type") == "apiKey" and scheme.get("in") == "header":
-        headers[scheme["name"]] = "mock-key"
-for name, value in headers.items():
-    print("-H")
-    print(f"{name}: {value}")
-EOF
-)
-    echo "-- schemathesis (mock at $BASE_URL)"
+    echo "-- schemathesis (mock at $BASE_URL ${options[*]})"
     # From the scratch folder: schemathesis keeps a .schemathesis/ cache in the current directory.
-    if ! (cd "$WORK" && "$VENV/bin/schemathesis" --config-file "$CONFIG" run "$path" --url "$BASE_URL" \
-        --max-examples "$MAX_EXAMPLES" --seed "$SEED" --no-color "${auth[@]}" \
+    if ! (cd "$WORK" && "$VENV/bin/schemathesis" --config-file "$config" run "$path" --url "$BASE_URL" \
+        --max-examples "$MAX_EXAMPLES" --seed "$SEED" --no-color "${auth[@]}" "${checks[@]}" \
         --request-timeout 10 > "$WORK/$name.st" 2>&1); then
         failed=1
         tail -n 150 "$WORK/$name.st"
@@ -102,9 +135,12 @@ EOF
     "$VENV/bin/python" scripts/openapi-mock-answers.py "$document" "$BASE_URL" --examples "$MAX_EXAMPLES" \
         --seed "$SEED" || failed=1
     stop_mock
-done
+}
+
+for document in "${documents[@]}"; do check "$document" stateless; done
+for document in "${stateful_documents[@]}"; do check "$document" stateful; done
 if [[ $failed -ne 0 ]]; then
     echo "== openapi mock check FAILED" >&2
     exit 1
 fi
-echo "== openapi mock check passed: ${#documents[@]} documents"
+echo "== openapi mock check passed: ${#documents[@]} documents, ${#stateful_documents[@]} stateful"

@@ -21,11 +21,16 @@ import MockServer
 ///
 /// Validation runs before WireMock stubs (`gate(_:)`), so a stub added for one operation changes its
 /// answers while requests to it are still checked.
+///
+/// ``OpenAPIMockOptions`` go beyond the document: resources kept between requests (`stateful`), the
+/// credentials protected operations take, and how an operation that declares no 4xx refuses.
 public struct OpenAPIHandler: HTTPHandler {
     /// The document served.
     public let document: OpenAPIDocument
     /// The seed of generated values: the same seed gives the same answers.
     public let seed: UInt64
+    /// What the mock does beyond the document.
+    public let options: OpenAPIMockOptions
     private let router: OpenAPIRouter
     private let check: RequestCheck
     private let builder: ResponseBuilder
@@ -39,27 +44,42 @@ public struct OpenAPIHandler: HTTPHandler {
         @Sendable (_ operation: OpenAPIOperation, _ path: [String: String], _ request: ServerRequest) ->
         ServerResponse?
 
+    /// The resources kept between requests, when `options.stateful`.
+    private let store: StatefulStore?
+
     /// Serves `document`.
     /// - Parameters:
     ///   - document: a loaded document.
     ///   - seed: the seed of generated answers.
-    public init(document: OpenAPIDocument, seed: UInt64 = 0) {
+    ///   - options: state, credentials and refusals beyond the document.
+    public init(
+        document: OpenAPIDocument, seed: UInt64 = 0, options: OpenAPIMockOptions = OpenAPIMockOptions()
+    ) {
         self.document = document
         self.seed = seed
+        self.options = options
         router = OpenAPIRouter(document: document)
-        check = RequestCheck(document: document)
+        check = RequestCheck(document: document, credentials: options.credentials)
         builder = ResponseBuilder(document: document, seed: seed)
+        store = options.stateful ? StatefulStore(document: document, builder: builder) : nil
     }
 
     /// Loads and serves the document at `url`.
     /// - Parameters:
     ///   - url: a JSON or YAML OpenAPI 3.0 or 3.1 document.
     ///   - seed: the seed of generated answers.
+    ///   - options: state, credentials and refusals beyond the document.
     /// - Throws: `OpenAPIDocumentError` when the document cannot be read or is invalid (with the JSON
     ///   pointer of each problem).
-    public init(contentsOf url: URL, seed: UInt64 = 0) throws(OpenAPIDocumentError) {
-        self.init(document: try OpenAPIDocument.load(from: url), seed: seed)
+    public init(
+        contentsOf url: URL, seed: UInt64 = 0, options: OpenAPIMockOptions = OpenAPIMockOptions()
+    ) throws(OpenAPIDocumentError) {
+        self.init(document: try OpenAPIDocument.load(from: url), seed: seed, options: options)
     }
+
+    /// The header naming the refusal a request would have had, on an answer that `UndeclaredRefusal.accept`
+    /// let through.
+    public static let refusalHeader = "Courier-Mock-Refusal"
 
     /// The number of operations served.
     public var operationCount: Int { router.count }
@@ -70,7 +90,8 @@ public struct OpenAPIHandler: HTTPHandler {
             case .operation(let operation, let path) = router.match(
                 method: request.method, path: request.path)
         else { return nil }
-        return check.check(request, operation, path: path).map { builder.refusal($0, operation) }
+        guard case .refuse(let response) = verdict(request, operation, path: path) else { return nil }
+        return response
     }
 
     /// Answers an operation of the document; 405 with `Allow` for a known path and another method.
@@ -85,11 +106,69 @@ public struct OpenAPIHandler: HTTPHandler {
             response.headers.add(name: "Allow", value: allowed.joined(separator: ", "))
             return response
         case .operation(let operation, let path):
-            if let refusal = check.check(request, operation, path: path) {
-                return builder.refusal(refusal, operation)
+            switch verdict(request, operation, path: path) {
+            case .refuse(let response):
+                return response
+            case .pass:
+                return answer(request, operation, path: path)
+            case .accepted(let refusal):
+                var response = answer(request, operation, path: path)
+                response.headers.add(name: Self.refusalHeader, value: refusal)
+                return response
             }
-            if let answer = responder?(operation, path, request) { return answer }
-            return builder.respond(to: request, operation)
+        }
+    }
+
+    private enum Verdict {
+        case pass
+        case refuse(ServerResponse)
+        /// Refused, but let through by `UndeclaredRefusal.accept`; the refusal in a line.
+        case accepted(String)
+    }
+
+    /// Whether the request is refused, and how: by the operation's declared statuses, else by
+    /// `options.undeclaredRefusals`.
+    private func verdict(_ request: ServerRequest, _ operation: OpenAPIOperation, path: [String: String])
+        -> Verdict
+    {
+        guard var refusal = check.check(request, operation, path: path) else { return .pass }
+        if !operation.declaresClientErrors {
+            switch options.undeclaredRefusals {
+            case .standard: break
+            case .status(let status): refusal.status = status
+            case .accept:
+                let line = "\(refusal.status) " + refusal.problems.map(\.sentence).joined(separator: "; ")
+                // A header value: printable ASCII only.
+                let printable = line.unicodeScalars.map {
+                    (32..<127).contains($0.value) ? Character($0) : "?"
+                }
+                return .accepted(String(printable))
+            }
+        }
+        return .refuse(builder.refusal(refusal, operation))
+    }
+
+    /// The answer to a valid request: from the responder if it answers, else from the stored resources
+    /// when stateful (unless `Prefer` asks for a declared answer), else from the document.
+    private func answer(_ request: ServerRequest, _ operation: OpenAPIOperation, path: [String: String])
+        -> ServerResponse
+    {
+        if let answer = responder?(operation, path, request) { return answer }
+        if let store, request.headers["Prefer"] == nil,
+            let response = store.respond(to: request, operation, path: path)
+        {
+            return response
+        }
+        return builder.respond(to: request, operation)
+    }
+}
+
+extension OpenAPIOperation {
+    /// Whether the operation declares an answer for a refused request: a 4xx status, the `4XX` range or
+    /// `default`.
+    var declaresClientErrors: Bool {
+        responses.keys.contains { key in
+            key == "default" || key.uppercased() == "4XX" || Int(key).map { (400...499).contains($0) } == true
         }
     }
 }

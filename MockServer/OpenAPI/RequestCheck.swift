@@ -39,6 +39,7 @@ struct Refusal: Error {
         let error =
             switch status {
             case 401: "unauthorized"
+            case 404: "not_found"
             case 415: "unsupported_media_type"
             case 422: "unprocessable_entity"
             default: "bad_request"
@@ -62,9 +63,12 @@ struct RequestCheck {
     let document: OpenAPIDocument
     let validator: SchemaValidator
     let decoding: ParameterDecoding
+    /// The credentials protected operations take; any of the right form when none is configured.
+    var credentials: [MockCredential] = []
 
-    init(document: OpenAPIDocument) {
+    init(document: OpenAPIDocument, credentials: [MockCredential] = []) {
         self.document = document
+        self.credentials = credentials
         validator = SchemaValidator(document: document)
         decoding = ParameterDecoding(document: document)
     }
@@ -82,7 +86,10 @@ struct RequestCheck {
         guard !operation.security.isEmpty else { return nil }
         let schemes = document.root["components"]?["securitySchemes"]
         for requirement in operation.security
-        where requirement.keys.allSatisfy({ satisfied(request, schemes?[$0].map(document.resolve)) }) {
+        where requirement.keys.allSatisfy({ name in
+            let scheme = schemes?[name].map(document.resolve)
+            return satisfied(request, scheme) && configured(request, scheme)
+        }) {
             return nil
         }
         var challenges: [String] = []
@@ -102,6 +109,8 @@ struct RequestCheck {
                 }
             }
         }
+        // API keys have no registered scheme, but a 401 names at least one challenge (RFC 9110 §11.6.1).
+        if challenges.isEmpty { challenges.append("ApiKey") }
         var headers = ServerHeaders()
         for challenge in challenges {
             headers.add(name: "WWW-Authenticate", value: "\(challenge) realm=\"mock\"")

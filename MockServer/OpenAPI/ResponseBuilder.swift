@@ -104,11 +104,18 @@ struct ResponseBuilder {
         let key =
             keys.contains(status)
             ? status : keys.contains("\(refusal.status / 100)XX") ? "\(refusal.status / 100)XX" : "default"
-        guard case .object(let content) = operation.responses[key]?["content"] ?? .null,
-            let type = content.keys.sorted().first(where: MediaTypes.isJSON),
-            let schema = content[type]?["schema"],
-            case .object(var ours) = refusal.body
-        else { return response }
+        guard case .object(let content) = operation.responses[key]?["content"] ?? .null else {
+            return response
+        }
+        guard let type = content.keys.sorted().first(where: MediaTypes.isJSON) else {
+            return textRefusal(refusal, content, response)
+        }
+        // In the declared media type (application/problem+json, say), whatever the body.
+        response.headers.remove(name: "Content-Type")
+        response.headers.add(name: "Content-Type", value: concrete(type))
+        guard let schema = content[type]?["schema"], case .object(var ours) = refusal.body else {
+            return response
+        }
         if validator.isValid(.object(ours), against: schema) { return response }
         guard
             let generated = try? SchemaValueGenerator(document: document).value(
@@ -121,8 +128,6 @@ struct ResponseBuilder {
             trial[name] = value
             if validator.isValid(.object(trial), against: schema) { members = trial }
         }
-        response.headers.remove(name: "Content-Type")
-        response.headers.add(name: "Content-Type", value: concrete(type))
         response.body = .data(JSONValue.object(members).serialized(pretty: true))
         return response
     }
@@ -177,6 +182,11 @@ struct ResponseBuilder {
             }
             return .success(found.1)
         }
+        if !preferences.dynamic,
+            let paired = pairedExample(named, operation: operation, request: request, schema: schema)
+        {
+            return .success(paired)
+        }
         if !preferences.dynamic {
             var candidates: [JSONValue] = []
             if let example = media["example"] { candidates.append(example) }
@@ -228,6 +238,7 @@ struct ResponseBuilder {
             }.joined(separator: "&")
             return Data(text.utf8)
         }
+        if let bytes = BinaryBodies.bytes(for: value, as: essence) { return bytes }
         if case .string(let text) = value { return Data(text.utf8) }
         return Data(value.text.utf8)
     }

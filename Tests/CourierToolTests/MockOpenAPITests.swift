@@ -57,4 +57,49 @@ import Testing
         #expect(seedAlone.status == 64)
         #expect(seedAlone.stderrText.contains("--seed needs --openapi"), "\(seedAlone.stderrText)")
     }
+
+    /// `--stateful` keeps what is created, `--credentials` lets in only the configured ones, and the three
+    /// options (and `--undeclared-refusals`) are refused without a document or with a malformed value.
+    @Test func statefulWithCredentials() async throws {
+        let document = Self.fixtures.appendingPathComponent("stateful/pet-shelter.yaml").path
+        let mock = try NotesTool.Mock([
+            "--openapi", document, "--stateful", "--credentials", "bearer=s3cret", "--credentials",
+            "apiKey=X-API-Key:k", "--undeclared-refusals", "accept",
+        ])
+        defer { _ = mock.stop() }
+        let transport = CurlTransport()
+        func send(_ method: String, _ path: String, token: String, body: String? = nil) async throws -> (
+            Int, Data
+        ) {
+            var request = URLRequest(url: mock.baseURL.appendingPathComponent(path))
+            request.httpMethod = method
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+            let response = try await transport.send(
+                TransportRequest(urlRequest: request, body: body.map { .data(Data($0.utf8)) } ?? .empty))
+            return (response.status, response.body.data)
+        }
+        let (created, body) = try await send("POST", "v1/pets", token: "s3cret", body: #"{"name": "Rex"}"#)
+        #expect(created == 201)
+        let id = try #require((try JSONSerialization.jsonObject(with: body) as? [String: Any])?["id"] as? Int)
+        let (read, readBody) = try await send("GET", "v1/pets/\(id)", token: "s3cret")
+        #expect(read == 200)
+        #expect(
+            (try JSONSerialization.jsonObject(with: readBody) as? [String: Any])?["name"] as? String == "Rex")
+        #expect(try await send("GET", "v1/pets/\(id)", token: "guess").0 == 401)
+        #expect(try await send("DELETE", "v1/pets/\(id)", token: "s3cret").0 == 204)
+        #expect(try await send("GET", "v1/pets/\(id)", token: "s3cret").0 == 404)
+        await transport.shutdown()
+
+        for (arguments, message) in [
+            (["--stateful"], "--stateful needs --openapi"),
+            (["--credentials", "bearer=t"], "--credentials needs --openapi"),
+            (["--openapi", document, "--credentials", "token=t"], "'token=t' is not a credential"),
+            (["--openapi", document, "--undeclared-refusals", "maybe"], "--undeclared-refusals takes"),
+        ] {
+            let output = try await NotesTool.run(["mock", "--port", "0"] + arguments)
+            #expect(output.status == 64, "\(arguments)")
+            #expect(output.stderrText.contains(message), "\(output.stderrText)")
+        }
+    }
 }

@@ -43,6 +43,21 @@ package enum MockCommand: Command {
         )
         static let seed = Option.value(
             "--seed", placeholder: "N", help: "with --openapi: seed of the generated answers (default 0)")
+        static let stateful = Option.flag(
+            "--stateful",
+            help:
+                "with --openapi: keep resources; POST creates, GET reads back, PUT and PATCH change, DELETE removes"
+        )
+        static let credentials = Option.value(
+            "--credentials", placeholder: "KIND=VALUE",
+            help:
+                "with --openapi: the only credentials taken, bearer=TOKEN, basic=USER:PASSWORD or apiKey=NAME:VALUE (default: any of the right form)",
+            repeatable: true)
+        static let undeclaredRefusals = Option.value(
+            "--undeclared-refusals", placeholder: "MODE",
+            help:
+                "with --openapi: how an operation without a declared 4xx refuses: standard (400/401/415/422, the default), a status, or accept"
+        )
         static let maxBody = Option.value(
             "--max-body", placeholder: "BYTES", help: "largest request body accepted, in bytes")
         static func noBackend(_ backend: MockBackend) -> Option {
@@ -70,6 +85,7 @@ package enum MockCommand: Command {
                 "Runs Courier's mock server in the foreground, serving the declared APIs. The first line printed is 'listening on http://HOST:PORT'.",
             options: [
                 Options.host, Options.port, Options.mappings, Options.har, Options.openAPI, Options.seed,
+                Options.stateful, Options.credentials, Options.undeclaredRefusals,
             ]
                 + tool.backend.options + [
                     Options.chaos, Options.chaosSeed, Options.maxBody, Options.noBackend(tool.backend),
@@ -84,12 +100,33 @@ package enum MockCommand: Command {
     static func openAPIHandler(_ parsed: ParsedArguments) throws -> OpenAPIHandler? {
         let seed = try parsed.int(Options.seed)
         guard let file = parsed.value(Options.openAPI) else {
-            if seed != nil { throw UsageError("--seed needs --openapi FILE") }
+            for (given, name) in [
+                (seed != nil, "--seed"), (parsed.has(Options.stateful), "--stateful"),
+                (!parsed.all(Options.credentials).isEmpty, "--credentials"),
+                (parsed.value(Options.undeclaredRefusals) != nil, "--undeclared-refusals"),
+            ] where given {
+                throw UsageError("\(name) needs --openapi FILE")
+            }
             return nil
+        }
+        var options = OpenAPIMockOptions()
+        options.stateful = parsed.has(Options.stateful)
+        for text in parsed.all(Options.credentials) {
+            do {
+                options.credentials.append(try MockCredential(parsing: text))
+            } catch {
+                throw UsageError("--credentials: \(error)")
+            }
+        }
+        if let mode = parsed.value(Options.undeclaredRefusals) {
+            guard let refusals = UndeclaredRefusal(parsing: mode) else {
+                throw UsageError("--undeclared-refusals takes standard, accept or a status from 400 to 599")
+            }
+            options.undeclaredRefusals = refusals
         }
         return OpenAPIHandler(
             document: try readDocument(file, for: "mock --openapi"),
-            seed: UInt64(truncatingIfNeeded: seed ?? 0))
+            seed: UInt64(truncatingIfNeeded: seed ?? 0), options: options)
     }
 
     package static func run(_ arguments: [String], in tool: CourierTool) async throws -> Int32 {
