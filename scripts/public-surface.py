@@ -10,7 +10,7 @@ import argparse, glob, json, os, subprocess, sys, tempfile
 
 LIBRARIES = ["CourierPrimitives", "CourierJSON", "CourierCookies", "Courier", "CourierContract", "CourierContractModel",
              "CourierConfiguration", "CourierEvents", "CourierCache", "CourierInterceptors", "CourierURLSession",
-             "CourierCurl", "MockServer", "MockServerContract", "CourierOpenAPI", "MockServerOpenAPI",
+             "CourierCurl", "CourierTransportKit", "MockServer", "MockServerContract", "CourierOpenAPI", "MockServerOpenAPI",
              "CourierPact", "MockServerPact", "CourierTesting"]
 FIRST_PROGRAM = ["Courier", "CourierContract", "CourierCurl"]
 REEXPORTS = {"CourierContractModel": ["CourierPrimitives"], "CourierTesting": ["Courier", "MockServer", "MockServerContract"]}
