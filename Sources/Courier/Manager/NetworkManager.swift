@@ -123,7 +123,10 @@ public final class NetworkManager: Sendable {
         _ endpoint: some URLRequestConvertible,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<Data> {
-        try await send(endpoint, as: Data.self, progress: progress)
+        try await reportingFailure {
+            let (request, validation, _) = try prepare(endpoint)
+            return try await collected(consume request, progress: progress, validation: validation)
+        }
     }
 
     /// `sendRaw` for a request that builds itself (see `perform(built:as:progress:)`).
@@ -131,7 +134,11 @@ public final class NetworkManager: Sendable {
         built endpoint: some TransportRequestConvertible,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(CourierError) -> Response<Data> {
-        try await perform(built: endpoint, as: Data.self, progress: progress)
+        // Not through `decode`: its run-time checks of what `T` is cost a few thousand instructions a call.
+        try await reportingFailure {
+            let (request, validation, _) = try prepare(built: endpoint)
+            return try await collected(consume request, progress: progress, validation: validation)
+        }
     }
 
     /// The exchange of `request` with its body whole in memory: what `send` and `sendRaw` read.
