@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CourierInterceptors", targets: ["CourierInterceptors"]),
         .library(name: "CourierURLSession", targets: ["CourierURLSession"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
+        .library(name: "CourierTransportKit", targets: ["CourierTransportKit"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "MockServerContract", targets: ["MockServerContract"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
@@ -111,6 +112,9 @@ let package = Package(
             name: "CourierCurl",
             dependencies: ["Courier", "CCurlShim"],
             path: "Sources/CourierCurl"),
+        // What only a transport written outside the package needs (a streamed body's producer), and a
+        // first program never imports.
+        .target(name: "CourierTransportKit", dependencies: ["Courier"], path: "Sources/CourierTransportKit"),
         // The demo's social API (declarations, models, services): for the `courier` tool and the package's
         // own tests, not a product.
         .target(
@@ -218,10 +222,13 @@ let package = Package(
             name: "CourierInterceptorsTests",
             dependencies: [
                 "Courier", "CourierContract", "CourierContractModel", "CourierInterceptors",
-                "CourierPrimitives", "CourierTesting",
+                "CourierPrimitives", "CourierTesting", "CourierTransportKit",
                 "TestSupport",
             ],
             path: "Tests/CourierInterceptorsTests"),
+        .testTarget(
+            name: "CourierTransportKitTests", dependencies: ["Courier", "CourierTransportKit"],
+            path: "Tests/CourierTransportKitTests"),
         .testTarget(
             name: "CourierConfigurationTests",
             dependencies: [

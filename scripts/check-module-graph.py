@@ -28,6 +28,8 @@ ALLOWED = {
     "CourierEvents": {"Courier", "CourierPrimitives"},
     "CourierURLSession": {"Courier", "CourierPrimitives"},
     "CourierCurl": {"Courier", "CourierPrimitives", "CCurlShim"},
+    # What only a transport written outside the package needs: nothing but the core.
+    "CourierTransportKit": {"Courier", "CourierPrimitives"},
     "CourierConfiguration": {"Courier", "CourierPrimitives", "CourierCookies", "CourierInterceptors",
                              "CourierJSON"},
     # The mock server's HTTP layer, stubs, admin API and chaos need nothing of Courier's.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of Courier, CourierJSON, CourierCookies, CourierURLSession,
 # CourierInterceptors, CourierCache, CourierEvents, CourierContract, CourierContractModel,
-# CourierConfiguration, CourierCurl, CourierSchema,
+# CourierConfiguration, CourierCurl, CourierSchema, CourierTransportKit,
 # MockServer, MockServerContract, CourierPact, MockServerPact, CourierTool, CourierOpenAPI and
 # MockServerOpenAPI with the toolchain's docc, from symbol graphs,
 # warnings as errors.
@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for target in MockServer MockServerContract MockServerPact MockServerOpenAPI CourierCurl CourierEvents CourierPact \
-  CourierTool; do swift build --target "$target" >/dev/null; done
+  CourierTool CourierTransportKit; do swift build --target "$target" >/dev/null; done
 triple="$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')"
 modules=".build/debug/Modules"
 out=".build/docs"
@@ -25,6 +25,7 @@ for pair in Courier:Sources/Courier/Courier.docc CourierJSON:Sources/CourierJSON
   CourierConfiguration:Sources/CourierConfiguration/CourierConfiguration.docc \
   CourierSchema:Sources/CourierSchema/CourierSchema.docc \
   CourierCurl:Sources/CourierCurl/CourierCurl.docc MockServer:MockServer/MockServer.docc \
+  CourierTransportKit:Sources/CourierTransportKit/CourierTransportKit.docc \
   MockServerContract:MockServer/Contract/MockServerContract.docc \
   CourierPact:Sources/CourierPact/CourierPact.docc MockServerPact:MockServer/Pact/MockServerPact.docc \
   CourierTool:Sources/CourierTool/CourierTool.docc CourierOpenAPI:Sources/CourierOpenAPI/CourierOpenAPI.docc \

@@ -10,7 +10,8 @@ import argparse, glob, json, os, subprocess, sys, tempfile
 
 LIBRARIES = ["CourierPrimitives", "CourierJSON", "CourierCookies", "Courier", "CourierContract", "CourierContractModel",
              "CourierConfiguration", "CourierEvents", "CourierCache", "CourierInterceptors", "CourierURLSession",
-             "CourierCurl", "MockServer", "MockServerContract", "CourierSchema", "CourierOpenAPI", "MockServerOpenAPI",
+             "CourierCurl", "CourierTransportKit", "MockServer", "MockServerContract", "CourierSchema", "CourierOpenAPI",
+             "MockServerOpenAPI",
              "CourierPact", "MockServerPact", "CourierTesting"]
 FIRST_PROGRAM = ["Courier", "CourierContract", "CourierCurl"]
 REEXPORTS = {"CourierContractModel": ["CourierPrimitives"], "CourierTesting": ["Courier", "MockServer", "MockServerContract"]}

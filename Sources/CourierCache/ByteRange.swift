@@ -51,25 +51,14 @@ enum ByteRange: Sendable, Hashable {
     }
 }
 
-/// A `206`'s `Content-Range: bytes first-last/length` (RFC 9110 §14.4), with a known length.
-struct ContentRange: Sendable, Hashable {
-    var bytes: ClosedRange<Int64>
-    var length: Int64
-
-    /// The single byte range `headers` describe; nil for none, several, `*` lengths or a
-    /// multipart body.
-    init?(_ headers: HTTPHeaders) {
+extension ContentRange {
+    /// The single byte range a `206`'s `headers` describe, with a known length; nil for none,
+    /// several, a `*` length or a multipart body.
+    init?(part headers: HTTPHeaders) {
         let values = headers.values(for: "Content-Range")
-        guard values.count == 1, !(headers["Content-Type"]?.lowercased().hasPrefix("multipart/") ?? false)
+        guard values.count == 1, !(headers["Content-Type"]?.lowercased().hasPrefix("multipart/") ?? false),
+            let range = ContentRange(values[0]), range.length != nil
         else { return nil }
-        let value = values[0].trimmingCharacters(in: .whitespaces)
-        guard value.lowercased().hasPrefix("bytes ") else { return nil }
-        let parts = value.dropFirst(6).split(separator: "/", omittingEmptySubsequences: false)
-        let range = parts.first?.split(separator: "-", omittingEmptySubsequences: false) ?? []
-        guard parts.count == 2, range.count == 2, let first = Int64(range[0]), let last = Int64(range[1]),
-            let length = Int64(parts[1]), first >= 0, first <= last, last < length
-        else { return nil }
-        bytes = first...last
-        self.length = length
+        self = range
     }
 }

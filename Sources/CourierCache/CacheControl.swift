@@ -83,7 +83,7 @@ struct CacheControl: Sendable, Hashable {
             for element in elements(of: line) {
                 let parts = element.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = String(parts[0])
-                guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else { continue }
+                guard !name.isEmpty, name.utf8.allSatisfy(\.isTokenCharacter) else { continue }
                 guard parts.count == 2 else {
                     result.append((name.lowercased(), nil))
                     continue
@@ -92,7 +92,7 @@ struct CacheControl: Sendable, Hashable {
                 if raw.hasPrefix("\"") {
                     guard raw.count >= 2, raw.hasSuffix("\"") else { continue }
                     result.append((name.lowercased(), unescaped(raw.dropFirst().dropLast())))
-                } else if !raw.isEmpty, raw.utf8.allSatisfy(isTokenByte) {
+                } else if !raw.isEmpty, raw.utf8.allSatisfy(\.isTokenCharacter) {
                     result.append((name.lowercased(), String(raw)))
                 }
             }
@@ -137,13 +137,5 @@ struct CacheControl: Sendable, Hashable {
             result.append(character)
         }
         return result
-    }
-
-    /// `tchar` of RFC 9110 §5.6.2.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-        default: return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-        }
     }
 }

@@ -44,8 +44,7 @@ final class CacheStore: Sendable {
         // Keyed anew by id: an index written before variants were kept used the URL.
         saved.records = Dictionary(
             saved.records.values.filter { record in
-                let file = directory.appendingPathComponent(record.file)
-                return FileManager.default.fileExists(atPath: file.path) && Self.size(of: file) == record.size
+                fileSize(at: directory.appendingPathComponent(record.file)) == record.size
             }.map { ($0.id, $0) }
         ) { first, second in first.lastUse >= second.lastUse ? first : second }
         let listed = Set(saved.records.values.map(\.file))
@@ -94,7 +93,7 @@ final class CacheStore: Sendable {
     @discardableResult
     func commit(_ temporary: URL, as record: CachedResponse, replacingVariants: Bool = false) -> Bool {
         var record = record
-        record.size = Self.size(of: temporary)
+        record.size = fileSize(at: temporary) ?? 0
         guard record.size <= maxBytes else {
             try? FileManager.default.removeItem(at: temporary)
             return false
@@ -220,9 +219,5 @@ final class CacheStore: Sendable {
         let hex = String(hash, radix: 16)
         let clean = fileExtension.filter { $0.isLetter || $0.isNumber }
         return clean.isEmpty ? hex : "\(hex).\(clean)"
-    }
-
-    static func size(of file: URL) -> Int64 {
-        fileSize(at: file) ?? 0
     }
 }

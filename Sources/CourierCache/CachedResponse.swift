@@ -49,11 +49,11 @@ struct CachedResponse: Codable, Sendable {
         let date = date(headers) ?? Date(timeIntervalSince1970: responseTime)
         let expires = headers.values(for: "Expires")
         if !expires.isEmpty {
-            guard let expiry = CacheDate.field("Expires", in: expires, now: received) else { return 0 }
+            guard let expiry = HTTPDate.field("Expires", in: expires, now: received) else { return 0 }
             return max(0, expiry.timeIntervalSince(date))
         }
         if Self.heuristicallyCacheable.contains(status) || directives.isPublic,
-            let modified = headers["Last-Modified"].flatMap({ CacheDate.parse($0, now: received) })
+            let modified = headers["Last-Modified"].flatMap({ HTTPDate.parse($0, now: received) })
         {
             return min(86_400, max(0, date.timeIntervalSince(modified)) / 10)
         }
@@ -65,7 +65,7 @@ struct CachedResponse: Codable, Sendable {
 
     /// The response's `Date`, when it is a valid HTTP-date.
     private func date(_ headers: HTTPHeaders) -> Date? {
-        headers["Date"].flatMap { CacheDate.parse($0, now: received) }
+        headers["Date"].flatMap { HTTPDate.parse($0, now: received) }
     }
 
     /// The response's age at `now`, in seconds (RFC 9111 §4.2.3). Of a list-valued `Age`
@@ -161,23 +161,12 @@ struct CachedResponse: Codable, Sendable {
     /// hop-by-hop fields and those its `Connection` names are not taken.
     mutating func merge(_ notModified: HTTPHeaders, receivedAt now: Date) {
         var notModified = Self.storable(notModified)
-        if notModified["Date"] == nil { notModified.add(name: "Date", value: Self.httpDate(now)) }
+        if notModified["Date"] == nil { notModified.add(name: "Date", value: HTTPDate.format(now)) }
         let replaced = Set(notModified.map { $0.name.lowercased() }).subtracting(keptOnUpdate)
         var merged = headers.filter { ($0.first).map { !replaced.contains($0.lowercased()) } ?? false }
         for field in notModified where replaced.contains(field.name.lowercased()) {
             merged.append([field.name, field.value])
         }
         headers = merged
-    }
-}
-
-extension CachedResponse {
-    /// `date` in the IMF-fixdate form of RFC 9110 §5.6.7.
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
     }
 }

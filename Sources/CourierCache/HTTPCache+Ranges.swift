@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import Foundation
 
 extension HTTPCache {
@@ -29,13 +30,13 @@ extension HTTPCache {
                 && (ifRange.map($0.isCurrent(ifRange:)) ?? true)
         }
         for part in parts.sorted(by: { $0.responseTime > $1.responseTime }) {
-            guard let stored = ContentRange(part.httpHeaders),
-                let wanted = range.positions(in: stored.length), stored.bytes.contains(wanted.lowerBound),
+            guard let stored = ContentRange(part: part.httpHeaders), let length = stored.length,
+                let wanted = range.positions(in: length), stored.bytes.contains(wanted.lowerBound),
                 stored.bytes.contains(wanted.upperBound)
             else { continue }
             let offset = stored.bytes.lowerBound
             let bytes = (wanted.lowerBound - offset)...(wanted.upperBound - offset)
-            let contentRange = "bytes \(wanted.lowerBound)-\(wanted.upperBound)/\(stored.length)"
+            let contentRange = "bytes \(wanted.lowerBound)-\(wanted.upperBound)/\(length)"
             if let response = try serve(part, request, source: .cache, part: (bytes, contentRange)) {
                 count(\.hits)
                 return response
@@ -84,11 +85,11 @@ extension CachedResponse {
             return etag == value
         }
         let received = Date(timeIntervalSince1970: responseTime)
-        guard let date = CacheDate.parse(value, now: received),
-            let modified = headers["Last-Modified"].flatMap({ CacheDate.parse($0, now: received) }),
+        guard let date = HTTPDate.parse(value, now: received),
+            let modified = headers["Last-Modified"].flatMap({ HTTPDate.parse($0, now: received) }),
             date == modified
         else { return false }
-        let responseDate = headers["Date"].flatMap { CacheDate.parse($0, now: received) } ?? received
+        let responseDate = headers["Date"].flatMap { HTTPDate.parse($0, now: received) } ?? received
         return responseDate.timeIntervalSince(modified) >= 1
     }
 }

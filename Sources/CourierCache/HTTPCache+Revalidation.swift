@@ -51,12 +51,21 @@ extension HTTPCache {
     /// `stale-while-revalidate` window (RFC 5861) is not over, it may be served stale at all,
     /// and the request asks for nothing fresher.
     func revalidatesInBackground(_ stored: CachedResponse, _ directives: CacheControl) -> Bool {
+        staleness(of: stored, within: \.staleWhileRevalidate, directives).map { $0 >= 0 } ?? false
+    }
+
+    /// How long `stored` has been stale (negative while fresh), when its own `window` directive
+    /// (`stale-while-revalidate` or `stale-if-error`, RFC 5861) is not over, it may be served
+    /// stale at all, and a request with `directives` asks for nothing fresher; nil otherwise.
+    func staleness(
+        of stored: CachedResponse, within window: KeyPath<CacheControl, Int?>, _ directives: CacheControl
+    ) -> TimeInterval? {
         let response = CacheControl(stored.httpHeaders)
-        guard let window = response.staleWhileRevalidate, !response.noCache, !response.mustRevalidate,
+        guard let window = response[keyPath: window], !response.noCache, !response.mustRevalidate,
             !directives.noCache, directives.maxAge == nil, directives.minFresh == nil
-        else { return false }
+        else { return nil }
         let staleness = stored.age(at: now()) - stored.freshnessLifetime
-        return staleness >= 0 && staleness <= TimeInterval(window)
+        return staleness <= TimeInterval(window) ? staleness : nil
     }
 
     /// Revalidates `stored` with `next` in a background task, unless one runs for it already:

@@ -20,15 +20,9 @@ extension HTTPCache {
     )
         throws -> TransportResponse?
     {
-        let response = CacheControl(stored.httpHeaders)
-        guard let window = response.staleIfError, !response.noCache, !response.mustRevalidate,
-            !directives.noCache, directives.maxAge == nil, directives.minFresh == nil
+        guard staleness(of: stored, within: \.staleIfError, directives) != nil,
+            let served = try serve(stored, request, source: .cache)
         else { return nil }
-        let staleness = stored.age(at: now()) - stored.freshnessLifetime
-        guard staleness <= TimeInterval(window), let served = try serve(stored, request, source: .cache)
-        else {
-            return nil
-        }
         count(\.hits)
         return served
     }

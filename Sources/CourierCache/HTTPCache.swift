@@ -328,7 +328,7 @@ public final class HTTPCache: Interceptor, Sendable {
         // is never stored (RFC 9111 §5.2.2.3).
         let understood = CachedResponse.heuristicallyCacheable.contains(response.status)
         let noStore = directives.mustUnderstand ? !understood : directives.noStore
-        let storablePart = response.status != 206 || ContentRange(response.headers) != nil
+        let storablePart = response.status != 206 || ContentRange(part: response.headers) != nil
         guard !noStore, !vary.contains("*"), !redirected, storablePart, heuristic || explicit,
             hasValidator || hasFreshness
         else { return response }
@@ -344,24 +344,14 @@ public final class HTTPCache: Interceptor, Sendable {
             lastUse: 0)
         stored.file = CacheStore.fileName(forKey: stored.id, fileExtension: request.url.pathExtension)
         let temporary = store.temporaryFile()
+        let written: Bool
         switch response.body {
         case .data(let data):
-            // A write cut part way (a full disk) leaves no partial file behind.
-            guard (try? data.write(to: temporary)) != nil else {  // allowed: not stored
-                try? FileManager.default.removeItem(at: temporary)  // allowed: not stored
-                return response
-            }
-            commit(temporary, as: stored)
-            return response
+            written = (try? data.write(to: temporary)) != nil  // allowed: not stored
         case .file(let file, let byteCount):
-            guard byteCount <= maxBytes,
-                (try? FileManager.default.copyItem(at: file, to: temporary)) != nil  // allowed: not stored
-            else {
-                try? FileManager.default.removeItem(at: temporary)  // allowed: not stored
-                return response
-            }
-            commit(temporary, as: stored)
-            return response
+            written =
+                byteCount <= maxBytes
+                && (try? FileManager.default.copyItem(at: file, to: temporary)) != nil  // allowed: not stored
         case .stream(let stream):
             guard let sink = BodySink(temporary, limit: maxBytes) else { return response }
             var watched = response
@@ -380,6 +370,13 @@ public final class HTTPCache: Interceptor, Sendable {
                     }))
             return watched
         }
+        if written {
+            commit(temporary, as: stored)
+        } else {
+            // A write cut part way (a full disk) leaves no partial file behind.
+            try? FileManager.default.removeItem(at: temporary)  // allowed: not stored
+        }
+        return response
     }
 
     /// Moves a body written to `temporary` into place as `stored`.

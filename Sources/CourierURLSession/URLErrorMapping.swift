@@ -70,9 +70,7 @@ package enum URLErrorMapping {
         if let courierError = error as? CourierError { return courierError }
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else {
-            let text =
-                error.localizedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            return CourierError(.connectionLost, text, request: request, underlying: error)
+            return CourierError(.connectionLost, firstLine(of: nsError), request: request, underlying: error)
         }
         var mapped = URLError.Code(rawValue: nsError.code).map { Self.code(for: $0) } ?? .connectionLost
         if nsError.code == URLError.Code.unknown.rawValue || mapped == .connectionLost,
@@ -100,9 +98,12 @@ package enum URLErrorMapping {
         case .tooManyRedirects: return "too many redirects"
         case .responseTooLarge: return "the response is too large"
         default:
-            let text =
-                error.localizedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            let text = firstLine(of: error)
             return "\(text.isEmpty ? "URL loading failed" : text) (URLError \(error.code))"
         }
+    }
+
+    private static func firstLine(of error: NSError) -> String {
+        error.localizedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     }
 }

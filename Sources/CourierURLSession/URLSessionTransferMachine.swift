@@ -5,10 +5,8 @@ import Foundation
 /// the head and body received so far, and the first failure. `Transfer` keeps it behind
 /// one lock and never resumes a continuation or touches the task under it: every method
 /// returns what the caller must do after unlocking. It reads no clock (times are passed
-/// in) and performs no I/O, so tests drive it with plain values, as `TransferStateMachine` is
-/// driven for libcurl.
-///
-/// Generic over the continuation so tests can drive it with plain values.
+/// in) and performs no I/O, and it is generic over the continuation, so tests drive it with plain
+/// values, as `TransferStateMachine` is driven for libcurl.
 struct URLSessionTransferMachine<Continuation> {
     /// Where the transfer is in its life.
     enum Phase {

@@ -60,11 +60,10 @@ extension URLSessionTransport {
         }
 
         /// Puts the proxy into a session configuration (platforms whose URLSession reads it).
-        func apply(to configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+        func apply(to configuration: URLSessionConfiguration) {
             #if !canImport(FoundationNetworking)
                 if let proxy { configuration.connectionProxyDictionary = Self.dictionary(for: proxy) }
             #endif
-            return configuration
         }
 
         /// CFNetwork's proxy dictionary keys, by their string values.

@@ -68,9 +68,7 @@ final class Transfer: Sendable {
             })
     }
 
-    private var elapsed: TimeInterval {
-        (ContinuousClock.now - startedAt).timeInterval
-    }
+    private var elapsed: TimeInterval { (ContinuousClock.now - startedAt).timeInterval }
 
     /// Starts the task, or fails at once when cancelled before starting.
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
@@ -210,13 +208,9 @@ final class Transfer: Sendable {
         }
         guard accepted else { return false }
         request.progress?(TransferProgress(direction: .download, completed: 0, total: head.expectedLength))
-        if stream != nil { deliverHead(head) }
-        return true
-    }
-
-    /// A streamed transfer's head arrived: the caller gets it now; the body follows
-    /// through `stream`, and `complete` ends the stream.
-    private func deliverHead(_ head: Machine.Head) {
+        guard stream != nil else { return true }
+        // Streamed: the caller gets the head now; the body follows through `stream`, and `complete`
+        // ends the stream.
         let (continuation, firstByte) = state.withLock { state in
             (state.machine.takeContinuationForHead(), state.machine.firstByte)
         }
@@ -224,6 +218,7 @@ final class Transfer: Sendable {
             returning: TransportResponse(
                 status: head.status, headers: head.headers, url: head.url,
                 timings: Timings(firstByte: firstByte, total: elapsed)))
+        return true
     }
 
     /// Body bytes arrived. Bytes after a decided failure (such as a stopped redirect's

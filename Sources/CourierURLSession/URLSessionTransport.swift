@@ -77,7 +77,6 @@ public final class URLSessionTransport: Transport {
 
     /// Creates a transport from settings `Configuration.check()` has accepted.
     init(checked settings: Configuration, base: URLSessionConfiguration? = nil) {
-        let maximumConnectionsPerHost = settings.maximumConnectionsPerHost
         let delegate = SessionDelegate()
         #if canImport(FoundationNetworking)
             let queue: OperationQueue = BoundedDelegateQueue()
@@ -91,27 +90,17 @@ public final class URLSessionTransport: Transport {
         queue.underlyingQueue = delegateDispatchQueue
         self.delegate = delegate
         delegateQueue = queue
-        session = URLSession(
-            configuration: settings.apply(to: Self.configuration(maximumConnectionsPerHost, base: base)),
-            delegate: delegate,
-            delegateQueue: queue)
-        uploadSession = URLSession(
-            configuration: settings.apply(to: Self.configuration(maximumConnectionsPerHost, base: base)),
-            delegate: delegate,
-            delegateQueue: queue)
-    }
-
-    private static func configuration(_ maximumConnectionsPerHost: Int, base: URLSessionConfiguration?)
-        -> URLSessionConfiguration
-    {
+        // Each session takes a copy of the configuration.
         let configuration = base?.copy() as? URLSessionConfiguration ?? URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
+        configuration.httpMaximumConnectionsPerHost = settings.maximumConnectionsPerHost
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
-        return configuration
+        settings.apply(to: configuration)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        uploadSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 
     deinit {
@@ -196,12 +185,11 @@ public final class URLSessionTransport: Transport {
         try Self.checkSendable(request)
         let prepared = try await PreparedUpload.make(for: request)
         defer { if let file = prepared.temporaryFile { try? FileManager.default.removeItem(at: file) } }
-        guard request.options.delivery == .streamed else {
-            return try await sendOnce(request, upload: prepared)
-        }
-        let buffer = StreamBuffer(capacity: request.options.streamBufferBytes, request: request)
+        let buffer =
+            request.options.delivery == .streamed
+            ? StreamBuffer(capacity: request.options.streamBufferBytes, request: request) : nil
         var response = try await sendOnce(request, upload: prepared, stream: buffer)
-        response.body = .stream(ResponseStream(buffer))
+        if let buffer { response.body = .stream(ResponseStream(buffer)) }
         return response
     }
 
@@ -217,7 +205,7 @@ public final class URLSessionTransport: Transport {
     /// task is made and started on the control queue, never the caller's thread, and a
     /// cancelled call returns at once, whatever that queue is waiting for.
     private func sendOnce(
-        _ request: TransportRequest, upload prepared: PreparedUpload, stream: StreamBuffer? = nil
+        _ request: TransportRequest, upload prepared: PreparedUpload, stream: StreamBuffer?
     ) async throws -> TransportResponse {
         let pending = PendingTransfer()
         return try await withTaskCancellationHandler {
@@ -326,9 +314,8 @@ enum PreparedUpload: Sendable {
                     continuation.resume(returning: url)
                 } catch {
                     try? FileManager.default.removeItem(at: url)
-                    var wrapped = CourierError.wrapping(error, request: request).withCode(.invalidBody)
-                    if wrapped.code == .interceptorFailed { wrapped.code = .invalidBody }
-                    continuation.resume(throwing: wrapped)
+                    continuation.resume(
+                        throwing: CourierError.wrapping(error, request: request).withCode(.invalidBody))
                 }
             }
         }

@@ -3,6 +3,7 @@
 // backpressure, as the request's delivery asks. A manager on it follows redirects, keeps
 // cookies, writes downloads and resumes them.
 import Courier
+import CourierTransportKit
 import Foundation
 
 final class OutsideTransport: Transport {

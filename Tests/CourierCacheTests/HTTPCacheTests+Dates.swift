@@ -76,30 +76,3 @@ extension HTTPCacheTests {
         #expect(origin.count == 2)
     }
 }
-
-/// The strict HTTP-date parser on its own.
-@Suite("CacheDate")
-struct CacheDateTests {
-    @Test(
-        "the three forms of one instant",
-        arguments: [
-            "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
-        ])
-    func forms(text: String) {
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        #expect(CacheDate.parse(text, now: now) == Date(timeIntervalSince1970: 784_111_777))
-    }
-
-    @Test("a two-digit year more than 50 years ahead is in the past century")
-    func twoDigitYear() {
-        let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027
-        #expect(
-            CacheDate.parse("Monday, 01-Jan-77 00:00:00 GMT", now: now)
-                == Date(timeIntervalSince1970: 3_376_684_800))
-        #expect(
-            CacheDate.parse("Saturday, 01-Jan-78 00:00:00 GMT", now: now)
-                == Date(timeIntervalSince1970: 252_460_800))
-        #expect(CacheDate.parse("Sat, 29 Feb 2000 00:00:00 GMT", now: now) != nil)
-        #expect(CacheDate.parse("Sat, 29 Feb 2100 00:00:00 GMT", now: now) == nil, "2100 is not a leap year")
-    }
-}

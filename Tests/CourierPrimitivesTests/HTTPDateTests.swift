@@ -22,4 +22,21 @@ struct HTTPDateTests {
     func whatIsNotAnHTTPDateIsNil(_ text: String) {
         #expect(HTTPDate.parse(text) == nil, "\(text.debugDescription)")
     }
+
+    @Test("a two-digit year more than 50 years ahead is in the past century")
+    func twoDigitYear() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027
+        #expect(
+            HTTPDate.parse("Monday, 01-Jan-77 00:00:00 GMT", now: now)
+                == Date(timeIntervalSince1970: 3_376_684_800))
+        #expect(
+            HTTPDate.parse("Saturday, 01-Jan-78 00:00:00 GMT", now: now)
+                == Date(timeIntervalSince1970: 252_460_800))
+        #expect(HTTPDate.parse("Sat, 29 Feb 2000 00:00:00 GMT", now: now) != nil)
+        #expect(HTTPDate.parse("Sat, 29 Feb 2100 00:00:00 GMT", now: now) == nil, "2100 is not a leap year")
+    }
+
+    @Test func formatsAsIMFFixdate() {
+        #expect(HTTPDate.format(Self.example) == "Sun, 06 Nov 1994 08:49:37 GMT")
+    }
 }

@@ -335,7 +335,7 @@ final class ResumableOrigin: Sendable {
                 var sent = TransportRequest(urlRequest: request)
                 sent.options.delivery = .streamed
                 var response = try await sut.send(sent)
-                let exchanged = Exchanged(response: response, sent: sent, attempts: 1)
+                let exchanged = Response(response, sent: sent, attempts: 1)
                 // What `download` does with each answer: a 206 after the kept bytes, another 2xx
                 // over the whole file, anything else in memory.
                 switch response.status {

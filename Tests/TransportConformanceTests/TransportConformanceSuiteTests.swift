@@ -108,7 +108,7 @@ struct RequestRewritingTransport: Transport {
 
     /// One that sends every request without its header fields.
     static func droppingHeaders(wrapping inner: any Transport) -> Self {
-        Self(wrapping: inner) { $0.urlRequest.allHTTPHeaderFields = [:] }
+        Self(wrapping: inner) { $0.headers = HTTPHeaders() }
     }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {

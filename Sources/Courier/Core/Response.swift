@@ -58,9 +58,13 @@ public struct Response<Value: Sendable>: Sendable {
     /// The same response with its value transformed.
     /// - Throws: whatever `transform` throws.
     public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
+        with(try transform(value), body: body)
+    }
+
+    /// The same response with `value`, and `body` as its body.
+    package func with<T: Sendable>(_ value: T, body: ResponseBody) -> Response<T> {
         Response<T>(
-            value: try transform(value), status: status, headers: headers, body: body,
-            request: request, url: url, timings: timings, httpVersion: httpVersion,
-            attempts: attempts, source: source)
+            value: value, status: status, headers: headers, body: body, request: request, url: url,
+            timings: timings, httpVersion: httpVersion, attempts: attempts, source: source)
     }
 }

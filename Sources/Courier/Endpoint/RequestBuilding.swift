@@ -145,7 +145,7 @@ extension UInt8 {
     }
 
     /// RFC 9110 `tchar`: a digit, a letter, or one of ``!#$%&'*+-.^_`|~``.
-    fileprivate var isTokenCharacter: Bool {
+    package var isTokenCharacter: Bool {
         switch self {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),

@@ -13,16 +13,6 @@ public protocol URLRequestConvertible: Sendable {
     func asURLRequest() throws -> URLRequest
 }
 
-extension URLRequestConvertible {
-    /// The request with a body that may stream (multipart file parts): the request itself,
-    /// its own building, or `asURLRequest()` wrapped.
-    package func transportRequest() throws -> TransportRequest {
-        if let request = self as? TransportRequest { return request }
-        if let built = self as? any TransportRequestConvertible { return try built.makeRequest(baseURL: nil) }
-        return TransportRequest(urlRequest: try asURLRequest())
-    }
-}
-
 /// A request that builds Courier's own `TransportRequest` itself, rather than a `URLRequest`:
 /// its path resolved against the manager's base URL, a body that streams from a file, and
 /// its own choice of validation and decoder.

@@ -62,7 +62,7 @@ package enum CURLRendering {
             // JSON that does not parse (cut short, or mislabelled) is still redacted, pair by pair.
             shown = redactJSON(data) ?? Redaction.redactPairs(in: text)
         } else if contentType == MediaType.form {
-            shown = redactForm(text)
+            shown = Redaction.redact(pairs: text, with: Redaction.placeholder)
         } else {
             shown = Redaction.redactPairs(in: text)
         }
@@ -94,16 +94,6 @@ package enum CURLRendering {
         guard let start = head.range(of: "name=\"") else { return nil }
         let rest = head[start.upperBound...]
         return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
-    }
-
-    static func redactForm(_ text: String) -> String {
-        text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = (parts.first.map(String.init) ?? "").replacingOccurrences(of: "+", with: " ")
-            let decoded = name.removingPercentEncoding ?? name
-            return Redaction.isSensitive(field: decoded)
-                ? parts[0] + "=" + Redaction.placeholder : String(pair)
-        }.joined(separator: "&")
     }
 
     static func redactJSON(_ data: Data) -> String? {

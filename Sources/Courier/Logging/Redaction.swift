@@ -46,16 +46,20 @@ package enum Redaction {
             components.percentEncodedUser = token
         }
         if let query = components.percentEncodedQuery {
-            components.percentEncodedQuery = query.split(separator: "&", omittingEmptySubsequences: false)
-                .map { pair -> String in
-                    let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-                    return parts.count == 2 && isSensitive(field: name)
-                        ? parts[0] + "=" + token : String(pair)
-                }
-                .joined(separator: "&")
+            components.percentEncodedQuery = redact(pairs: query, with: token)
         }
         return (components.string ?? url.absoluteString).replacingOccurrences(of: token, with: placeholder)
+    }
+
+    /// `name=value` pairs joined with `&` (a query, a form body) with the values of sensitive
+    /// names (`isSensitive(field:)`, percent- and `+`-decoded) replaced by `replacement`.
+    static func redact(pairs text: String, with replacement: String) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = parts[0].replacingOccurrences(of: "+", with: " ")
+            return parts.count == 2 && isSensitive(field: name.removingPercentEncoding ?? name)
+                ? parts[0] + "=" + replacement : String(pair)
+        }.joined(separator: "&")
     }
 
     /// A body as text with secrets hidden, for error messages and logs: a JSON body has

@@ -27,13 +27,13 @@ enum DownloadFile {
     /// - Returns: the bytes in the file.
     /// - Throws: `CourierError`: `.fileWriteFailed`, or what ended the body.
     static func write(
-        _ exchanged: Exchanged, to url: URL, keeping: Int64, removingOnFailure: Bool
+        _ exchanged: Response<Void>, to url: URL, keeping: Int64, removingOnFailure: Bool
     ) async throws -> Int64 {
-        let request = exchanged.sent
+        let request = exchanged.request
         let handle = try open(url, keeping: keeping, request: request)
         var count = keeping
         do {
-            switch exchanged.response.body {
+            switch exchanged.body {
             case .data(let data):
                 try append(data, to: handle, url, request)
                 count += Int64(data.count)
@@ -60,18 +60,6 @@ enum DownloadFile {
             throw CourierError.wrapping(error, request: request, foreign: .fileWriteFailed)
         }
         return count
-    }
-
-    /// Replaces `url` with `data`.
-    /// - Throws: `CourierError.Code.fileWriteFailed`.
-    static func write(_ data: Data, to url: URL, request: TransportRequest) throws {
-        do {
-            try data.write(to: url)
-        } catch {
-            throw CourierError(
-                .fileWriteFailed, "cannot write the response body to \(url.path)", request: request,
-                underlying: error)
-        }
     }
 
     /// The file opened for writing after its first `keeping` bytes, cut there.

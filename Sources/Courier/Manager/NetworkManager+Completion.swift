@@ -28,7 +28,7 @@ extension NetworkManager {
         return Task {
             let result: Result<Response<T>, CourierError>
             do {
-                result = .success(try await perform(endpoint, as: T.self, progress: nil))
+                result = .success(try await send(endpoint, as: T.self))
             } catch {
                 result = .failure(CourierError.wrapping(error, request: nil))
             }

@@ -58,7 +58,7 @@ extension NetworkManager {
         _ request: TransportRequest, to destination: URL, progress: (@Sendable (TransferProgress) -> Void)?,
         _ validation: Validation?
     ) async throws -> Response<URL> {
-        let exchanged: Exchanged
+        let exchanged: Response<Void>
         do {
             exchanged = try await exchange(
                 request, delivery: .streamed, progress: progress, validation: validation, bodyGoesToDisk: true
@@ -69,7 +69,7 @@ extension NetworkManager {
         }
         let count = try await DownloadFile.write(
             exchanged, to: destination, keeping: 0, removingOnFailure: true)
-        return exchanged.response(value: destination, body: .file(destination, byteCount: count))
+        return exchanged.with(destination, body: .file(destination, byteCount: count))
     }
 
     /// A resumable download: the resume step asks for what the file lacks, the body goes into
@@ -82,7 +82,7 @@ extension NetworkManager {
         let resumer = ResumableDownload(file: destination, url: request.url)
         let record = ExchangeRecord(request: request)
         while true {
-            let exchanged: Exchanged
+            let exchanged: Response<Void>
             do {
                 exchanged = try await exchange(
                     request, delivery: .streamed, progress: progress, validation: validation,
@@ -96,25 +96,21 @@ extension NetworkManager {
                 }
                 throw error
             }
-            let status = exchanged.response.status
-            guard (200..<300).contains(status) else {
-                // An accepted status outside 2xx: its body is kept in memory; it replaces the file
-                // unless the file holds the resumable part of an unfinished download.
-                let data = try await collect(exchanged)
-                if resumer.hasResumableBytes {
-                    return exchanged.response(value: destination, body: .data(data))
-                }
-                resumer.finish()
-                try DownloadFile.write(data, to: destination, request: exchanged.sent)
-                return exchanged.response(
-                    value: destination, body: .file(destination, byteCount: Int64(data.count)))
+            let status = exchanged.status
+            if !(200..<300).contains(status), resumer.hasResumableBytes {
+                // An accepted status outside 2xx while the file holds the resumable part of an
+                // unfinished download: the file is kept, and this body is kept in memory.
+                return exchanged.with(destination, body: .data(try await collect(exchanged)))
             }
+            // A 206 goes after the bytes kept; any other answer replaces the file, and a body
+            // outside 2xx cut part way leaves none.
             let keeping = status == 206 ? resumer.offset : 0
             do {
                 let count = try await DownloadFile.write(
-                    exchanged, to: destination, keeping: keeping, removingOnFailure: false)
+                    exchanged, to: destination, keeping: keeping,
+                    removingOnFailure: !(200..<300).contains(status))
                 resumer.finish()
-                return exchanged.response(value: destination, body: .file(destination, byteCount: count))
+                return exchanged.with(destination, body: .file(destination, byteCount: count))
             } catch let error as CourierError {
                 guard resumer.hasResumableBytes else {
                     // Cut, from a server that gave no validator: the part cannot be resumed, and left
@@ -124,7 +120,7 @@ extension NetworkManager {
                 }
                 guard
                     let delay = retryDelay(
-                        afterBodyFailure: error, of: exchanged.sent, attempts: record.attempts)
+                        afterBodyFailure: error, of: exchanged.request, attempts: record.attempts)
                 else { throw error }
                 try await Task.sleep(for: delay)
             }

@@ -6,23 +6,15 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What the chain answered for one call: the final response, the request sent for it, and
-/// how many attempts it took.
-package struct Exchanged: Sendable {
-    /// The final response; its body is whole (`.data`) or streaming (`.stream`).
-    package var response: TransportResponse
-    /// The request as sent for the final response.
-    package var sent: TransportRequest
-    /// Attempts made, retries included.
-    package var attempts: Int
-
-    /// A `Response` of `value` with this exchange's head and `body`.
-    package func response<T: Sendable>(value: T, body: ResponseBody) -> Response<T> {
-        Response(
-            value: value, status: response.status, headers: response.headers, body: body, request: sent,
+extension Response where Value == Void {
+    /// What the chain answered for one call, before the call made a value of it: the final
+    /// response, its body whole (`.data`) or streaming (`.stream`), with the request sent for it
+    /// and the attempts it took.
+    package init(_ response: TransportResponse, sent: TransportRequest, attempts: Int) {
+        self.init(
+            value: (), status: response.status, headers: response.headers, body: response.body, request: sent,
             url: response.url, timings: response.timings, httpVersion: response.httpVersion,
-            attempts: attempts,
-            source: response.source)
+            attempts: attempts, source: response.source)
     }
 }
 
@@ -49,7 +41,7 @@ extension NetworkManager {
         _ request: consuming TransportRequest, delivery: TransferOptions.BodyDelivery = .whole,
         progress: (@Sendable (TransferProgress) -> Void)? = nil, validation: Validation? = nil,
         outermost step: (any Interceptor)? = nil, record: ExchangeRecord? = nil, bodyGoesToDisk: Bool = false
-    ) async throws -> Exchanged {
+    ) async throws -> Response<Void> {
         if Task.isCancelled {
             throw CourierError(.cancelled, "the task was cancelled", request: request)
         }
@@ -57,20 +49,26 @@ extension NetworkManager {
         var outgoing = consume request
         applyTransferOptions(to: &outgoing, delivery: delivery, progress: progress)
         if bodyGoesToDisk { outgoing.options.maxResponseBytes = .max }
-        let exchanged: Exchanged
+        let exchanged: Response<Void>
         if interceptors.isEmpty, step == nil, record == nil {
             exchanged = try await sendDirectly(outgoing)
         } else {
             exchanged = try await sendIntercepted(outgoing, outermost: step, record: record)
         }
-        try await validate(exchanged, validation)
+        do {
+            try (validation ?? self.validation).validate(exchanged)
+        } catch var error as CourierError {
+            // A refused streaming body: its first 64 KiB go into the error (see `snapshot`).
+            if case .stream(let body) = exchanged.body { error.body = await Self.snapshot(of: body) }
+            throw error
+        }
         return exchanged
     }
 
     /// `exchange` through the interceptors, with `step` outermost.
     private func sendIntercepted(
         _ outgoing: TransportRequest, outermost step: (any Interceptor)?, record: ExchangeRecord?
-    ) async throws -> Exchanged {
+    ) async throws -> Response<Void> {
         let record = record ?? ExchangeRecord(request: outgoing)
         let transport = self.transport
         let monitors = eventMonitors
@@ -91,7 +89,7 @@ extension NetworkManager {
         let next = intercepted(innermost, original: outgoing, outermost: step)
         do {
             let response = try await next(outgoing)
-            return Exchanged(response: response, sent: record.lastSent, attempts: record.attempts)
+            return Response(response, sent: record.lastSent, attempts: record.attempts)
         } catch {
             record.cancelLatest()
             throw CourierError.wrapping(error, request: record.lastSent)
@@ -100,7 +98,7 @@ extension NetworkManager {
 
     /// `exchange` without interceptors, so with one attempt: the steps of its innermost
     /// closure, without the closures and the record that replays need.
-    private func sendDirectly(_ outgoing: TransportRequest) async throws -> Exchanged {
+    private func sendDirectly(_ outgoing: TransportRequest) async throws -> Response<Void> {
         for monitor in eventMonitors { monitor.handle(.requestSent(outgoing, attempt: 1)) }
         let response: TransportResponse
         do {
@@ -111,19 +109,7 @@ extension NetworkManager {
             throw CourierError.wrapping(error, request: outgoing, foreign: .transferFailed)
         }
         for monitor in eventMonitors { monitor.handle(.responseReceived(outgoing, response)) }
-        return Exchanged(response: response, sent: outgoing, attempts: 1)
-    }
-
-    /// Checks the final response against `validation` (or the manager's). A refused streaming
-    /// body is read for its first 64 KiB, which go into the error, and then cancelled.
-    private func validate(_ exchanged: Exchanged, _ validation: Validation?) async throws {
-        let response = exchanged.response
-        do {
-            try (validation ?? self.validation).validate(response, request: exchanged.sent)
-        } catch var error as CourierError {
-            if case .stream(let body) = response.body { error.body = await Self.snapshot(of: body) }
-            throw error
-        }
+        return Response(response, sent: outgoing, attempts: 1)
     }
 
     /// A call down the interceptor chain to the transport.
@@ -160,22 +146,22 @@ extension NetworkManager {
     /// The body of an exchange in memory: a whole body as it is, a stream collected up to
     /// `maxResponseBytes`.
     /// - Throws: `CourierError`: `.responseTooLarge`, or what ended the stream.
-    func collect(_ exchanged: Exchanged) async throws -> Data {
-        switch exchanged.response.body {
+    func collect(_ exchanged: Response<Void>) async throws -> Data {
+        switch exchanged.body {
         case .data(let data):
             return data
         case .stream(let stream):
             do {
                 return try await stream.collect(upTo: Int(clamping: transferOptions.maxResponseBytes))
             } catch {
-                throw CourierError.wrapping(error, request: exchanged.sent)
+                throw CourierError.wrapping(error, request: exchanged.request)
             }
         case .file(let url, _):
             do {
                 return try Data(contentsOf: url)
             } catch {
                 throw CourierError(
-                    .fileReadFailed, "cannot read \(url.path): \(error)", request: exchanged.sent,
+                    .fileReadFailed, "cannot read \(url.path): \(error)", request: exchanged.request,
                     underlying: error)
             }
         }

@@ -46,11 +46,11 @@ extension NetworkManager {
         let exchanged = try await exchange(
             request, delivery: .streamed, progress: progress, validation: validation)
         let stream: ResponseStream
-        switch exchanged.response.body {
+        switch exchanged.body {
         case .stream(let body): stream = body
         case .data(let data): stream = ResponseStream(chunks: data.isEmpty ? [] : [data])
         case .file(let url, _): stream = try ResponseStream(contentsOf: url)
         }
-        return exchanged.response(value: stream, body: .stream(stream))
+        return exchanged.with(stream, body: .stream(stream))
     }
 }

@@ -97,14 +97,6 @@ public final class NetworkManager: Sendable {
         _ endpoint: some URLRequestConvertible, as type: T.Type,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<T> {
-        try await perform(endpoint, as: type, progress: progress)
-    }
-
-    /// Builds, sends, validates and decodes: what every `send` does.
-    package func perform<T: Decodable & Sendable>(
-        _ endpoint: some URLRequestConvertible, as type: T.Type,
-        progress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws(CourierError) -> Response<T> {
         try await reportingFailure {
             let (request, validation, decoder) = try prepare(endpoint)
             let raw = try await collected(consume request, progress: progress, validation: validation)
@@ -112,7 +104,7 @@ public final class NetworkManager: Sendable {
         }
     }
 
-    /// `perform` for a request that builds itself, as a declared endpoint's does: no look at what
+    /// `send` for a request that builds itself, as a declared endpoint's does: no look at what
     /// it is, so no existential box for it (see `prepare(built:)`).
     package func perform<T: Decodable & Sendable>(
         built endpoint: some TransportRequestConvertible, as type: T.Type,
@@ -142,6 +134,7 @@ public final class NetworkManager: Sendable {
         built endpoint: some TransportRequestConvertible,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(CourierError) -> Response<Data> {
+        // Not through `decode`: its run-time checks of what `T` is cost a few thousand instructions a call.
         try await reportingFailure {
             let (request, validation, _) = try prepare(built: endpoint)
             return try await collected(consume request, progress: progress, validation: validation)
@@ -155,11 +148,9 @@ public final class NetworkManager: Sendable {
         validation: Validation? = nil
     ) async throws -> Response<Data> {
         let exchanged = try await exchange(request, progress: progress, validation: validation)
-        if case .data(let data) = exchanged.response.body {
-            return exchanged.response(value: data, body: exchanged.response.body)
-        }
+        if case .data(let data) = exchanged.body { return exchanged.with(data, body: exchanged.body) }
         let data = try await collect(exchanged)
-        return exchanged.response(value: data, body: .data(data))
+        return exchanged.with(data, body: .data(data))
     }
 
     /// Builds the request for `endpoint`, resolving a relative URL against `baseURL` and
@@ -169,24 +160,29 @@ public final class NetworkManager: Sendable {
         try prepare(endpoint).request
     }
 
-    /// The request for `endpoint` (see `makeRequest`) with the validation and decoder it
-    /// chooses for itself, if any (`nil`: the manager's). One look at what `endpoint` is, for
-    /// all three.
+    /// A built request, with the validation and decoder its endpoint chose for itself, if any
+    /// (`nil`: the manager's).
+    typealias Prepared = (
+        request: TransportRequest, validation: Validation?, decoder: (any ResponseBodyDecoder)?
+    )
+
+    /// The request for `endpoint` (see `makeRequest`), and what it chose: one look at what
+    /// `endpoint` is, for all three.
     /// - Throws: `CourierError` with an invalid-request code.
-    func prepare(
-        _ endpoint: some URLRequestConvertible
-    ) throws -> (request: TransportRequest, validation: Validation?, decoder: (any ResponseBodyDecoder)?) {
+    func prepare(_ endpoint: some URLRequestConvertible) throws -> Prepared {
         if let built = endpoint as? any TransportRequestConvertible { return try prepare(built: built) }
         var request: TransportRequest
-        do {
-            request = try endpoint.transportRequest()
-            if request.url.scheme == nil {
-                request.url = try RequestBuilding.url(path: request.url.absoluteString, base: baseURL)
+        if let given = endpoint as? TransportRequest {
+            request = given
+        } else {
+            do {
+                request = TransportRequest(urlRequest: try endpoint.asURLRequest())
+            } catch {
+                throw Self.buildFailure(error)
             }
-        } catch let error as CourierError {
-            throw error
-        } catch {
-            throw CourierError(.invalidURL, "cannot build the request: \(error)", underlying: error)
+        }
+        if request.url.scheme == nil {
+            request.url = try RequestBuilding.url(path: request.url.absoluteString, base: baseURL)
         }
         try finishPreparing(&request)
         return (request, nil, nil)
@@ -194,19 +190,21 @@ public final class NetworkManager: Sendable {
 
     /// `prepare` for a request that builds itself against the base URL.
     /// - Throws: `CourierError` with an invalid-request code.
-    func prepare(
-        built endpoint: some TransportRequestConvertible
-    ) throws -> (request: TransportRequest, validation: Validation?, decoder: (any ResponseBodyDecoder)?) {
+    func prepare(built endpoint: some TransportRequestConvertible) throws -> Prepared {
         var request: TransportRequest
         do {
             request = try endpoint.makeRequest(baseURL: baseURL)
-        } catch let error as CourierError {
-            throw error
         } catch {
-            throw CourierError(.invalidURL, "cannot build the request: \(error)", underlying: error)
+            throw Self.buildFailure(error)
         }
         try finishPreparing(&request)
         return (request, endpoint.validation, endpoint.decoder)
+    }
+
+    /// What building a request threw, as a `CourierError`: itself, or `.invalidURL`.
+    private static func buildFailure(_ error: any Error) -> CourierError {
+        error as? CourierError
+            ?? CourierError(.invalidURL, "cannot build the request: \(error)", underlying: error)
     }
 
     /// Checks that a built request's URL is absolute and adds the `defaultHeaders` it does not set.

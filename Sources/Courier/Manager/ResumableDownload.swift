@@ -41,9 +41,6 @@ final class ResumableDownload: Interceptor {
         /// What download progress adds: `offset` while a range is asked for or a 206 arrived; 0 once
         /// another 2xx answered.
         var progressBase: Int64 = 0
-        /// The file holds bytes of a full answer that had no validator: a part of it can never
-        /// be resumed, and left on disk it would pass for the whole file.
-        var unresumableBytes = false
     }
 
     let file: URL
@@ -66,10 +63,6 @@ final class ResumableDownload: Interceptor {
     var hasResumableBytes: Bool {
         state.withLock { $0.record != nil } && (fileSize(at: file) ?? 0) > 0
     }
-
-    /// Whether the file was written from a full answer without a validator (so a cut left a part
-    /// that cannot be resumed).
-    var holdsUnresumableBytes: Bool { state.withLock { $0.unresumableBytes } }
 
     func intercept(
         _ request: TransportRequest, context: InterceptorContext,
@@ -141,7 +134,6 @@ final class ResumableDownload: Interceptor {
             }
             state.progressBase = 0
             state.record = record
-            state.unresumableBytes = record == nil
             return true
         }
         guard write else { return }
@@ -160,7 +152,8 @@ final class ResumableDownload: Interceptor {
         case 416: return false
         case 206:
             guard let range = ContentRange(response.headers["Content-Range"]) else { return false }
-            return range.first == offset && (range.length.map { range.last == $0 - 1 } ?? true)
+            return range.bytes.lowerBound == offset
+                && (range.length.map { range.bytes.upperBound == $0 - 1 } ?? true)
         default: return true
         }
     }
@@ -175,41 +168,5 @@ final class ResumableDownload: Interceptor {
     /// The download completed: its record is no longer needed.
     func finish() {
         try? FileManager.default.removeItem(at: recordURL)
-    }
-}
-
-/// A `Content-Range: bytes first-last/length` value (`length` may be `*`).
-struct ContentRange: Equatable {
-    var first: Int64
-    var last: Int64
-    var length: Int64?
-
-    init(first: Int64, last: Int64, length: Int64?) {
-        self.first = first
-        self.last = last
-        self.length = length
-    }
-
-    /// Parses a header value; `nil` for anything but one satisfied byte range.
-    init?(_ header: String?) {
-        guard let header = header?.trimmingCharacters(in: .whitespaces),
-            header.lowercased().hasPrefix("bytes ")
-        else { return nil }
-        let spec = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
-        let halves = spec.split(separator: "/", maxSplits: 1).map(String.init)
-        guard halves.count == 2 else { return nil }
-        let bounds = halves[0].split(separator: "-", maxSplits: 1).map(String.init)
-        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first <= last
-        else {
-            return nil
-        }
-        self.first = first
-        self.last = last
-        if halves[1] == "*" {
-            length = nil
-        } else {
-            guard let length = Int64(halves[1]), length > last else { return nil }
-            self.length = length
-        }
     }
 }

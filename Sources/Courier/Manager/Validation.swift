@@ -26,13 +26,11 @@ public struct Validation: Sendable, Hashable {
     /// Accepts 2xx statuses and any content type.
     public static let `default` = Validation()
 
-    /// Checks a response.
-    /// - Parameters:
-    ///   - response: what the transport returned.
-    ///   - request: the request sent, for the error.
+    /// Checks the final response of a call, before its value is made.
     /// - Throws: `CourierError` with code `.unacceptableStatus` or `.unacceptableContentType`,
-    ///   carrying the status, headers and body.
-    package func validate(_ response: TransportResponse, request: TransportRequest) throws {
+    ///   carrying the request, the status, headers and body.
+    package func validate(_ response: Response<Void>) throws {
+        let request = response.request
         // The body is read (from its file, for a download) only when it goes into an error.
         guard acceptableStatusCodes.contains(response.status) else {
             throw CourierError(

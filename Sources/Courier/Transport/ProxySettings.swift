@@ -22,23 +22,14 @@ import Foundation
 ///
 /// Credentials may sit in the URL (`http://user:secret@proxy:3128`).
 public struct ProxySettings: Sendable, Hashable, CustomStringConvertible {
-    /// How a transport talks to the proxy. A struct with static constants so that more
-    /// kinds can be added.
-    package struct Kind: Sendable, Hashable, CustomStringConvertible {
-        /// The URL scheme naming this kind.
-        package let scheme: String
-        private init(_ scheme: String) { self.scheme = scheme }
-
+    /// How a transport talks to the proxy, named by the proxy URL's scheme.
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// An HTTP proxy (forwarding, and `CONNECT` for `https://` requests).
-        package static let http = Kind("http")
+        case http
         /// SOCKS5 with host names resolved by the client.
-        package static let socks5 = Kind("socks5")
+        case socks5
         /// SOCKS5 with host names resolved by the proxy.
-        package static let socks5h = Kind("socks5h")
-        /// Every kind this type accepts.
-        package static let all: [Kind] = [.http, .socks5, .socks5h]
-
-        package var description: String { scheme }
+        case socks5h
     }
 
     /// The proxy, such as `http://127.0.0.1:3128` or `socks5h://127.0.0.1:1080`.
@@ -62,11 +53,11 @@ public struct ProxySettings: Sendable, Hashable, CustomStringConvertible {
     ///   itself, are refused), and for an empty or malformed `noProxy` entry.
     public init(url: URL, noProxy: [String] = []) throws(CourierError) {
         let scheme = url.scheme?.lowercased() ?? ""
-        guard let kind = Kind.all.first(where: { $0.scheme == scheme }) else {
+        guard let kind = Kind(rawValue: scheme) else {
             throw CourierError(
                 .invalidConfiguration,
                 "unsupported proxy scheme \(scheme.debugDescription) in \(Redaction.redact(url: url)); expected one of "
-                    + Kind.all.map(\.scheme).joined(separator: ", "))
+                    + Kind.allCases.map(\.rawValue).joined(separator: ", "))
         }
         guard let host = url.host, !host.isEmpty else {
             throw CourierError(
@@ -120,7 +111,7 @@ public struct ProxySettings: Sendable, Hashable, CustomStringConvertible {
         // Never print credentials.
         var parts = URLComponents(url: url, resolvingAgainstBaseURL: false)
         if parts?.password != nil { parts?.password = "***" }
-        let shown = parts?.string ?? "\(kind.scheme)://\(host):\(port)"
+        let shown = parts?.string ?? "\(kind.rawValue)://\(host):\(port)"
         return noProxy.isEmpty ? shown : "\(shown) (not for \(noProxy.joined(separator: ",")))"
     }
 

@@ -58,9 +58,6 @@ package final class StreamBuffer: Sendable {
     /// Whether the producer was told to pause and has not been asked to go on.
     package var isPaused: Bool { state.withLock { $0.paused } }
 
-    /// Whether the consumer has gone (or the stream was cancelled).
-    package var isCancelled: Bool { state.withLock { $0.cancelled } }
-
     /// Bytes waiting to be read.
     package var bufferedBytes: Int { state.withLock { $0.buffered } }
 

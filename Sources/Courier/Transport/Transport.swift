@@ -154,35 +154,28 @@ public struct TransportRequest: Sendable {
         options: TransferOptions = TransferOptions(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
+        var headers = HTTPHeaders()
+        for (name, value) in (urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+            headers.add(name: name, value: value)
+        }
+        var body = body
+        if case .empty = body, let data = urlRequest.httpBody { body = .data(data) }
         self.init(
-            url: urlRequest.url ?? URL(fileURLWithPath: "/"), body: body, options: options, progress: progress
-        )
+            method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"),
+            url: urlRequest.url ?? URL(fileURLWithPath: "/"), headers: headers, body: body, options: options,
+            progress: progress)
         if options.idleTimeout == nil {
             self.options.idleTimeout = .seconds(exactly: urlRequest.timeoutInterval) ?? .seconds(7 * 86_400)
         }
-        self.urlRequest = urlRequest
     }
 
-    /// The request as a Foundation `URLRequest`, without its body. Setting it takes the
-    /// method, URL and headers (and an in-memory body when `body` is empty).
+    /// The request as a Foundation `URLRequest`, without its body.
     package var urlRequest: URLRequest {
-        get {
-            var request = URLRequest(url: url)
-            if method != .get { request.httpMethod = method.rawValue }
-            for field in headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
-            if let idle = options.idleTimeout { request.timeoutInterval = idle.timeInterval }
-            return request
-        }
-        set {
-            if let newURL = newValue.url { url = newURL }
-            method = HTTPMethod(rawValue: newValue.httpMethod ?? "GET")
-            var fields = HTTPHeaders()
-            for (name, value) in (newValue.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
-                fields.add(name: name, value: value)
-            }
-            headers = fields
-            if let data = newValue.httpBody, case .empty = body { body = .data(data) }
-        }
+        var request = URLRequest(url: url)
+        if method != .get { request.httpMethod = method.rawValue }
+        for field in headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
+        if let idle = options.idleTimeout { request.timeoutInterval = idle.timeInterval }
+        return request
     }
 
     /// The head with an in-memory body copied into `httpBody`, for code that needs a plain

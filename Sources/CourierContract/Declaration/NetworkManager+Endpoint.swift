@@ -23,7 +23,7 @@ extension NetworkManager {
     public func sendRaw(
         _ endpoint: some EndpointDescribing, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<Data> {
-        // Neither decoded as `Data` nor boxed: the manager's own raw path.
+        // Not boxed: the manager's path for a request that builds itself.
         try await sendRaw(built: EndpointRequest(endpoint: endpoint), progress: progress)
     }
 

@@ -3,6 +3,7 @@ import CourierContract
 import CourierInterceptors
 import CourierPrimitives
 import CourierTesting
+import CourierTransportKit
 import Foundation
 import TestSupport
 import Testing

@@ -30,7 +30,7 @@ import Testing
             .text("token \(request.urlRequest.value(forHTTPHeaderField: "Authorization") ?? "none")")
         })
         let adapter = RequestAdapter { request in
-            request.urlRequest.setValue("Bearer abc", forHTTPHeaderField: "Authorization")
+            request.headers["Authorization"] = "Bearer abc"
         }
         let manager = NetworkManager(
             transport: stub, baseURL: URL(string: "http://api.test"), interceptors: [adapter])

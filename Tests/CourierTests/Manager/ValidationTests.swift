@@ -33,7 +33,8 @@ struct ValidationTests {
 
         let response = TransportResponse(status: 200, body: .file(fifo, byteCount: 4))
         try Validation.default.validate(
-            response, request: TransportRequest(url: URL(string: "https://api.test/v.mp4")!))
+            Response(
+                response, sent: TransportRequest(url: URL(string: "https://api.test/v.mp4")!), attempts: 1))
 
         var buffer = [UInt8](repeating: 0, count: 16)
         let count = read(reader, &buffer, buffer.count)
@@ -48,7 +49,8 @@ struct ValidationTests {
         let response = TransportResponse(status: 410, body: .file(file, byteCount: 16))
         let error = #expect(throws: CourierError.self) {
             try Validation.default.validate(
-                response, request: TransportRequest(url: URL(string: "https://api.test/x")!))
+                Response(
+                    response, sent: TransportRequest(url: URL(string: "https://api.test/x")!), attempts: 1))
         }
         #expect(error?.body == Data(#"{"error":"gone"}"#.utf8))
     }

@@ -1,4 +1,5 @@
 import Courier
+import CourierTransportKit
 import Foundation
 import Synchronization
 import Testing
