@@ -104,6 +104,8 @@ import Testing
         // The format of array items given by a referenced schema is the property's schema.
         let models = try #require(generated.files["Models.swift"])
         #expect(models.contains(#""dates": .array(.string(.init(format: "date")))"#))
+        // An error with no body beside one with the group's error model is declared without it.
+        #expect(articles.contains("errors: [422], emptyErrors: [401]"))
     }
 
     @Test func theSocialAPIsOwnDocumentIsDeclaredWhole() throws {
