@@ -307,7 +307,8 @@ final class SwiftDeclarationWriter {
         case "string":
             switch format {
             case "date-time": return (.builtin("Date"), nullable)
-            case "uri", "url": return (.builtin("URL"), nullable)
+            // `url` is no JSON Schema format: a `URL` would write it as `uri`, so it stays a `String` that says it.
+            case "uri": return (.builtin("URL"), nullable)
             case "uuid": return (.builtin("UUID"), nullable)
             case "byte": return (.builtin("Data"), nullable)
             default: return (.builtin("String"), nullable)

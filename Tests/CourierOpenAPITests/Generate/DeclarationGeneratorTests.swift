@@ -104,6 +104,8 @@ import Testing
         // The format of array items given by a referenced schema is the property's schema.
         let models = try #require(generated.files["Models.swift"])
         #expect(models.contains(#""dates": .array(.string(.init(format: "date")))"#))
+        // `url`, which is not `uri`, is kept as it is written.
+        #expect(models.contains(#""link": .string(.init(format: "url"))"#))
         // An error with no body beside one with the group's error model is declared without it.
         #expect(articles.contains("errors: [422], emptyErrors: [401]"))
     }
