@@ -1,6 +1,9 @@
 # Courier's two everyday commands live here; each installs what it needs first.
 SWIFT ?= swift
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
+# The share of the OpenAPI corpus (scripts/corpus-check.sh) that must round-trip with no breaking change: the
+# figure reached so far, which only rises; the target is 90.
+CORPUS_MIN_CLEAN ?= 60
 
 .PHONY: demo test build lint deps-build deps-test contract bench bench-server clean
 
@@ -17,6 +20,7 @@ test: deps-test
 	scripts/openapi-mock-check.sh
 	scripts/compile-fail.sh
 	scripts/generate-check.sh
+	MIN_CLEAN=$(CORPUS_MIN_CLEAN) scripts/corpus-check.sh
 	scripts/check-doc-snippets.sh
 	scripts/check-module-graph.py
 	scripts/pact-interop.sh
