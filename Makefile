@@ -3,7 +3,7 @@ SWIFT ?= swift
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 # The share of the OpenAPI corpus (scripts/corpus-check.sh) that must round-trip with no breaking change: the
 # figure reached so far, which only rises; the target is 90.
-CORPUS_MIN_CLEAN ?= 60
+CORPUS_MIN_CLEAN ?= 66
 
 .PHONY: demo test build lint deps-build deps-test contract bench bench-server clean
 

@@ -15,7 +15,7 @@
 # Where the corpus is: CORPUS, else Tests/Fixtures/OpenAPI/corpus/, else shared/openapi-corpus beside the
 # clone; with none, it says so and stops.
 # Usage: scripts/corpus-check.sh [DOCUMENT…]   (after `swift build`; env: CORPUS=dir, MODULES=.build/debug/Modules,
-#        MAX_EXAMPLES=2, MOCK=0 to leave out the mock, MOCK_SECONDS=300 for each document's mock check, MIN_CLEAN=90,
+#        MAX_EXAMPLES=2, MOCK=0 to leave out the mock, MOCK_SECONDS=240 for each document's mock check, MIN_CLEAN=90,
 #        TABLE=file to also write the table there)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +27,7 @@ courier="$build/courier"
 MAX_EXAMPLES="${MAX_EXAMPLES:-2}"
 MOCK="${MOCK:-1}"
 MIN_CLEAN="${MIN_CLEAN:-90}"
-MOCK_SECONDS="${MOCK_SECONDS:-300}"
+MOCK_SECONDS="${MOCK_SECONDS:-240}"
 
 if [ $# -gt 0 ]; then documents=("$@"); else
   corpus="${CORPUS:-}"
