@@ -1,8 +1,11 @@
 # Courier's two everyday commands live here; each installs what it needs first.
 SWIFT ?= swift
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
+# The share of the OpenAPI corpus (scripts/corpus-check.sh) that must round-trip with no breaking change: the
+# figure reached so far, which only rises; the target is 90.
+CORPUS_MIN_CLEAN ?= 66
 
-.PHONY: demo test build lint deps-build deps-test contract bench bench-server clean
+.PHONY: demo test build lint deps-build deps-test contract corpus bench bench-server clean
 
 ## Run the demo: the whole social flow against the embedded mock server, over both transports.
 demo: deps-build
@@ -36,6 +39,10 @@ deps-test:
 
 contract: deps-test
 	scripts/contract-check.sh
+
+## The OpenAPI corpus (documents not kept here: CORPUS=folder, see Tests/Fixtures/OpenAPI/corpus/SOURCES.md).
+corpus: deps-test
+	MIN_CLEAN=$(CORPUS_MIN_CLEAN) scripts/corpus-check.sh
 
 ## Client benchmarks: C libcurl, CurlTransport, URLSessionTransport and curl(1), side by side. Writes BENCHMARKS.md.
 bench: deps-test

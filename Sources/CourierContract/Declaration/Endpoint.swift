@@ -115,6 +115,8 @@ extension API {
     ///   - contentType: the success response's media type. Default `application/json`.
     ///   - errors: other error statuses it may answer with (unless `declaresRefusals` is false, 400 is
     ///     declared for any operation with parameters or a body, 415 for any operation with a body).
+    ///   - emptyErrors: error statuses it answers with no body, declared without the API's
+    ///     `errorSchema` (a 401 with no body beside a 422 with one).
     ///   - function: the declaring function's name (filled in by the compiler), which names the
     ///     operation.
     ///   - parts: the parameters (`Path`, `Query`, `Header`) and the body (`Body`,
@@ -122,13 +124,13 @@ extension API {
     public static func endpoint<Response: Decodable & Sendable>(
         _ method: HTTPMethod, _ path: String, _ summary: String, status: Int = 200, auth: Bool = false,
         security: [SecurityScheme] = [], contentType: String = "application/json", errors: [Int] = [],
-        function: String = #function, @EndpointBuilder _ parts: () -> [EndpointPart]
+        emptyErrors: [Int] = [], function: String = #function, @EndpointBuilder _ parts: () -> [EndpointPart]
     ) -> Endpoint<Response> {
         Endpoint(
             declaration: .init(
                 api: Self.self, function: function, method: method, path: path, summary: summary,
                 status: status, security: (auth && !security.contains(.bearer) ? [.bearer] : []) + security,
-                contentType: contentType, errors: errors),
+                contentType: contentType, errors: errors, emptyErrors: emptyErrors),
             parts: parts())
     }
 }

@@ -17,6 +17,8 @@ struct EndpointDeclaration: Sendable, Hashable {
     let security: [SecurityScheme]
     let contentType: String
     let errors: [Int]
+    /// Error statuses answered with no body: declared without the API's error schema.
+    let emptyErrors: [Int]
 
     /// The operation id: `group.name`, where `name` is the declaring function's name.
     var id: String { "\(api.group).\(function.prefix { $0 != "(" })" }
@@ -37,7 +39,8 @@ struct EndpointDeclaration: Sendable, Hashable {
         var statuses =
             api.declaresRefusals
             ? (hasInput ? [400] : []) + (auth ? [401] : []) + (body != nil ? [415] : []) + errors
-            : errors
+                + emptyErrors
+            : errors + emptyErrors
         statuses = statuses.reduce(into: []) { unique, status in
             if !unique.contains(status) { unique.append(status) }
         }
@@ -47,7 +50,9 @@ struct EndpointDeclaration: Sendable, Hashable {
             id: id, method: method, path: path, summary: summary, security: security, parameters: parameters,
             body: body, success: .init(status, summary, responseSchema, contentType: contentType),
             errors: statuses.map {
-                .init($0, HTTPStatus.reason(for: $0), errorSchema, contentType: errorContentType)
+                .init(
+                    $0, HTTPStatus.reason(for: $0), emptyErrors.contains($0) ? nil : errorSchema,
+                    contentType: errorContentType)
             })
     }
 

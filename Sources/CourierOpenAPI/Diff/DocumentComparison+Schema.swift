@@ -176,6 +176,8 @@ extension DocumentComparison {
                 place.rule("max-decreased"),
                 "\(place.label) maximum fell from \(show(mine.maximum)) to \(show(theirs))", a, b)
         }
+        // Length and pattern hold only for strings: on a schema that allows no string they limit nothing.
+        guard their.types.map({ $0.contains("string") }) ?? true else { return }
         if let theirs = their.minLength, theirs > (mine.minLength ?? 0) {
             note(
                 place.rule("min-length-increased"),

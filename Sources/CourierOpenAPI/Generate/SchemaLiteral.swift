@@ -38,10 +38,16 @@ enum SchemaLiteral {
 
     /// The `Schema` of a property or a parameter when its rules say more than its Swift type: a
     /// string's length, format or pattern, an integer's bounds, or such a value in an array.
-    static func refinement(_ schema: JSONValue, type: SwiftType) -> String? {
+    /// - Parameters:
+    ///   - schema: the value's schema, its array items' references already followed.
+    ///   - type: the value's Swift type.
+    ///   - underlying: the type a type alias stands for (an array's items may be a `typealias`).
+    static func refinement(
+        _ schema: JSONValue, type: SwiftType, underlying: (SwiftType) -> SwiftType = { $0 }
+    ) -> String? {
         if let rules = scalar(schema, type: type) { return rules }
-        if case .array(let item) = type, let items = schema["items"], items["$ref"] == nil,
-            let rules = refinement(items, type: item)
+        if case .array(let item) = type, let items = schema["items"],
+            let rules = refinement(items, type: underlying(item), underlying: underlying)
         {
             return ".array(\(rules))"
         }

@@ -137,7 +137,8 @@ extension SwiftDeclarationWriter {
             lhs.value == rhs.value ? lhs.key > rhs.key : lhs.value < rhs.value
         }?.key
         for operation in group.operations {
-            for error in operation.errorModels where error.model != chosen {
+            // An answer with no body is declared as such (`emptyErrors`), whatever the group's model.
+            for error in operation.errorModels where error.model != chosen && error.model != nil {
                 report(
                     error.pointer,
                     "one error model per group is declared: this response is declared with \(chosen ?? "no body")"
@@ -329,8 +330,18 @@ extension SwiftDeclarationWriter {
                 call += ", security: [\(operation.security.joined(separator: ", "))]"
             }
             if let type = operation.contentType { call += ", contentType: \(SwiftNames.literal(type))" }
-            if !operation.errors.isEmpty {
-                call += ", errors: [\(operation.errors.map(String.init).joined(separator: ", "))]"
+            // With an error model for the group, the statuses whose answer has no body are said apart.
+            let empty = Set(
+                group.errorModel == nil ? [] : operation.errorModels.filter { $0.model == nil }.map(\.status))
+            let (withBody, withoutBody) = (
+                operation.errors.filter { !empty.contains(String($0)) },
+                operation.errors.filter { empty.contains(String($0)) }
+            )
+            if !withBody.isEmpty {
+                call += ", errors: [\(withBody.map(String.init).joined(separator: ", "))]"
+            }
+            if !withoutBody.isEmpty {
+                call += ", emptyErrors: [\(withoutBody.map(String.init).joined(separator: ", "))]"
             }
             out += "        endpoint(\(call)) {"
             out +=

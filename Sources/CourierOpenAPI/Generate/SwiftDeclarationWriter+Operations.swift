@@ -83,7 +83,8 @@ extension SwiftDeclarationWriter {
                 method + " "
                 + path.replacingOccurrences(of: "{", with: " by ").replacingOccurrences(of: "}", with: "")
         }
-        var functionName = SwiftNames.memberName(base)
+        // lowerCamelCase, as a function is: `UpdateArticle` as a name would be taken by the model of that name.
+        var functionName = SwiftNames.caseName(base)
         if SwiftNames.keywords.contains(functionName) { functionName += "Operation" }
         functionName = SwiftNames.unique(functionName, in: &group.functionNames)
         let id = groupName + "." + functionName
@@ -207,7 +208,10 @@ extension SwiftDeclarationWriter {
             var arguments = [
                 SwiftNames.literal(name), (jsonMedia == nil ? "" : "json: ") + SwiftNames.code(label),
             ]
-            if let rules = SchemaLiteral.refinement(resolvedSchema, type: underlying(type)) {
+            if let rules = try SchemaLiteral.refinement(
+                itemsResolved(resolvedSchema, at: schemaPointer), type: underlying(type),
+                underlying: underlying)
+            {
                 if jsonMedia == nil {
                     arguments.append(rules)
                 } else {
@@ -581,7 +585,8 @@ extension SwiftDeclarationWriter {
         }
         guard case .object(let content)? = response["content"], !content.isEmpty else { return nil }
         let types = content.keys.sorted()
-        guard let json = types.first(where: Self.isJSON) else {
+        let wildcard = try structuredWildcard(content, location)
+        guard let json = types.first(where: Self.isJSON) ?? wildcard else {
             guard !error, let first = types.first else {
                 report(
                     PointerText.join(location, "content"), "an error body that is not JSON is not declared")
@@ -610,6 +615,19 @@ extension SwiftDeclarationWriter {
             of: content[json]?["schema"] ?? .object([:]), at: schemaPointer, naming: .suggested(name))
         if nullable { report(schemaPointer, "a null body is not declared") }
         return (type.code, json == "application/json" ? nil : json)
+    }
+
+    /// A media range such as `*/*` whose schema describes structured values (an object, an array, a
+    /// number): such a body can only be JSON, so it is decoded as the schema says.
+    private func structuredWildcard(_ content: [String: JSONValue], _ location: String)
+        throws(OpenAPIDocumentError) -> String?
+    {
+        for type in content.keys.sorted() where type.hasSuffix("/*") {
+            guard let schema = content[type]?["schema"] else { continue }
+            let schemaPointer = PointerText.join(location, "content", type, "schema")
+            if try !Self.isRawString(document.resolve(schema, at: schemaPointer).value) { return type }
+        }
+        return nil
     }
 
     /// Whether a schema says no more than "a string" (of bytes, or of text).

@@ -170,6 +170,20 @@ final class SwiftDeclarationWriter {
         return current
     }
 
+    /// `schema` with its array items' references followed, arrays of arrays too (`[Date]` with `Date` a
+    /// `format: date` string keeps its format), for `SchemaLiteral.refinement`.
+    func itemsResolved(_ schema: JSONValue, at pointer: String, depth: Int = 0) throws(OpenAPIDocumentError)
+        -> JSONValue
+    {
+        guard depth < 8, case .object(var members) = schema, let items = members["items"] else {
+            return schema
+        }
+        let (resolved, location) = try document.resolve(items, at: PointerText.join(pointer, "items"))
+        members["items"] = try itemsResolved(
+            valueSchema(resolved, at: location), at: location, depth: depth + 1)
+        return .object(members)
+    }
+
     /// The schema of the values a nullable schema allows besides null: the one other branch of an
     /// `anyOf` or `oneOf` with a null branch; else the schema itself.
     func valueSchema(_ schema: JSONValue, at pointer: String) -> JSONValue {
@@ -293,7 +307,8 @@ final class SwiftDeclarationWriter {
         case "string":
             switch format {
             case "date-time": return (.builtin("Date"), nullable)
-            case "uri", "url": return (.builtin("URL"), nullable)
+            // `url` is no JSON Schema format: a `URL` would write it as `uri`, so it stays a `String` that says it.
+            case "uri": return (.builtin("URL"), nullable)
             case "uuid": return (.builtin("UUID"), nullable)
             case "byte": return (.builtin("Data"), nullable)
             default: return (.builtin("String"), nullable)
@@ -469,13 +484,14 @@ final class SwiftDeclarationWriter {
                     PointerText.join(property.pointer, "default"),
                     "a property's default is not declared: a missing optional property decodes as nil")
             }
-            properties.append(
+            try properties.append(
                 PropertyDeclaration(
                     name: SwiftNames.unique(SwiftNames.memberName(property.key), in: &taken),
                     key: property.key,
                     type: type, optional: !isRequired || nullable,
                     schema: SchemaLiteral.refinement(
-                        valueSchema(resolved, at: property.pointer), type: underlying(type)),
+                        itemsResolved(valueSchema(resolved, at: property.pointer), at: property.pointer),
+                        type: underlying(type), underlying: underlying),
                     summary: resolved["description"]?.stringValue))
         }
         add(.structure(name: name, properties: properties, summary: summary))

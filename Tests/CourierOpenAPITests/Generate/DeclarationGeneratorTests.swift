@@ -88,6 +88,28 @@ import Testing
         }
     }
 
+    /// Constructs of published documents that the generator once lost or turned into code that does
+    /// not compile (`scripts/corpus-check.sh` found them).
+    @Test func whatPublishedDocumentsSayIsKept() throws {
+        let document = try CourierOpenAPI.OpenAPIDocument.load(
+            from: Self.fixtures.appendingPathComponent("generate/corpus-gaps.yaml"))
+        let generated = try DeclarationGenerator.generate(document)
+        let articles = try #require(generated.files["ArticlesAPI.swift"])
+        // A function is lowerCamelCase: named `UpdateArticle`, it would hide the model of that name.
+        #expect(
+            articles.contains(
+                "static func updateArticle(slug: String, body: UpdateArticle) -> Endpoint<Article>"))
+        // A media range whose schema is an object is decoded as that object, under its media type.
+        #expect(articles.contains(#"contentType: "*/*""#))
+        // The format of array items given by a referenced schema is the property's schema.
+        let models = try #require(generated.files["Models.swift"])
+        #expect(models.contains(#""dates": .array(.string(.init(format: "date")))"#))
+        // `url`, which is not `uri`, is kept as it is written.
+        #expect(models.contains(#""link": .string(.init(format: "url"))"#))
+        // An error with no body beside one with the group's error model is declared without it.
+        #expect(articles.contains("errors: [422], emptyErrors: [401]"))
+    }
+
     @Test func theSocialAPIsOwnDocumentIsDeclaredWhole() throws {
         let document = try CourierOpenAPI.OpenAPIDocument.parse(
             SocialAPI.openAPI().prettyData(), url: URL(fileURLWithPath: "social.json"))
