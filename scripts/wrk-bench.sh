@@ -40,18 +40,12 @@ while [ $# -gt 0 ]; do
 done
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+# shellcheck source=scripts/wrk-lib.sh
+source "$ROOT/scripts/wrk-lib.sh"
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 [ -x "$NGINX" ] || { echo "nginx is not installed (apt-get install nginx)" >&2; exit 1; }
 
-if [ "$BUILD" = 1 ]; then
-    (cd "$ROOT" && swift build -c release --product courier >&2)
-fi
-COURIER="$(cd "$ROOT" && swift build -c release --show-bin-path)/courier"
-[ -x "$COURIER" ] || { echo "no release build of courier at $COURIER" >&2; exit 1; }
-if [ -n "$BASELINE" ]; then
-    [ -x "$BASELINE" ] || { echo "--baseline $BASELINE is not an executable" >&2; exit 1; }
-fi
+find_courier
 
 WORK="$(mktemp -d /tmp/courier-wrk.XXXXXX)"
 chmod 755 "$WORK"  # nginx workers may run as another user
@@ -152,22 +146,6 @@ url_of() {
         base) echo "$BASE_URL" ;;
         nginx) echo "$NGINX_URL" ;;
     esac
-}
-
-# The figures of one wrk output: "rate p99_ms errors non2xx requests".
-parse_wrk() {
-    awk '
-        /Requests\/sec:/ { rate = $2 }
-        /^ +99%/ { p = $2
-                   if (p ~ /us$/) { sub(/us$/, "", p); p = p / 1000 }
-                   else if (p ~ /ms$/) { sub(/ms$/, "", p) }
-                   else if (p ~ /s$/) { sub(/s$/, "", p); p = p * 1000 }
-                   p99 = p }
-        /requests in/ { requests = $1 }
-        /Socket errors:/ { gsub(/,/, ""); errors = $4 + $6 + $8 + $10 }
-        /Non-2xx or 3xx responses:/ { non2xx = $5 }
-        END { printf "%s %s %d %d %d\n", rate, p99, errors + 0, non2xx + 0, requests + 0 }
-    '
 }
 
 # One wrk run of DURATION seconds at $2 connections against $1.

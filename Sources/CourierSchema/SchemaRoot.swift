@@ -17,7 +17,7 @@ package struct SchemaRoot: Sendable {
     private let lookup: @Sendable (String) -> JSONValue?
 
     /// The most `$ref`s followed one after another before `resolve(_:)` gives up on a cycle.
-    static let maxReferenceChain = 64
+    package static let maxReferenceChain = 64
 
     /// A root whose references another reader resolves (an OpenAPI document with its other files).
     package init(dialect: Dialect, lookup: @escaping @Sendable (String) -> JSONValue?) {

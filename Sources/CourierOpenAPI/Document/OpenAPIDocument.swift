@@ -1,4 +1,5 @@
 import CourierPrimitives
+import CourierSchema
 import Foundation
 
 /// An OpenAPI 3.0 or 3.1 document, read from JSON or YAML, with its `$ref`s checked and its structure
@@ -94,18 +95,11 @@ public struct OpenAPIDocument: Sendable {
     /// - Parameter value: any part of the document.
     /// - Returns: the value referred to.
     public func resolve(_ value: JSONValue) -> JSONValue {
-        var current = value
-        for _ in 0..<Self.maxReferenceChain {
-            guard let reference = current["$ref"]?.stringValue, let next = target(of: reference) else {
-                return current
-            }
-            current = next
-        }
-        return current
+        schemaRoot.resolve(value)
     }
 
     /// The most `$ref`s followed in a row; the loader refuses longer chains and cycles.
-    static let maxReferenceChain = 64
+    static let maxReferenceChain = SchemaRoot.maxReferenceChain
 
     /// Splits a canonical reference into its file (empty for the document) and its fragment.
     static func split(_ reference: String) -> (file: String, fragment: String) {
