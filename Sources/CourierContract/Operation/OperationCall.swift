@@ -194,40 +194,18 @@ package struct OperationCall: APIConfigurable {
                 arguments.removeValue(forKey: "contentType") ?? types.first ?? "application/octet-stream"
             return FileBody(URL(fileURLWithPath: path), contentType: contentType)
         case .form(let schema):
-            var fields: [String: ParameterValue] = [:]
-            if case .object(let properties, let required) = unwrap(schema) {
-                for property in properties {
-                    guard let text = arguments.removeValue(forKey: property.name) else {
-                        if required.contains(property.name) {
-                            throw problem("--\(property.name) is required", operation)
-                        }
-                        continue
-                    }
-                    fields[property.name] = value(text, property.schema)
-                }
+            var values: [String: ParameterValue] = [:]
+            for (name, text, schema) in try fields(of: schema, from: &arguments, operation) {
+                values[name] = value(text, schema)
             }
-            return FormBody(fields, arrays: .repeatedKeys)
+            return FormBody(values, arrays: .repeatedKeys)
         case .multipart(let schema, let fileTypes):
             var parts: [MultipartForm.Part] = []
-            if case .object(let properties, let required) = unwrap(schema) {
-                for property in properties {
-                    guard let text = arguments.removeValue(forKey: property.name) else {
-                        if required.contains(property.name) {
-                            throw problem("--\(property.name) is required", operation)
-                        }
-                        continue
-                    }
-                    if let types = fileTypes[property.name] {
-                        let file = URL(fileURLWithPath: text)
-                        let byExtension = types.first { $0.hasSuffix("/" + file.pathExtension.lowercased()) }
-                        parts.append(
-                            .init(
-                                name: property.name, filename: file.lastPathComponent,
-                                contentType: byExtension ?? types.first ?? "application/octet-stream",
-                                content: .file(file)))
-                    } else {
-                        parts.append(.init(name: property.name, content: .data(Data(text.utf8))))
-                    }
+            for (name, text, _) in try fields(of: schema, from: &arguments, operation) {
+                if let types = fileTypes[name] {
+                    parts.append(filePart(name, path: text, types: types))
+                } else {
+                    parts.append(.init(name: name, content: .data(Data(text.utf8))))
                 }
             }
             return MultipartForm(parts: parts)
@@ -235,15 +213,36 @@ package struct OperationCall: APIConfigurable {
             guard let path = arguments.removeValue(forKey: field) else {
                 throw problem("--\(field) is required", operation)
             }
-            let file = URL(fileURLWithPath: path)
-            let byExtension = types.first { $0.hasSuffix("/" + file.pathExtension.lowercased()) }
-            return MultipartForm(parts: [
-                .init(
-                    name: field, filename: file.lastPathComponent,
-                    contentType: byExtension ?? types.first ?? "application/octet-stream",
-                    content: .file(file))
-            ])
+            return MultipartForm(parts: [filePart(field, path: path, types: types)])
         }
+    }
+
+    /// The form fields given as arguments (taken out of `arguments`): each property's name, text and
+    /// schema; a required one missing is a problem.
+    private static func fields(
+        of schema: Schema, from arguments: inout [String: String], _ operation: APIOperation
+    ) throws -> [(name: String, text: String, schema: Schema)] {
+        guard case .object(let properties, let required) = unwrap(schema) else { return [] }
+        var found: [(name: String, text: String, schema: Schema)] = []
+        for property in properties {
+            guard let text = arguments.removeValue(forKey: property.name) else {
+                if required.contains(property.name) {
+                    throw problem("--\(property.name) is required", operation)
+                }
+                continue
+            }
+            found.append((property.name, text, property.schema))
+        }
+        return found
+    }
+
+    /// A file part, typed by the file's extension among `types`, else by the first of them.
+    private static func filePart(_ name: String, path: String, types: [String]) -> MultipartForm.Part {
+        let file = URL(fileURLWithPath: path)
+        let byExtension = types.first { $0.hasSuffix("/" + file.pathExtension.lowercased()) }
+        return .init(
+            name: name, filename: file.lastPathComponent,
+            contentType: byExtension ?? types.first ?? "application/octet-stream", content: .file(file))
     }
 
     private static func unwrap(_ schema: Schema) -> Schema {
