@@ -110,6 +110,24 @@ struct DeclaredFormTests {
 
     static var document: JSONValue { OpenAPIWriter.make(title: "Forms", operations: FormsAPI.operations) }
 
+    /// `courier call` builds a form or a multipart body from text arguments: fields by name, a file part
+    /// typed by the declaration, a required field missing refused by name.
+    @Test func aCallFromArgumentsBuildsFormsAndMultipartBodies() throws {
+        let contact = try #require(FormsAPI.operations.first { $0.path == "/contact" })
+        let form = try OperationCall(contact, arguments: ["email": "a@b.c"])
+        #expect((form.parameters as? CombinedParameters)?.parts.first is FormBody)
+        let missing = #expect(throws: CourierError.self) { try OperationCall(contact, arguments: [:]) }
+        #expect(missing?.localizedDescription.contains("--email is required") == true)
+
+        let photo = try #require(FormsAPI.operations.first { $0.path == "/photo" })
+        let call = try OperationCall(photo, arguments: ["caption": "hi", "photo": "/tmp/cat.png"])
+        let body = (call.parameters as? CombinedParameters)?.parts.first
+        let parts = try #require(body as? MultipartForm).parts
+        #expect(parts.map(\.name) == ["caption", "photo"])
+        #expect(parts.last?.filename == "cat.png")
+        #expect(parts.last?.contentType == "image/png")
+    }
+
     @Test func aFormIsItsModelsFieldsURLEncoded() throws {
         let content = Self.document["paths"]?["/contact"]?["post"]?["requestBody"]?["content"]
         #expect(content?.objectKeys == ["application/x-www-form-urlencoded"])
