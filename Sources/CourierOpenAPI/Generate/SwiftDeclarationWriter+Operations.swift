@@ -298,45 +298,39 @@ extension SwiftDeclarationWriter {
                 documentation: true)
         }
         let types = content.keys.sorted()
-        if let json = types.first(where: Self.isJSON) {
-            let schema = content[json]?["schema"] ?? .object([:])
-            let schemaPointer = PointerText.join(location, "content", json, "schema")
+        // A body whose schema becomes one model argument, wrapped as `part` (`Body`, `Form`).
+        func declareModel(_ mediaType: String, as part: String) throws(OpenAPIDocumentError) {
+            let schema = content[mediaType]?["schema"] ?? .object([:])
+            let schemaPointer = PointerText.join(location, "content", mediaType, "schema")
             let (type, _) = try self.type(
                 of: schema, at: schemaPointer, naming: .suggested(typePrefix + "Body"))
             let label = SwiftNames.unique("body", in: &labels)
-            declaration.parts.append("Body(\(label))")
+            declaration.parts.append("\(part)(\(label))")
             declaration.arguments.append(
                 .init(
                     label: label, type: type.code, optional: false,
                     sample: SchemaLiteral.sample(type, schema: schema, models: modelsByName)))
-            for other in types where other != json {
+        }
+        func reportTypes(besides mediaType: String) {
+            for other in types where other != mediaType {
                 report(
                     PointerText.join(location, "content", other),
-                    "only one body media type is declared: \(json)")
+                    "only one body media type is declared: \(mediaType)")
             }
+        }
+        if let json = types.first(where: Self.isJSON) {
+            try declareModel(json, as: "Body")
+            reportTypes(besides: json)
             return
         }
         if let form = types.first(where: { $0.lowercased().hasPrefix("application/x-www-form-urlencoded") }) {
-            let schema = content[form]?["schema"] ?? .object([:])
-            let schemaPointer = PointerText.join(location, "content", form, "schema")
-            let (type, _) = try self.type(
-                of: schema, at: schemaPointer, naming: .suggested(typePrefix + "Body"))
-            let label = SwiftNames.unique("body", in: &labels)
-            declaration.parts.append("Form(\(label))")
-            declaration.arguments.append(
-                .init(
-                    label: label, type: type.code, optional: false,
-                    sample: SchemaLiteral.sample(type, schema: schema, models: modelsByName)))
+            try declareModel(form, as: "Form")
             if content[form]?["encoding"] != nil {
                 report(
                     PointerText.join(location, "content", form, "encoding"),
                     "a form's encoding is not declared: lists are sent as repeated fields")
             }
-            for other in types where other != form {
-                report(
-                    PointerText.join(location, "content", other),
-                    "only one body media type is declared: \(form)")
-            }
+            reportTypes(besides: form)
             return
         }
         if let form = types.first(where: { $0.lowercased().hasPrefix("multipart/form-data") }) {
@@ -344,11 +338,7 @@ extension SwiftDeclarationWriter {
             let (schema, _) = try document.resolve(
                 content[form]?["schema"] ?? .object([:]), at: schemaPointer)
             let fields = schema["properties"]?.objectKeys ?? []
-            for other in types where other != form {
-                report(
-                    PointerText.join(location, "content", other),
-                    "only one body media type is declared: \(form)")
-            }
+            reportTypes(besides: form)
             guard fields.count == 1, let field = fields.first,
                 try Self.isFile(
                     document.resolve(schema["properties"]?[field] ?? .null, at: schemaPointer).value)
@@ -372,11 +362,6 @@ extension SwiftDeclarationWriter {
                     label: contentType, type: "String", optional: false,
                     sample: SwiftNames.literal(accepted[0])),
             ]
-            for other in types where other != form {
-                report(
-                    PointerText.join(location, "content", other),
-                    "only one body media type is declared: \(form)")
-            }
             return
         }
         let binary = types
