@@ -60,13 +60,17 @@ public struct TransportRequest: Sendable {
     ///
     /// `@unchecked Sendable` because: a `Storage` is only changed through a request that holds
     /// the sole reference to it (`mutableStorage`), and never after it was shared.
+    ///
+    /// The fields are not checked for exclusive access at run time: a box is only changed through
+    /// `mutableStorage`, by the one request that holds it, so no two accesses can overlap; the
+    /// check cost more than the rest of a field's read on a request's path.
     private final class Storage: @unchecked Sendable {
-        var method: HTTPMethod
-        var url: URL
-        var headers: HTTPHeaders
-        var body: RequestBody
-        var options: TransferOptions
-        var progress: (@Sendable (TransferProgress) -> Void)?
+        @exclusivity(unchecked) var method: HTTPMethod
+        @exclusivity(unchecked) var url: URL
+        @exclusivity(unchecked) var headers: HTTPHeaders
+        @exclusivity(unchecked) var body: RequestBody
+        @exclusivity(unchecked) var options: TransferOptions
+        @exclusivity(unchecked) var progress: (@Sendable (TransferProgress) -> Void)?
 
         init(
             method: HTTPMethod, url: URL, headers: HTTPHeaders, body: RequestBody, options: TransferOptions,

@@ -2,17 +2,18 @@ import CCurlShim
 
 /// The transfers of one origin: how many are in the multi handle, and the ones waiting for
 /// a place, first in, first out. Used under the loop's engine lock only (a class, so that the
-/// queue is changed in place, never copied out of the engine's dictionary).
+/// queue is changed in place, never copied out of the engine's dictionary). The lock makes every
+/// access exclusive, so the fields are not checked at run time.
 final class OriginQueue {
-    var running = 0
+    @exclusivity(unchecked) var running = 0
     /// Waiting transfers not cancelled (a cancelled one stays in `queue` until popped).
-    var waiting = 0
+    @exclusivity(unchecked) var waiting = 0
     /// Whether the origin answers over HTTP/2, where transfers share connections: guessed
     /// from the request, then learned from each response.
-    var multiplexed: Bool
+    @exclusivity(unchecked) var multiplexed: Bool
     /// Popped slots are nil until the array is compacted.
-    private var queue: [CurlTransfer?] = []
-    private var head = 0
+    @exclusivity(unchecked) private var queue: [CurlTransfer?] = []
+    @exclusivity(unchecked) private var head = 0
 
     init(multiplexed: Bool) { self.multiplexed = multiplexed }
 

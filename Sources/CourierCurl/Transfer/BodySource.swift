@@ -22,7 +22,8 @@ final class BodySource {
         case stream(BodyStream, reader: any BodyStreamReader, pending: Data)
     }
 
-    private var storage: Storage
+    /// One thread at a time, so not checked for exclusive access at run time.
+    @exclusivity(unchecked) private var storage: Storage
 
     /// Opens the body's source.
     /// - Throws: `CourierError.Code.invalidBody` when the file or stream cannot be opened.
