@@ -37,7 +37,11 @@ extension NetworkManager {
     ///     `maxResponseBytes`, a bound on what is held in memory, does not apply to it.
     /// - Returns: the validated response.
     /// - Throws: `CourierError`; a refused response's error carries the start of its body.
-    package func exchange(
+    ///
+    /// Like every step below a public entry point, it runs on its caller's executor
+    /// (`nonisolated(nonsending)`): the entry point has already left the caller's actor, and a
+    /// hop back to the global executor around each `await` cost some 400 instructions a step.
+    nonisolated(nonsending) package func exchange(
         _ request: consuming TransportRequest, delivery: TransferOptions.BodyDelivery = .whole,
         progress: (@Sendable (TransferProgress) -> Void)? = nil, validation: Validation? = nil,
         outermost step: (any Interceptor)? = nil, record: ExchangeRecord? = nil, bodyGoesToDisk: Bool = false
@@ -66,7 +70,7 @@ extension NetworkManager {
     }
 
     /// `exchange` through the interceptors, with `step` outermost.
-    private func sendIntercepted(
+    nonisolated(nonsending) private func sendIntercepted(
         _ outgoing: TransportRequest, outermost step: (any Interceptor)?, record: ExchangeRecord?
     ) async throws -> Response<Void> {
         let record = record ?? ExchangeRecord(request: outgoing)
@@ -98,7 +102,7 @@ extension NetworkManager {
 
     /// `exchange` without interceptors, so with one attempt: the steps of its innermost
     /// closure, without the closures and the record that replays need.
-    private func sendDirectly(_ outgoing: TransportRequest) async throws -> Response<Void> {
+    nonisolated(nonsending) private func sendDirectly(_ outgoing: TransportRequest) async throws -> Response<Void> {
         for monitor in eventMonitors { monitor.handle(.requestSent(outgoing, attempt: 1)) }
         let response: TransportResponse
         do {
@@ -146,7 +150,7 @@ extension NetworkManager {
     /// The body of an exchange in memory: a whole body as it is, a stream collected up to
     /// `maxResponseBytes`.
     /// - Throws: `CourierError`: `.responseTooLarge`, or what ended the stream.
-    func collect(_ exchanged: Response<Void>) async throws -> Data {
+    nonisolated(nonsending) func collect(_ exchanged: Response<Void>) async throws -> Data {
         switch exchanged.body {
         case .data(let data):
             return data

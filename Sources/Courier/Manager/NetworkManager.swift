@@ -106,7 +106,7 @@ public final class NetworkManager: Sendable {
 
     /// `send` for a request that builds itself, as a declared endpoint's does: no look at what
     /// it is, so no existential box for it (see `prepare(built:)`).
-    package func perform<T: Decodable & Sendable>(
+    nonisolated(nonsending) package func perform<T: Decodable & Sendable>(
         built endpoint: some TransportRequestConvertible, as type: T.Type,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(CourierError) -> Response<T> {
@@ -130,7 +130,7 @@ public final class NetworkManager: Sendable {
     }
 
     /// `sendRaw` for a request that builds itself (see `perform(built:as:progress:)`).
-    package func sendRaw(
+    nonisolated(nonsending) package func sendRaw(
         built endpoint: some TransportRequestConvertible,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(CourierError) -> Response<Data> {
@@ -143,7 +143,7 @@ public final class NetworkManager: Sendable {
 
     /// The exchange of `request` with its body whole in memory: what `send` and `sendRaw` read.
     /// - Throws: `CourierError`.
-    package func collected(
+    nonisolated(nonsending) package func collected(
         _ request: consuming TransportRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil,
         validation: Validation? = nil
     ) async throws -> Response<Data> {
@@ -241,7 +241,9 @@ public final class NetworkManager: Sendable {
     /// Runs `body`, reporting a thrown error to the event monitors as `.failed`: the one place
     /// where whatever a transport, an interceptor or a decoder threw becomes a `CourierError`,
     /// so every public entry point that runs through here throws `CourierError` alone.
-    package func reportingFailure<R>(_ body: () async throws -> R) async throws(CourierError) -> R {
+    nonisolated(nonsending) package func reportingFailure<R>(
+        _ body: nonisolated(nonsending) () async throws -> R
+    ) async throws(CourierError) -> R {
         do {
             return try await body()
         } catch {

@@ -86,9 +86,9 @@ package enum Redirects {
     /// - Throws: `CourierError`: `.invalidParameters`, `.invalidHeader` or `.invalidURL` for a
     ///   request that cannot be sent; what `hop` throws; `.tooManyRedirects`, `.invalidURL`
     ///   or `.invalidBody` for a redirect that cannot be followed.
-    package static func send(
+    nonisolated(nonsending) package static func send(
         _ request: TransportRequest, cookieJar: CookieJar? = nil,
-        hop: (TransportRequest) async throws -> TransportResponse
+        hop: nonisolated(nonsending) (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
         try RequestBuilding.validateForSending(request)
         if request.method == .head, !isEmpty(request.body) {
