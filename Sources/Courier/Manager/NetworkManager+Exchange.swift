@@ -102,9 +102,9 @@ extension NetworkManager {
 
     /// `exchange` without interceptors, so with one attempt: the steps of its innermost
     /// closure, without the closures and the record that replays need.
-    nonisolated(nonsending) private func sendDirectly(_ outgoing: TransportRequest) async throws -> Response<
-        Void
-    > {
+    nonisolated(nonsending) private func sendDirectly(
+        _ outgoing: TransportRequest
+    ) async throws -> Response<Void> {
         for monitor in eventMonitors { monitor.handle(.requestSent(outgoing, attempt: 1)) }
         let response: TransportResponse
         do {
