@@ -1,3 +1,4 @@
+import CourierPrimitives
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -27,34 +28,59 @@ package enum RequestBuilding {
             }
             return relative
         }
-        var baseString = base.absoluteString
-        // A base URL's query (`?api_key=K`) goes after the path, joined with the path's own
-        // query; its fragment is dropped (a fragment is never sent).
-        var baseQuery = ""
-        if let mark = baseString.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-        ) {
-            let rest = baseString[mark...]
-            if rest.first == "?" { baseQuery = String(rest.dropFirst().prefix { $0 != "#" }) }
-            baseString = String(baseString[..<mark])
-        }
-        while baseString.utf8.last == UInt8(ascii: "/") { baseString.removeLast() }
+        let prefix = BasePrefix.of(base)
         var joined =
             path.isEmpty
-            ? baseString : baseString + (path.utf8.first == UInt8(ascii: "/") ? path : "/" + path)
-        if !baseQuery.isEmpty {
+            ? prefix.text : prefix.text + (path.utf8.first == UInt8(ascii: "/") ? path : "/" + path)
+        if !prefix.query.isEmpty {
             if let mark = joined.firstIndex(of: "?") {
-                joined.replaceSubrange(mark...mark, with: "?" + baseQuery + "&")
+                joined.replaceSubrange(mark...mark, with: "?" + prefix.query + "&")
             } else if let mark = joined.firstIndex(of: "#") {
-                joined.insert(contentsOf: "?" + baseQuery, at: mark)
+                joined.insert(contentsOf: "?" + prefix.query, at: mark)
             } else {
-                joined += "?" + baseQuery
+                joined += "?" + prefix.query
             }
         }
-        guard let url = URL(string: joined), url.authority != nil else {
+        // The joined URL's authority is the base's: "/" or "?" follows it.
+        guard prefix.hasAuthority, let url = URL(string: joined) else {
             throw CourierError(
                 .invalidURL, "cannot build a URL from base \(base) and path \(path.debugDescription)")
         }
         return url
+    }
+
+    /// What every URL built on one base URL starts with: the base without its query, fragment
+    /// and trailing slashes, and the query it carries. Kept for the last base seen, since an
+    /// app's requests share one or a few: a request no longer takes the base apart again.
+    private struct BasePrefix: Sendable {
+        /// The base as written, the key.
+        var base: String
+        var text: String
+        /// A base URL's query (`?api_key=K`), which goes after the path, joined with the path's
+        /// own query; its fragment is dropped (a fragment is never sent).
+        var query: String
+        /// Whether the base has a valid host and port.
+        var hasAuthority: Bool
+
+        private static let last = Locked<BasePrefix?>(nil)
+
+        static func of(_ base: URL) -> BasePrefix {
+            let written = base.absoluteString
+            if let last = last.withLock({ $0 }), last.base == written { return last }
+            var text = written
+            var query = ""
+            if let mark = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
+            {
+                let rest = text[mark...]
+                if rest.first == "?" { query = String(rest.dropFirst().prefix { $0 != "#" }) }
+                text = String(text[..<mark])
+            }
+            while text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
+            let prefix = BasePrefix(
+                base: written, text: text, query: query, hasAuthority: URLAuthority(text) != nil)
+            self.last.withLock { $0 = prefix }
+            return prefix
+        }
     }
 
     /// The first `.` or `..` segment of a relative path (before any query), if any.
