@@ -29,7 +29,7 @@ build: deps-build
 	$(SWIFT) build $(SWIFTFLAGS)
 
 lint:
-	$(SWIFT) format lint --strict -r Package.swift Sources Endpoints MockServer Tests
+	$(SWIFT) format lint --strict -r Package.swift Sources Endpoints MockServer Tests Plugins
 
 deps-build:
 	@scripts/install-deps.sh build
