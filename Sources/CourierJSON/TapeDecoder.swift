@@ -83,8 +83,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     init(
         document: JSONDocument, options: CourierJSONDecoder.Options, index: Int = 1,
         parent: CodingPathNode? = nil,
-        key: PathKey = .absent
+        key: PathKey = .absent, poolsContainers: Bool = false
     ) {
+        self.poolsContainers = poolsContainers
         self.document = document
         self.view = document.view
         // Read before `options` is stored: a use after the store would copy it.
@@ -113,7 +114,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         switch kind(index) {
         case .object:
-            return try keyedContainerFactory(Key.self).make(decoder: self, object: index)
+            return try keyedContainerPool(Key.self).make(decoder: self, object: index)
         case .null:
             throw DecodingError.valueNotFound(
                 [String: Any].self,
@@ -143,29 +144,42 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
-    /// The factories of the keyed containers made so far, one for each key type: a copy of the
-    /// shared ones this decode uses, kept here to be found without a lock.
-    @exclusivity(unchecked) private var keyedContainerFactories: [KeyedContainerFactory] = []
+    /// The pools of keyed containers made so far, one for each key type.
+    @exclusivity(unchecked) private var keyedContainerPools: [KeyedContainerPool] = []
+    /// Whether keyed containers are pooled: by the decoder a decode starts, until it ends
+    /// (`closePools`). A decoder made for `superDecoder` makes a new container each time, as
+    /// nothing would close its pools.
+    @exclusivity(unchecked) private var poolsContainers: Bool
 
-    /// The factory of keyed containers for `Key`, made on first use.
-    private func keyedContainerFactory<Key: CodingKey>(_: Key.Type)
-        -> KeyedContainerFactoryFor<KeyedTapeContainer<Key>>
+    /// The pool of keyed containers for `Key`, made on first use.
+    private func keyedContainerPool<Key: CodingKey>(_: Key.Type)
+        -> KeyedContainerPoolFor<KeyedTapeContainer<Key>, KeyedDecodingContainer<Key>>
     {
         let key = ObjectIdentifier(Key.self)
-        let count = keyedContainerFactories.count
+        let count = keyedContainerPools.count
         var position = count
         // Most recently used last: objects of one type tend to come one after another.
         while position > 0 {
             position &-= 1
-            if keyedContainerFactories[position].key == key {
-                let factory = keyedContainerFactories[position]
-                if position != count &- 1 { keyedContainerFactories.swapAt(position, count &- 1) }
-                return unsafeDowncast(factory, to: KeyedContainerFactoryFor<KeyedTapeContainer<Key>>.self)
+            if keyedContainerPools[position].key == key {
+                let pool = keyedContainerPools[position]
+                if position != count &- 1 { keyedContainerPools.swapAt(position, count &- 1) }
+                return unsafeDowncast(
+                    pool, to: KeyedContainerPoolFor<KeyedTapeContainer<Key>, KeyedDecodingContainer<Key>>.self
+                )
             }
         }
-        let factory = KeyedContainerFactory.shared(for: Key.self)
-        keyedContainerFactories.append(factory)
-        return factory
+        let pool = KeyedContainerPoolFor<KeyedTapeContainer<Key>, KeyedDecodingContainer<Key>>(
+            key: key, pooling: poolsContainers)
+        keyedContainerPools.append(pool)
+        return pool
+    }
+
+    /// Ends pooling: the pooled containers hold this decoder, and are dropped when the decode
+    /// that made it returns. A container or decoder kept past that still works.
+    func closePools() {
+        poolsContainers = false
+        for pool in keyedContainerPools { pool.close() }
     }
 
     // MARK: Errors
@@ -292,7 +306,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             return url as! T
         }
         if T.self == Decimal.self { return try unwrapDecimal(index, parent, key) as! T }
-        if view.tape[index].kind == .array, let array = T.self as? any TapeDecodedArray.Type {
+        if view.tape[index].kind == .array, let array = TapeDecodedArrays.type(T.self) {
             // What `Array.init(from:)` does, without its calls through an existential container
             // and its type look-ups for every element it appends. Inside `nested`, as `T(from:)`
             // would be: an element's error may report the decoder's own path (ISO 8601 dates do).

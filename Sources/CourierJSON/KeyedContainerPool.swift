@@ -1,0 +1,100 @@
+/// A keyed container that `KeyedContainerPool` can make: a view of the object its state names.
+protocol TapeKeyedContainer: KeyedDecodingContainerProtocol {
+    init(state: KeyedContainerState)
+}
+
+/// Makes the keyed containers of one key type for one decoder, and hands a container out again
+/// once nobody holds it.
+///
+/// `KeyedDecodingContainer.init` boxes its container in a class instance, and looks the box's
+/// type up in the runtime's metadata cache, for every object: that cost more than decoding the
+/// members of a small object. A pool keeps the containers it made; one whose box only the pool
+/// still references (`isKnownUniquelyReferenced`) is pointed at the new object and returned
+/// again. A container a caller still holds (a parent object's, while a member of the same type is
+/// decoded, or one kept past `init(from:)`) is never reused.
+///
+/// The pool is generic over the wrapped container type itself (`Wrapped` is
+/// `KeyedDecodingContainer<Container.Key>`), so that its methods read that type from the pool's
+/// own metadata: named in a generic function, `KeyedDecodingContainer<Key>` is looked up in the
+/// runtime's cache at each use. The pool is made once per key type per decode.
+class KeyedContainerPool {
+    /// The key type this pool makes containers for.
+    let key: ObjectIdentifier
+
+    init(key: ObjectIdentifier) { self.key = key }
+
+    /// Drops the pooled containers (they hold the decoder) and stops pooling.
+    func close() {}
+}
+
+final class KeyedContainerPoolFor<Container: TapeKeyedContainer, Wrapped>: KeyedContainerPool {
+    /// The containers handed out so far, and their states; at most `capacity`.
+    private let boxes: UnsafeMutablePointer<Wrapped>
+    @exclusivity(unchecked) private var states: [KeyedContainerState] = []
+    @exclusivity(unchecked) private var count = 0
+    /// Whether containers are kept for reuse: only while the decode runs (the pool and the
+    /// containers' states hold each other's decoder), and only when `KeyedDecodingContainer` is
+    /// one reference to its box, which is what the uniqueness check reads.
+    @exclusivity(unchecked) private var pools: Bool
+
+    /// Containers of one key type in use at once: one per nesting level of that type. A deeper
+    /// recursion makes its further containers afresh rather than scan a long list.
+    private static var capacity: Int { 8 }
+
+    init(key: ObjectIdentifier, pooling: Bool) {
+        boxes = .allocate(capacity: Self.capacity)
+        pools =
+            pooling && MemoryLayout<Wrapped>.size == MemoryLayout<AnyObject>.size
+            && MemoryLayout<Wrapped>.alignment == MemoryLayout<AnyObject>.alignment
+        super.init(key: key)
+    }
+
+    deinit {
+        boxes.deinitialize(count: count)
+        boxes.deallocate()
+    }
+
+    override func close() {
+        boxes.deinitialize(count: count)
+        count = 0
+        states = []
+        pools = false
+    }
+
+    /// A container over the object at tape index `object`, at the decoder's current path.
+    func make(decoder: TapeDecoder, object: Int) throws -> Wrapped {
+        var position = count
+        // The most recent first: the one a sibling object of the same type just gave back.
+        while position > 0 {
+            position &-= 1
+            if isUnused(position) {
+                try states[position].reset(object: object)
+                return boxes[position]
+            }
+        }
+        return try makeNew(decoder: decoder, object: object)
+    }
+
+    /// A new container over the object at `object`, kept for reuse when there is room. Not
+    /// inlined: its type look-ups would be hoisted into `make`, where the reuse path would pay them.
+    @inline(never)
+    private func makeNew(decoder: TapeDecoder, object: Int) throws -> Wrapped {
+        let state = KeyedContainerState(decoder: decoder)
+        try state.reset(object: object)
+        // The cast is from the type to itself (`Wrapped` is this type), once per container made.
+        let container = KeyedDecodingContainer(Container(state: state)) as! Wrapped
+        if pools && count < Self.capacity {
+            (boxes + count).initialize(to: container)
+            states.append(state)
+            count &+= 1
+        }
+        return container
+    }
+
+    /// Whether the pool's container at `position` is referenced by the pool alone.
+    @inline(__always)
+    private func isUnused(_ position: Int) -> Bool {
+        isKnownUniquelyReferenced(
+            &UnsafeMutableRawPointer(boxes + position).assumingMemoryBound(to: AnyObject.self).pointee)
+    }
+}

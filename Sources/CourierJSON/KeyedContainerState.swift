@@ -1,0 +1,78 @@
+/// What a keyed container reads: the decoder, and the object it is over. A pooled container keeps
+/// its state and is pointed at another object when it is handed out again.
+final class KeyedContainerState {
+    let decoder: TapeDecoder
+    /// The decoder's view of the tape, copied here so lookups touch no reference counts.
+    let view: TapeView
+    /// The object's tape index.
+    private(set) var object = 0
+    /// Where the decoder keeps this object's coding path.
+    private(set) var slot = 0
+    /// The number of this object's converted keys in the decoder (`TapeDecoder.keyTables`), or
+    /// -1 when its keys are compared as bytes. The table lives in the decoder, not here, so that
+    /// a state holds one reference.
+    private(set) var table = -1
+
+    /// Objects with more members than this are looked up through a hash index (`KeyTable.index`).
+    static var indexedMemberCount: Int { 32 }
+
+    init(decoder: TapeDecoder) {
+        self.decoder = decoder
+        self.view = decoder.view
+    }
+
+    /// Points the state at the object at tape index `object`, at the decoder's current path.
+    func reset(object: Int) throws {
+        self.object = object
+        slot = decoder.makeSlot()
+        let entry = view.tape[object]
+        let large = entry.length > Self.indexedMemberCount
+        guard large || decoder.convertsEveryKey || entry.flags & decoder.keyConversionFlags != 0 else {
+            table = -1
+            return
+        }
+        let keys = try convertKeys()
+        var index: [String: Int]?
+        if large {
+            var byName: [String: Int] = [:]
+            byName.reserveCapacity(keys.count)
+            for (name, value) in keys where byName[name] == nil { byName[name] = value }
+            index = byName
+        }
+        table = decoder.addKeyTable(TapeDecoder.KeyTable(keys: keys, index: index))
+    }
+
+    /// The object's keys as the key strategy converts them, with their value indices.
+    private func convertKeys() throws -> [(name: String, value: Int)] {
+        var keys: [(name: String, value: Int)] = []
+        keys.reserveCapacity(Int(view.tape[object].length))
+        var member = object + 1
+        let end = Int(view.tape[object].next)
+        // The custom strategy is given the path ending in each key.
+        var path: [any CodingKey] = []
+        if case .custom = decoder.options.keys { path = decoder.path(ofSlot: slot) }
+        while member < end {
+            let raw: String
+            do {
+                raw = try view.string(at: member)
+            } catch {
+                throw error.decodingError
+            }
+            let name: String
+            switch decoder.options.keys {
+            case .plain: name = raw
+            case .snakeCase:
+                if let cached = decoder.snakeCaseCache[raw] {
+                    name = cached
+                } else {
+                    name = convertFromSnakeCase(raw)
+                    decoder.snakeCaseCache[raw] = name
+                }
+            case .custom(let convert): name = convert(path + [JSONStringKey(raw)]).stringValue
+            }
+            keys.append((name, member + 1))
+            member = Int(view.tape[member + 1].next)
+        }
+        return keys
+    }
+}
