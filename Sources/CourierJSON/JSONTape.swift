@@ -82,6 +82,21 @@ final class JSONDocument {
     /// The deepest nesting of arrays and objects accepted, as in Foundation.
     static let maximumDepth = 512
 
+    /// A document of one `null`, scanned without a scanner.
+    private init() {
+        count = 4
+        bytes = .allocate(capacity: 5)
+        _ = bytes.initialize(from: Array("null".utf8) + [0])
+        tapeCapacity = 2
+        tape = .allocate(capacity: 2)
+        tape[0] = TapeEntry(kind: .null, flags: 0, start: 0, length: 0, next: 1, cursor: 0)
+        tape[1] = TapeEntry(kind: .null, flags: 0, start: 0, length: 4, next: 2, cursor: 0)
+        tapeCount = 2
+    }
+
+    /// A document of one `null`, for a decoder that never decodes (`TapeDecoder.detached`).
+    static func null() -> JSONDocument { JSONDocument() }
+
     /// Copies `input` and scans it.
     /// - Throws: `JSONSyntaxError` when it is not JSON.
     init(copying input: UnsafeRawBufferPointer) throws {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A keyed container that `KeyedContainerPool` can make: a view of the object its state names.
 protocol TapeKeyedContainer: KeyedDecodingContainerProtocol {
     init(state: KeyedContainerState)
@@ -16,15 +18,43 @@ protocol TapeKeyedContainer: KeyedDecodingContainerProtocol {
 /// The pool is generic over the wrapped container type itself (`Wrapped` is
 /// `KeyedDecodingContainer<Container.Key>`), so that its methods read that type from the pool's
 /// own metadata: named in a generic function, `KeyedDecodingContainer<Key>` is looked up in the
-/// runtime's cache at each use. The pool is made once per key type per decode.
+/// runtime's cache at each use. When a decode ends, its pools go back to `KeyedContainerPools`
+/// with the containers nobody kept, for the next decode to take: a pool and its containers are
+/// made once per key type, not once per decode.
 class KeyedContainerPool {
     /// The key type this pool makes containers for.
     let key: ObjectIdentifier
 
     init(key: ObjectIdentifier) { self.key = key }
 
-    /// Drops the pooled containers (they hold the decoder) and stops pooling.
-    func close() {}
+    /// Hands the pool's containers to `decoder`, for a decode that took the pool.
+    func attach(to decoder: TapeDecoder) {}
+
+    /// Drops the containers a caller still holds and lets go of the decoder in the others, at the
+    /// end of a decode; returns whether the pool can serve another decode.
+    func detach() -> Bool { false }
+}
+
+/// The pools no decode is using, by key type, shared by every decode of the process.
+enum KeyedContainerPools {
+    private static let lock = NSLock()
+    /// Read and written under `lock` only.
+    nonisolated(unsafe) private static var idle: [ObjectIdentifier: [KeyedContainerPool]] = [:]
+
+    /// A pool for the key type `key` that no decode is using, if there is one; it is the caller's
+    /// until it gives it back.
+    static func take(_ key: ObjectIdentifier) -> KeyedContainerPool? {
+        lock.lock()
+        defer { lock.unlock() }
+        return idle[key]?.popLast()
+    }
+
+    /// Gives back the pools a decode took or made.
+    static func give(_ pools: [KeyedContainerPool]) {
+        lock.lock()
+        defer { lock.unlock() }
+        for pool in pools { idle[pool.key, default: []].append(pool) }
+    }
 }
 
 final class KeyedContainerPoolFor<Container: TapeKeyedContainer, Wrapped>: KeyedContainerPool {
@@ -32,10 +62,10 @@ final class KeyedContainerPoolFor<Container: TapeKeyedContainer, Wrapped>: Keyed
     private let boxes: UnsafeMutablePointer<Wrapped>
     @exclusivity(unchecked) private var states: [KeyedContainerState] = []
     @exclusivity(unchecked) private var count = 0
-    /// Whether containers are kept for reuse: only while the decode runs (the pool and the
-    /// containers' states hold each other's decoder), and only when `KeyedDecodingContainer` is
-    /// one reference to its box, which is what the uniqueness check reads.
-    @exclusivity(unchecked) private var pools: Bool
+    /// Whether containers are kept for reuse: not by a decoder made for `superDecoder` (whose
+    /// pools no decode gives back), and only when `KeyedDecodingContainer` is one reference to
+    /// its box, which is what the uniqueness check reads.
+    let pools: Bool
 
     /// Containers of one key type in use at once: one per nesting level of that type. A deeper
     /// recursion makes its further containers afresh rather than scan a long list.
@@ -54,11 +84,29 @@ final class KeyedContainerPoolFor<Container: TapeKeyedContainer, Wrapped>: Keyed
         boxes.deallocate()
     }
 
-    override func close() {
-        boxes.deinitialize(count: count)
-        count = 0
-        states = []
-        pools = false
+    override func attach(to decoder: TapeDecoder) {
+        for state in states { state.attach(to: decoder) }
+    }
+
+    override func detach() -> Bool {
+        guard pools else { return false }
+        var kept = 0
+        for position in 0..<count {
+            if isUnused(position) {
+                states[position].detach()
+                if kept != position {
+                    (boxes + kept).moveInitialize(from: boxes + position, count: 1)
+                    states[kept] = states[position]
+                }
+                kept &+= 1
+            } else {
+                // A caller kept this container: it keeps its decoder, and leaves the pool.
+                (boxes + position).deinitialize(count: 1)
+            }
+        }
+        count = kept
+        states.removeSubrange(kept...)
+        return true
     }
 
     /// A container over the object at tape index `object`, at the decoder's current path.

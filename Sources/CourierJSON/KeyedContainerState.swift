@@ -1,9 +1,11 @@
 /// What a keyed container reads: the decoder, and the object it is over. A pooled container keeps
 /// its state and is pointed at another object when it is handed out again.
 final class KeyedContainerState {
-    let decoder: TapeDecoder
+    /// The decoder; `TapeDecoder.detached` while the container waits in a pool that no decode
+    /// uses, where nobody holds it, so that a pool keeps no document alive.
+    private(set) var decoder: TapeDecoder
     /// The decoder's view of the tape, copied here so lookups touch no reference counts.
-    let view: TapeView
+    private(set) var view: TapeView
     /// The object's tape index.
     private(set) var object = 0
     /// Where the decoder keeps this object's coding path.
@@ -13,13 +15,22 @@ final class KeyedContainerState {
     /// a state holds one reference.
     private(set) var table = -1
 
-    /// Objects with more members than this are looked up through a hash index (`KeyTable.index`).
-    static var indexedMemberCount: Int { 32 }
-
     init(decoder: TapeDecoder) {
         self.decoder = decoder
-        self.view = decoder.view
+        view = decoder.view
     }
+
+    /// Serves `decoder` from now on.
+    func attach(to decoder: TapeDecoder) {
+        self.decoder = decoder
+        view = decoder.view
+    }
+
+    /// Lets go of the decoder, for a container no one holds.
+    func detach() { attach(to: TapeDecoder.detached) }
+
+    /// Objects with more members than this are looked up through a hash index (`KeyTable.index`).
+    static var indexedMemberCount: Int { 32 }
 
     /// Points the state at the object at tape index `object`, at the decoder's current path.
     func reset(object: Int) throws {

@@ -103,6 +103,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         slots.reserveCapacity(document.objectCount)
     }
 
+    /// What a pooled container's state holds while it waits, detached, for the next decode: it
+    /// decodes nothing. `nonisolated(unsafe)`: it is never mutated, read or decoded with; only its
+    /// reference is stored.
+    nonisolated(unsafe) static let detached = TapeDecoder(
+        document: .null(), options: CourierJSONDecoder.Options(CourierJSONDecoder()))
+
     var codingPath: [any CodingKey] { CodingPathNode.path(parent, appending: key) }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
@@ -169,17 +175,28 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
                 )
             }
         }
+        if poolsContainers, let pool = KeyedContainerPools.take(key) {
+            pool.attach(to: self)
+            keyedContainerPools.append(pool)
+            return unsafeDowncast(
+                pool, to: KeyedContainerPoolFor<KeyedTapeContainer<Key>, KeyedDecodingContainer<Key>>.self)
+        }
         let pool = KeyedContainerPoolFor<KeyedTapeContainer<Key>, KeyedDecodingContainer<Key>>(
             key: key, pooling: poolsContainers)
         keyedContainerPools.append(pool)
         return pool
     }
 
-    /// Ends pooling: the pooled containers hold this decoder, and are dropped when the decode
-    /// that made it returns. A container or decoder kept past that still works.
+    /// Ends pooling, when the decode that made this decoder returns: the pools go back for the
+    /// next decode, with the containers nobody kept. A container or decoder kept past that still
+    /// works; its further containers are made afresh.
     func closePools() {
+        guard poolsContainers else { return }
         poolsContainers = false
-        for pool in keyedContainerPools { pool.close() }
+        var reusable: [KeyedContainerPool] = []
+        for pool in keyedContainerPools where pool.detach() { reusable.append(pool) }
+        keyedContainerPools = []
+        KeyedContainerPools.give(reusable)
     }
 
     // MARK: Errors
