@@ -60,7 +60,8 @@ enum KeyedContainerPools {
 final class KeyedContainerPoolFor<Container: TapeKeyedContainer, Wrapped>: KeyedContainerPool {
     /// The containers handed out so far, and their states; at most `capacity`.
     private let boxes: UnsafeMutablePointer<Wrapped>
-    @exclusivity(unchecked) private var states: [KeyedContainerState] = []
+    /// Not counted: each is owned by its container, which the pool holds in `boxes`.
+    @exclusivity(unchecked) private var states: [Unmanaged<KeyedContainerState>] = []
     @exclusivity(unchecked) private var count = 0
     /// Whether containers are kept for reuse: not by a decoder made for `superDecoder` (whose
     /// pools no decode gives back), and only when `KeyedDecodingContainer` is one reference to
@@ -85,7 +86,7 @@ final class KeyedContainerPoolFor<Container: TapeKeyedContainer, Wrapped>: Keyed
     }
 
     override func attach(to decoder: TapeDecoder) {
-        for state in states { state.attach(to: decoder) }
+        for state in states { state.takeUnretainedValue().attach(to: decoder) }
     }
 
     override func detach() -> Bool {
@@ -93,7 +94,7 @@ final class KeyedContainerPoolFor<Container: TapeKeyedContainer, Wrapped>: Keyed
         var kept = 0
         for position in 0..<count {
             if isUnused(position) {
-                states[position].detach()
+                states[position].takeUnretainedValue().detach()
                 if kept != position {
                     (boxes + kept).moveInitialize(from: boxes + position, count: 1)
                     states[kept] = states[position]
@@ -116,7 +117,7 @@ final class KeyedContainerPoolFor<Container: TapeKeyedContainer, Wrapped>: Keyed
         while position > 0 {
             position &-= 1
             if isUnused(position) {
-                try states[position].reset(object: object)
+                try states[position]._withUnsafeGuaranteedRef { try $0.reset(object: object, in: decoder) }
                 return boxes[position]
             }
         }
@@ -128,12 +129,12 @@ final class KeyedContainerPoolFor<Container: TapeKeyedContainer, Wrapped>: Keyed
     @inline(never)
     private func makeNew(decoder: TapeDecoder, object: Int) throws -> Wrapped {
         let state = KeyedContainerState(decoder: decoder)
-        try state.reset(object: object)
+        try state.reset(object: object, in: decoder)
         // The cast is from the type to itself (`Wrapped` is this type), once per container made.
         let container = KeyedDecodingContainer(Container(state: state)) as! Wrapped
         if pools && count < Self.capacity {
             (boxes + count).initialize(to: container)
-            states.append(state)
+            states.append(Unmanaged.passUnretained(state))
             count &+= 1
         }
         return container

@@ -33,7 +33,7 @@ final class KeyedContainerState {
     static var indexedMemberCount: Int { 32 }
 
     /// Points the state at the object at tape index `object`, at the decoder's current path.
-    func reset(object: Int) throws {
+    func reset(object: Int, in decoder: TapeDecoder) throws {
         self.object = object
         slot = decoder.makeSlot()
         let entry = view.tape[object]
