@@ -18,7 +18,11 @@ final class KeyedContainerState {
     init(decoder: TapeDecoder) {
         self.decoder = decoder
         view = decoder.view
+        hints = .allocate(capacity: Self.hintCount)
+        hints.initialize(repeating: 0, count: Self.hintCount)
     }
+
+    deinit { hints.deallocate() }
 
     /// Serves `decoder` from now on.
     func attach(to decoder: TapeDecoder) {
@@ -32,9 +36,20 @@ final class KeyedContainerState {
     /// Objects with more members than this are looked up through a hash index (`KeyTable.index`).
     static var indexedMemberCount: Int { 32 }
 
+    /// The lookups made on this object so far.
+    var lookups = 0
+    /// For each of the first `hintCount` lookups, the member number at which the same lookup found
+    /// its key in the objects this container was over before. A type asks for its keys in one
+    /// order and objects of one type hold them in one order, so in an object whose members sit at
+    /// known places (`KeyedTapeContainer.lookup`) the guess is right at once, even where the two
+    /// orders differ (a sorted encoder, a type declared in another order).
+    let hints: UnsafeMutablePointer<UInt32>
+    static var hintCount: Int { 16 }
+
     /// Points the state at the object at tape index `object`, at the decoder's current path.
     func reset(object: Int, in decoder: TapeDecoder) throws {
         self.object = object
+        lookups = 0
         slot = decoder.makeSlot()
         let entry = view.tape[object]
         let large = entry.length > Self.indexedMemberCount

@@ -60,11 +60,24 @@ struct KeyedTapeContainer<Key: CodingKey>: TapeKeyedContainer {
             if let index = table.index { return index[name] }
             return table.keys.first(where: { $0.name == name })?.value
         }
+        let state = self.state
         let tape = view.tape
-        let end = Int(tape[object].next)
+        let entry = tape[object]
+        let end = Int(entry.next)
         guard end > object + 1 else { return nil }
+        let number = state.lookups
+        state.lookups = number &+ 1
+        // Where no value is a nested container (each member is two entries) and no key repeats,
+        // member k's key is at `object + 1 + 2k`: the hint names it without a walk.
+        let hinted =
+            number < KeyedContainerState.hintCount && entry.flags & TapeEntry.Flags.maybeDuplicates == 0
+            && end == object &+ 1 &+ 2 &* Int(entry.length)
+        if hinted {
+            let member = object &+ 1 &+ 2 &* Int(state.hints[number])
+            if member < end && name.withUTF8({ view.keyEquals(member, $0) }) { return member &+ 1 }
+        }
         let found: Int? = name.withUTF8 { bytes in
-            let fromStart = tape[object].flags & TapeEntry.Flags.maybeDuplicates != 0
+            let fromStart = entry.flags & TapeEntry.Flags.maybeDuplicates != 0
             let cursor = Int(tape[object].cursor)
             let first = fromStart || cursor == 0 ? object + 1 : cursor
             var member = first
@@ -82,6 +95,7 @@ struct KeyedTapeContainer<Key: CodingKey>: TapeKeyedContainer {
             return nil
         }
         if let found {
+            if hinted { state.hints[number] = UInt32(truncatingIfNeeded: (found &- object &- 2) >> 1) }
             let after = Int(tape[found].next)
             tape[object].cursor = after < end ? UInt32(after) : 0
             return found

@@ -87,6 +87,28 @@ import Testing
         }
     }
 
+    /// Reads its keys in an order of its own; optional `d` may be missing or hold an object.
+    struct Shaped: Decodable, Equatable {
+        var c: String
+        var a: Int
+        var d: [String: Int]?
+        var b: String
+    }
+
+    /// Each object of one type is looked up where the keys of the previous ones were found first:
+    /// objects whose keys move, that gain a nested member, hold a duplicate key or a value equal
+    /// to a key's name must still give each key its own value, the first of duplicates winning.
+    @Test func keysThatMoveBetweenObjectsOfOneTypeAreStillFound() throws {
+        let data = Data(
+            (#"[{"a":1,"b":"b1","c":"c1"},{"a":2,"b":"b2","c":"c2"},{"c":"c3","b":"b3","a":3},"#
+                + #"{"b":"a","a":4,"c":"b"},{"d":{"x":1},"a":5,"b":"b5","c":"c5"},{"a":6,"b":"b6","c":"c6"},"#
+                + #"{"a":7,"b":"b7","c":"c7","a":-7},{"c":"c8","a":8,"b":"b8","b":"late"},{"a":9,"b":"b9","c":"c9"}]"#)
+                .utf8)
+        let courier = try CourierJSONDecoder().decode([Shaped].self, from: data)
+        #expect(courier == (try JSONDecoder().decode([Shaped].self, from: data)))
+        #expect(courier.map(\.a) == [1, 2, 3, 4, 5, 6, 7, 8, 9])
+    }
+
     /// An error inside a nested object of the same key type reports that object's path.
     @Test func anErrorInANestedObjectOfTheSameTypeKeepsItsPath() {
         let data = Data(
