@@ -235,9 +235,15 @@ struct JSONScanner {
     private mutating func scanLiteral(_ literal: StaticString, kind: JSONKind) throws {
         let length = literal.utf8CodeUnitCount
         guard end - position >= length else { throw JSONSyntaxError(offset: position) }
-        let expected = literal.utf8Start
-        for offset in 1..<length where base[position + offset] != expected[offset] {
-            throw JSONSyntaxError(offset: position + offset)
+        // The first byte was matched by the caller: the last four ("true", "alse", "null") are
+        // compared as one word.
+        let last = length &- 4
+        let expected = UnsafeRawPointer(literal.utf8Start).loadUnaligned(
+            fromByteOffset: last, as: UInt32.self)
+        guard
+            UnsafeRawPointer(base + position).loadUnaligned(fromByteOffset: last, as: UInt32.self) == expected
+        else {
+            throw JSONSyntaxError(offset: position)
         }
         let index = count
         _ = append(
