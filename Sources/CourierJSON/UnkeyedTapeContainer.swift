@@ -217,9 +217,13 @@ enum TapeDecodedArrays {
 
 extension Array: TapeDecodedArray where Element: Decodable {
     static func decodeElements(of container: inout UnkeyedTapeContainer) throws -> [Element] {
-        var elements: [Element] = []
-        elements.reserveCapacity(container.count ?? 0)
-        while !container.isAtEnd { elements.append(try container.decode(Element.self)) }
-        return elements
+        // Written in place: `append`, generic code that is not specialized for the element type,
+        // cost more per element than decoding a small one.
+        try [Element](unsafeUninitializedCapacity: container.count ?? 0) { buffer, initialized in
+            while !container.isAtEnd {
+                (buffer.baseAddress! + initialized).initialize(to: try container.decode(Element.self))
+                initialized += 1
+            }
+        }
     }
 }
