@@ -49,11 +49,12 @@ enum KeyedContainerPools {
         return idle[key]?.popLast()
     }
 
-    /// Gives back the pools a decode took or made.
+    /// Gives back the pools a decode took or made, detached from its decoder; those that cannot
+    /// serve another decode are dropped.
     static func give(_ pools: [KeyedContainerPool]) {
         lock.lock()
         defer { lock.unlock() }
-        for pool in pools { idle[pool.key, default: []].append(pool) }
+        for pool in pools where pool.detach() { idle[pool.key, default: []].append(pool) }
     }
 }
 

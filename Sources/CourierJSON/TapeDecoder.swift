@@ -193,10 +193,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func closePools() {
         guard poolsContainers else { return }
         poolsContainers = false
-        var reusable: [KeyedContainerPool] = []
-        for pool in keyedContainerPools where pool.detach() { reusable.append(pool) }
+        KeyedContainerPools.give(keyedContainerPools)
         keyedContainerPools = []
-        KeyedContainerPools.give(reusable)
     }
 
     // MARK: Errors
