@@ -304,12 +304,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func unwrap<T: Decodable>(
         _ index: Int, as type: T.Type, parent: PathParent, key: consuming PathKey
     ) throws -> T {
-        if T.self == String.self { return try unwrapString(index, parent, key) as! T }
-        if T.self == Int.self { return try unwrapInteger(index, as: Int.self, parent, key) as! T }
-        if T.self == Double.self { return try unwrapFloat(index, as: Double.self, parent, key) as! T }
-        if T.self == Bool.self { return try unwrapBool(index, parent, key) as! T }
-        if T.self == Date.self { return try unwrapDate(index, parent, key) as! T }
-        if T.self == Data.self { return try unwrapData(index, parent, key) as! T }
+        if T.self == String.self { return Self.cast(try unwrapString(index, parent, key)) }
+        if T.self == Int.self { return Self.cast(try unwrapInteger(index, as: Int.self, parent, key)) }
+        if T.self == Double.self { return Self.cast(try unwrapFloat(index, as: Double.self, parent, key)) }
+        if T.self == Bool.self { return Self.cast(try unwrapBool(index, parent, key)) }
+        if T.self == Date.self { return Self.cast(try unwrapDate(index, parent, key)) }
+        if T.self == Data.self { return Self.cast(try unwrapData(index, parent, key)) }
         if T.self == URL.self {
             try checkNotNull(index, URL.self, parent, key)
             guard let url = URL(string: try unwrapString(index, parent, key)) else {
@@ -318,9 +318,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
                         codingPath: CodingPathNode.path(node(parent), appending: key),
                         debugDescription: "Invalid URL string."))
             }
-            return url as! T
+            return Self.cast(url)
         }
-        if T.self == Decimal.self { return try unwrapDecimal(index, parent, key) as! T }
+        if T.self == Decimal.self { return Self.cast(try unwrapDecimal(index, parent, key)) }
         if view.tape[index].kind == .array, let array = TapeDecodedArrays.type(T.self) {
             // What `Array.init(from:)` does, without its calls through an existential container
             // and its type look-ups for every element it appends. Inside `nested`, as `T(from:)`
@@ -336,6 +336,11 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
         return try nested(index, node(parent), key) { try T(from: self) }
     }
+
+    /// `value` as `T`, which the caller found to be `Value`: `as!` would ask the runtime to cast
+    /// it, at every value of a generic field.
+    @inline(__always)
+    private static func cast<Value, T>(_ value: Value) -> T { unsafeBitCast(value, to: T.self) }
 
     /// Runs `body` with this decoder moved to `index` at the path `parent` + `key`. The path is
     /// swapped in and out rather than copied: the key is an existential, and copying one costs.
