@@ -99,7 +99,8 @@ public struct CourierJSONDecoder: Sendable {
         } catch let error as JSONSyntaxError {
             throw error.decodingError
         }
-        let decoder = TapeDecoder(document: document, options: Options(self))
+        let decoder = TapeDecoder(document: document, options: Options(self), poolsContainers: true)
+        defer { decoder.closePools() }
         return try decoder.unwrap(1, as: T.self, parent: .node(nil), key: .absent)
     }
 

@@ -213,30 +213,30 @@ struct TapeView {
     @inline(__always)
     func keyEquals(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         let entry = tape[index]
-        guard Int(entry.length) == key.count else { return false }
+        let count = key.count
+        guard Int(entry.length) == count else { return false }
         guard let keyBase = key.baseAddress else { return true }
-        // Keys are short: compared here, eight bytes at a time, rather than through a call to
-        // `memcmp`, whose set-up for a few bytes cost more than the comparison.
+        // Keys are short: compared here rather than through a call to `memcmp`, whose set-up for
+        // a few bytes cost more than the comparison. Words are read whole, the last one
+        // overlapping the one before, so that no byte is compared on its own but the last of an
+        // odd length.
         let text = UnsafeRawPointer(base + Int(entry.start))
         let other = UnsafeRawPointer(keyBase)
-        var offset = 0
-        while key.count - offset >= 8 {
-            if text.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            {
-                return false
-            }
-            offset &+= 8
+        @inline(__always) func same<Word: FixedWidthInteger>(_: Word.Type, at offset: Int) -> Bool {
+            text.loadUnaligned(fromByteOffset: offset, as: Word.self)
+                == other.loadUnaligned(fromByteOffset: offset, as: Word.self)
         }
-        while offset < key.count {
-            if text.load(fromByteOffset: offset, as: UInt8.self)
-                != other.load(fromByteOffset: offset, as: UInt8.self)
-            {
-                return false
+        if count >= 8 {
+            var offset = 0
+            while count &- offset > 8 {
+                if !same(UInt64.self, at: offset) { return false }
+                offset &+= 8
             }
-            offset &+= 1
+            return same(UInt64.self, at: count &- 8)
         }
-        return true
+        if count >= 4 { return same(UInt32.self, at: 0) && same(UInt32.self, at: count &- 4) }
+        if count >= 2 { return same(UInt16.self, at: 0) && same(UInt16.self, at: count &- 2) }
+        return count == 0 || same(UInt8.self, at: 0)
     }
 }
 

@@ -82,6 +82,21 @@ final class JSONDocument {
     /// The deepest nesting of arrays and objects accepted, as in Foundation.
     static let maximumDepth = 512
 
+    /// A document of one `null`, scanned without a scanner.
+    private init() {
+        count = 4
+        bytes = .allocate(capacity: 5)
+        _ = bytes.initialize(from: Array("null".utf8) + [0])
+        tapeCapacity = 2
+        tape = .allocate(capacity: 2)
+        tape[0] = TapeEntry(kind: .null, flags: 0, start: 0, length: 0, next: 1, cursor: 0)
+        tape[1] = TapeEntry(kind: .null, flags: 0, start: 0, length: 4, next: 2, cursor: 0)
+        tapeCount = 2
+    }
+
+    /// A document of one `null`, for a decoder that never decodes (`TapeDecoder.detached`).
+    static func null() -> JSONDocument { JSONDocument() }
+
     /// Copies `input` and scans it.
     /// - Throws: `JSONSyntaxError` when it is not JSON.
     init(copying input: UnsafeRawBufferPointer) throws {
@@ -220,9 +235,15 @@ struct JSONScanner {
     private mutating func scanLiteral(_ literal: StaticString, kind: JSONKind) throws {
         let length = literal.utf8CodeUnitCount
         guard end - position >= length else { throw JSONSyntaxError(offset: position) }
-        let expected = literal.utf8Start
-        for offset in 1..<length where base[position + offset] != expected[offset] {
-            throw JSONSyntaxError(offset: position + offset)
+        // The first byte was matched by the caller: the last four ("true", "alse", "null") are
+        // compared as one word.
+        let last = length &- 4
+        let expected = UnsafeRawPointer(literal.utf8Start).loadUnaligned(
+            fromByteOffset: last, as: UInt32.self)
+        guard
+            UnsafeRawPointer(base + position).loadUnaligned(fromByteOffset: last, as: UInt32.self) == expected
+        else {
+            throw JSONSyntaxError(offset: position)
         }
         let index = count
         _ = append(
@@ -263,19 +284,30 @@ struct JSONScanner {
         var position = self.position &+ 1
         let start = position
         var flags: UInt8 = 0
-        var nonASCII = false
+        // The bytes read so far OR-ed together, and (in keys) the marks of their underscores:
+        // whether the string holds a non-ASCII byte or `_` is read from them once, at its end,
+        // rather than stopping the eight-byte loop at the first of either.
+        var seen: UInt64 = 0
+        var underscores: UInt64 = 0
+        let high: UInt64 = 0x8080_8080_8080_8080
         while true {
             if end - position >= 8 {
-                // Eight bytes at a time up to the first that needs a look: a quote, a backslash,
-                // a control byte, and (until one was seen) a non-ASCII byte or, in keys, `_`.
+                // Eight bytes at a time up to the first that needs a look: a quote, a backslash or
+                // a control byte.
                 let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-                let found = Self.specialBytes(
-                    word, nonASCII: !nonASCII, underscores: isKey && flags & TapeEntry.Flags.underscore == 0)
+                let found = Self.specialBytes(word)
                 if found == 0 {
+                    seen |= word
+                    if isKey { underscores |= Self.zeroBytes(word ^ 0x5F5F_5F5F_5F5F_5F5F) }
                     position &+= 8
                     continue
                 }
-                position &+= found.trailingZeroBitCount >> 3
+                let skipped = found.trailingZeroBitCount >> 3
+                // The bytes before the one found (fewer than eight, so the shift is in range).
+                let before: UInt64 = (1 << UInt64(truncatingIfNeeded: skipped << 3)) &- 1
+                seen |= word & before
+                if isKey { underscores |= Self.zeroBytes(word ^ 0x5F5F_5F5F_5F5F_5F5F) & before }
+                position &+= skipped
             } else if position >= end {
                 throw JSONSyntaxError(offset: position)
             }
@@ -295,14 +327,15 @@ struct JSONScanner {
                 }
             } else if byte < 0x20 {
                 flags |= TapeEntry.Flags.escaped
-            } else if byte >= 0x80 {
-                nonASCII = true
             } else if isKey && byte == UInt8(ascii: "_") {
-                flags |= TapeEntry.Flags.underscore
+                underscores |= 0x80
+            } else {
+                seen |= UInt64(byte)
             }
             position &+= 1
         }
-        if nonASCII { flags |= TapeEntry.Flags.nonASCII }
+        if seen & high != 0 { flags |= TapeEntry.Flags.nonASCII }
+        if isKey && underscores & high != 0 { flags |= TapeEntry.Flags.underscore }
         self.position = position &+ 1
         let index = count
         _ = append(
@@ -314,19 +347,22 @@ struct JSONScanner {
     }
 
     /// A mask with the high bit set in (at least) the lowest byte of `word` that is a quote, a
-    /// backslash or below 0x20, or (when asked) at or above 0x80 or an underscore; zero when there
-    /// is none. Bytes above the lowest match may be marked falsely, so only the lowest counts.
+    /// backslash or below 0x20; zero when there is none. Bytes above the lowest match may be
+    /// marked falsely, so only the lowest counts.
     @inline(__always)
-    static func specialBytes(_ word: UInt64, nonASCII: Bool, underscores: Bool) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
+    static func specialBytes(_ word: UInt64) -> UInt64 {
         let high: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & high }
         var found = (word &- 0x2020_2020_2020_2020) & ~word & high
-        found |= hasZero(word ^ 0x2222_2222_2222_2222)
-        found |= hasZero(word ^ 0x5C5C_5C5C_5C5C_5C5C)
-        if nonASCII { found |= word & high }
-        if underscores { found |= hasZero(word ^ 0x5F5F_5F5F_5F5F_5F5F) }
+        found |= zeroBytes(word ^ 0x2222_2222_2222_2222)
+        found |= zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
         return found
+    }
+
+    /// The high bit set in (at least) the lowest zero byte of `value`; bytes above a zero byte may
+    /// be marked falsely. Zero when no byte is zero.
+    @inline(__always)
+    static func zeroBytes(_ value: UInt64) -> UInt64 {
+        (value &- 0x0101_0101_0101_0101) & ~value & 0x8080_8080_8080_8080
     }
 
     private mutating func scanArray() throws {
@@ -387,14 +423,11 @@ struct JSONScanner {
                     flags |= TapeEntry.Flags.complexKeys
                 }
                 if keyFlags & TapeEntry.Flags.underscore != 0 { flags |= TapeEntry.Flags.underscoreKeys }
-                // A cheap filter for duplicate keys: length and the first and last bytes.
-                let keyLength = position - 1 - keyStart
-                var hash = UInt64(truncatingIfNeeded: keyLength) &* 0x9E37_79B9
-                if keyLength > 0 {
-                    hash ^= UInt64(base[keyStart]) &* 0x85EB_CA6B
-                    hash ^= UInt64(base[keyStart + keyLength - 1]) &* 0xC2B2_AE35
-                }
-                let bit: UInt64 = 1 << ((hash ^ (hash >> 17)) & 63)
+                // A cheap filter for duplicate keys: length and the first and last bytes (for an
+                // empty key, its two quotes).
+                let keyLength = position &- 1 &- keyStart
+                let hash = keyLength &* 7 &+ Int(base[keyStart]) &* 3 &+ Int(base[position &- 2])
+                let bit: UInt64 = 1 << UInt64(truncatingIfNeeded: hash & 63)
                 if seen & bit != 0 { flags |= TapeEntry.Flags.maybeDuplicates }
                 seen |= bit
                 guard try nextNonWhitespace() == UInt8(ascii: ":") else {

@@ -6,86 +6,26 @@ import Foundation
 /// starting where the last lookup matched, so a type that reads its keys in the order the JSON
 /// has them finds each in one comparison. Objects whose keys need more (escapes, non-ASCII text
 /// compared as `String`s, a key strategy that changes them) get their keys converted once into
-/// a list. Objects with more than `indexedMemberCount` members get a hash index instead, so that
+/// a list. Objects with more than `KeyedContainerState.indexedMemberCount` members get a hash index instead, so that
 /// no access order makes lookups quadratic. Either way the first of duplicate keys wins, as in
 /// Foundation.
 ///
 /// `KeyedDecodingContainer` copies its container for every call, so this one holds a single
-/// reference; its coding path and any converted keys live in the decoder (`slot`, `table`).
+/// reference, its state; its coding path and any converted keys live in the decoder (`slot`,
+/// `table`). A pool (`KeyedContainerPool`) points the state at the next object once nobody holds
+/// the container.
 struct KeyedTapeContainer<Key: CodingKey>: TapeKeyedContainer {
-    let decoder: TapeDecoder
-    /// Where the decoder keeps this object's coding path.
-    let slot: Int
+    let state: KeyedContainerState
+
+    init(state: KeyedContainerState) { self.state = state }
+
+    var decoder: TapeDecoder { state.decoder }
+    var view: TapeView { state.view }
+    var object: Int { state.object }
+    var slot: Int { state.slot }
+    var table: Int { state.table }
     /// This object's coding path as a node, made when first needed.
     var node: CodingPathNode? { decoder.node(ofSlot: slot) }
-    /// The decoder's view of the tape, copied here so lookups touch no reference counts.
-    let view: TapeView
-    let object: Int
-    /// The number of this object's converted keys in the decoder (`TapeDecoder.keyTables`), or
-    /// -1 when its keys are compared as bytes. The table lives in the decoder so that the one
-    /// reference held here is the decoder's: `KeyedDecodingContainer` copies (retains) and destroys
-    /// (releases) its container around every call.
-    let table: Int
-
-    /// Objects with more members than this are looked up through a hash index (`KeyTable.index`).
-    static var indexedMemberCount: Int { 32 }
-
-    /// A container over the object at tape index `object`, at the decoder's current path.
-    init(decoder: TapeDecoder, object: Int) throws {
-        self.decoder = decoder
-        self.view = decoder.view
-        self.object = object
-        let slot = decoder.makeSlot()
-        self.slot = slot
-        let entry = view.tape[object]
-        let large = entry.length > Self.indexedMemberCount
-        guard large || decoder.convertsEveryKey || entry.flags & decoder.keyConversionFlags != 0 else {
-            table = -1
-            return
-        }
-        let keys = try Self.convertKeys(decoder: decoder, object: object, path: decoder.path(ofSlot: slot))
-        var index: [String: Int]?
-        if large {
-            var byName: [String: Int] = [:]
-            byName.reserveCapacity(keys.count)
-            for (name, value) in keys where byName[name] == nil { byName[name] = value }
-            index = byName
-        }
-        table = decoder.addKeyTable(TapeDecoder.KeyTable(keys: keys, index: index))
-    }
-
-    private static func convertKeys(decoder: TapeDecoder, object: Int, path: [any CodingKey]) throws
-        -> [(name: String, value: Int)]
-    {
-        let view = decoder.view
-        var keys: [(name: String, value: Int)] = []
-        keys.reserveCapacity(Int(view.tape[object].length))
-        var member = object + 1
-        let end = Int(view.tape[object].next)
-        while member < end {
-            let raw: String
-            do {
-                raw = try view.string(at: member)
-            } catch {
-                throw error.decodingError
-            }
-            let name: String
-            switch decoder.options.keys {
-            case .plain: name = raw
-            case .snakeCase:
-                if let cached = decoder.snakeCaseCache[raw] {
-                    name = cached
-                } else {
-                    name = convertFromSnakeCase(raw)
-                    decoder.snakeCaseCache[raw] = name
-                }
-            case .custom(let convert): name = convert(path + [JSONStringKey(raw)]).stringValue
-            }
-            keys.append((name, member + 1))
-            member = Int(view.tape[member + 1].next)
-        }
-        return keys
-    }
 
     var codingPath: [any CodingKey] { decoder.path(ofSlot: slot) }
 
@@ -120,11 +60,24 @@ struct KeyedTapeContainer<Key: CodingKey>: TapeKeyedContainer {
             if let index = table.index { return index[name] }
             return table.keys.first(where: { $0.name == name })?.value
         }
+        let state = self.state
         let tape = view.tape
-        let end = Int(tape[object].next)
+        let entry = tape[object]
+        let end = Int(entry.next)
         guard end > object + 1 else { return nil }
+        let number = state.lookups
+        state.lookups = number &+ 1
+        // Where no value is a nested container (each member is two entries) and no key repeats,
+        // member k's key is at `object + 1 + 2k`: the hint names it without a walk.
+        let hinted =
+            number < KeyedContainerState.hintCount && entry.flags & TapeEntry.Flags.maybeDuplicates == 0
+            && end == object &+ 1 &+ 2 &* Int(entry.length)
+        if hinted {
+            let member = object &+ 1 &+ 2 &* Int(state.hints[number])
+            if member < end && name.withUTF8({ view.keyEquals(member, $0) }) { return member &+ 1 }
+        }
         let found: Int? = name.withUTF8 { bytes in
-            let fromStart = tape[object].flags & TapeEntry.Flags.maybeDuplicates != 0
+            let fromStart = entry.flags & TapeEntry.Flags.maybeDuplicates != 0
             let cursor = Int(tape[object].cursor)
             let first = fromStart || cursor == 0 ? object + 1 : cursor
             var member = first
@@ -142,6 +95,7 @@ struct KeyedTapeContainer<Key: CodingKey>: TapeKeyedContainer {
             return nil
         }
         if let found {
+            if hinted { state.hints[number] = UInt32(truncatingIfNeeded: (found &- object &- 2) >> 1) }
             let after = Int(tape[found].next)
             tape[object].cursor = after < end ? UInt32(after) : 0
             return found

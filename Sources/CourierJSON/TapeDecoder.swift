@@ -83,8 +83,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     init(
         document: JSONDocument, options: CourierJSONDecoder.Options, index: Int = 1,
         parent: CodingPathNode? = nil,
-        key: PathKey = .absent
+        key: PathKey = .absent, poolsContainers: Bool = false
     ) {
+        self.poolsContainers = poolsContainers
         self.document = document
         self.view = document.view
         // Read before `options` is stored: a use after the store would copy it.
@@ -102,6 +103,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         slots.reserveCapacity(document.objectCount)
     }
 
+    /// What a pooled container's state holds while it waits, detached, for the next decode: it
+    /// decodes nothing. `nonisolated(unsafe)`: it is never mutated, read or decoded with; only its
+    /// reference is stored.
+    nonisolated(unsafe) static let detached = TapeDecoder(
+        document: .null(), options: CourierJSONDecoder.Options(CourierJSONDecoder()))
+
     var codingPath: [any CodingKey] { CodingPathNode.path(parent, appending: key) }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
@@ -113,7 +120,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         switch kind(index) {
         case .object:
-            return try keyedContainerFactory(Key.self).make(decoder: self, object: index)
+            return try keyedContainerPool(Key.self).make(decoder: self, object: index)
         case .null:
             throw DecodingError.valueNotFound(
                 [String: Any].self,
@@ -143,29 +150,51 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
-    /// The factories of the keyed containers made so far, one for each key type: a copy of the
-    /// shared ones this decode uses, kept here to be found without a lock.
-    @exclusivity(unchecked) private var keyedContainerFactories: [KeyedContainerFactory] = []
+    /// The pools of keyed containers made so far, one for each key type.
+    @exclusivity(unchecked) private var keyedContainerPools: [KeyedContainerPool] = []
+    /// Whether keyed containers are pooled: by the decoder a decode starts, until it ends
+    /// (`closePools`). A decoder made for `superDecoder` makes a new container each time, as
+    /// nothing would close its pools.
+    @exclusivity(unchecked) private var poolsContainers: Bool
 
-    /// The factory of keyed containers for `Key`, made on first use.
-    private func keyedContainerFactory<Key: CodingKey>(_: Key.Type)
-        -> KeyedContainerFactoryFor<KeyedTapeContainer<Key>>
+    /// The pool of keyed containers for `Key`, made on first use.
+    private func keyedContainerPool<Key: CodingKey>(_: Key.Type)
+        -> KeyedContainerPoolFor<KeyedTapeContainer<Key>, KeyedDecodingContainer<Key>>
     {
         let key = ObjectIdentifier(Key.self)
-        let count = keyedContainerFactories.count
+        let count = keyedContainerPools.count
         var position = count
         // Most recently used last: objects of one type tend to come one after another.
         while position > 0 {
             position &-= 1
-            if keyedContainerFactories[position].key == key {
-                let factory = keyedContainerFactories[position]
-                if position != count &- 1 { keyedContainerFactories.swapAt(position, count &- 1) }
-                return unsafeDowncast(factory, to: KeyedContainerFactoryFor<KeyedTapeContainer<Key>>.self)
+            if keyedContainerPools[position].key == key {
+                let pool = keyedContainerPools[position]
+                if position != count &- 1 { keyedContainerPools.swapAt(position, count &- 1) }
+                return unsafeDowncast(
+                    pool, to: KeyedContainerPoolFor<KeyedTapeContainer<Key>, KeyedDecodingContainer<Key>>.self
+                )
             }
         }
-        let factory = KeyedContainerFactory.shared(for: Key.self)
-        keyedContainerFactories.append(factory)
-        return factory
+        if poolsContainers, let pool = KeyedContainerPools.take(key) {
+            pool.attach(to: self)
+            keyedContainerPools.append(pool)
+            return unsafeDowncast(
+                pool, to: KeyedContainerPoolFor<KeyedTapeContainer<Key>, KeyedDecodingContainer<Key>>.self)
+        }
+        let pool = KeyedContainerPoolFor<KeyedTapeContainer<Key>, KeyedDecodingContainer<Key>>(
+            key: key, pooling: poolsContainers)
+        keyedContainerPools.append(pool)
+        return pool
+    }
+
+    /// Ends pooling, when the decode that made this decoder returns: the pools go back for the
+    /// next decode, with the containers nobody kept. A container or decoder kept past that still
+    /// works; its further containers are made afresh.
+    func closePools() {
+        guard poolsContainers else { return }
+        poolsContainers = false
+        KeyedContainerPools.give(keyedContainerPools)
+        keyedContainerPools = []
     }
 
     // MARK: Errors
@@ -275,12 +304,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func unwrap<T: Decodable>(
         _ index: Int, as type: T.Type, parent: PathParent, key: consuming PathKey
     ) throws -> T {
-        if T.self == String.self { return try unwrapString(index, parent, key) as! T }
-        if T.self == Int.self { return try unwrapInteger(index, as: Int.self, parent, key) as! T }
-        if T.self == Double.self { return try unwrapFloat(index, as: Double.self, parent, key) as! T }
-        if T.self == Bool.self { return try unwrapBool(index, parent, key) as! T }
-        if T.self == Date.self { return try unwrapDate(index, parent, key) as! T }
-        if T.self == Data.self { return try unwrapData(index, parent, key) as! T }
+        if T.self == String.self { return Self.cast(try unwrapString(index, parent, key)) }
+        if T.self == Int.self { return Self.cast(try unwrapInteger(index, as: Int.self, parent, key)) }
+        if T.self == Double.self { return Self.cast(try unwrapFloat(index, as: Double.self, parent, key)) }
+        if T.self == Bool.self { return Self.cast(try unwrapBool(index, parent, key)) }
+        if T.self == Date.self { return Self.cast(try unwrapDate(index, parent, key)) }
+        if T.self == Data.self { return Self.cast(try unwrapData(index, parent, key)) }
         if T.self == URL.self {
             try checkNotNull(index, URL.self, parent, key)
             guard let url = URL(string: try unwrapString(index, parent, key)) else {
@@ -289,10 +318,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
                         codingPath: CodingPathNode.path(node(parent), appending: key),
                         debugDescription: "Invalid URL string."))
             }
-            return url as! T
+            return Self.cast(url)
         }
-        if T.self == Decimal.self { return try unwrapDecimal(index, parent, key) as! T }
-        if view.tape[index].kind == .array, let array = T.self as? any TapeDecodedArray.Type {
+        if T.self == Decimal.self { return Self.cast(try unwrapDecimal(index, parent, key)) }
+        if view.tape[index].kind == .array, let array = TapeDecodedArrays.type(T.self) {
             // What `Array.init(from:)` does, without its calls through an existential container
             // and its type look-ups for every element it appends. Inside `nested`, as `T(from:)`
             // would be: an element's error may report the decoder's own path (ISO 8601 dates do).
@@ -307,6 +336,11 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
         return try nested(index, node(parent), key) { try T(from: self) }
     }
+
+    /// `value` as `T`, which the caller found to be `Value`: `as!` would ask the runtime to cast
+    /// it, at every value of a generic field.
+    @inline(__always)
+    private static func cast<Value, T>(_ value: Value) -> T { unsafeBitCast(value, to: T.self) }
 
     /// Runs `body` with this decoder moved to `index` at the path `parent` + `key`. The path is
     /// swapped in and out rather than copied: the key is an existential, and copying one costs.

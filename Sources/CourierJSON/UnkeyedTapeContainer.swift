@@ -1,3 +1,5 @@
+import Foundation
+
 /// An unkeyed container over one array on the tape, walking its elements in order.
 struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
     let decoder: TapeDecoder
@@ -194,11 +196,34 @@ protocol TapeDecodedArray {
     static func decodeElements(of container: inout UnkeyedTapeContainer) throws -> Self
 }
 
+/// Which types are `TapeDecodedArray`s, remembered per type: the runtime checks a conditional
+/// conformance (`Element: Decodable`) anew at each cast, which cost more than decoding a short array.
+enum TapeDecodedArrays {
+    private static let lock = NSLock()
+    /// The answers so far, by type; read and written under `lock` only.
+    nonisolated(unsafe) private static var known: [ObjectIdentifier: (any TapeDecodedArray.Type)?] = [:]
+
+    /// `type` as a `TapeDecodedArray`, or `nil` when it is not one.
+    static func type<T>(_ type: T.Type) -> (any TapeDecodedArray.Type)? {
+        let key = ObjectIdentifier(type)
+        lock.lock()
+        defer { lock.unlock() }
+        if let answer = known[key] { return answer }
+        let answer = type as? any TapeDecodedArray.Type
+        known[key] = answer
+        return answer
+    }
+}
+
 extension Array: TapeDecodedArray where Element: Decodable {
     static func decodeElements(of container: inout UnkeyedTapeContainer) throws -> [Element] {
-        var elements: [Element] = []
-        elements.reserveCapacity(container.count ?? 0)
-        while !container.isAtEnd { elements.append(try container.decode(Element.self)) }
-        return elements
+        // Written in place: `append`, generic code that is not specialized for the element type,
+        // cost more per element than decoding a small one.
+        try [Element](unsafeUninitializedCapacity: container.count ?? 0) { buffer, initialized in
+            while !container.isAtEnd {
+                (buffer.baseAddress! + initialized).initialize(to: try container.decode(Element.self))
+                initialized += 1
+            }
+        }
     }
 }
