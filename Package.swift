@@ -173,7 +173,7 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "Courier", "CourierConfiguration", "CourierContract", "CourierContractModel",
-                "CourierCookies", "CourierCurl",
+                "CourierCookies", "CourierCurl", "CourierInterceptors",
                 "CourierJSON", "CourierPrimitives", "CourierTool", "CourierURLSession", "Endpoints",
                 "MockServer",
                 "MockServerContract", "SocialBackend",

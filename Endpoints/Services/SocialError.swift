@@ -1,4 +1,5 @@
 import Courier
+import CourierInterceptors
 import Foundation
 
 /// A failure of a social API service, in the categories an app shows:

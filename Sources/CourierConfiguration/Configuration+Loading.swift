@@ -104,7 +104,7 @@ extension Configuration {
         }
         for (name, value) in defaultHeaders.sorted(by: { $0.key < $1.key }) {
             do {
-                try RequestBuilding.validateHeader(name: name, value: value)
+                try HTTPHeaders.validate(name: name, value: value)
             } catch {
                 fail("defaultHeaders.\(name)", (error as? CourierError)?.message ?? "\(error)")
             }

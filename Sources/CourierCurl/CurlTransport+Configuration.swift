@@ -36,7 +36,7 @@ extension CurlTransport {
         ///   - preferHTTP2: whether to offer HTTP/2 over TLS.
         ///   - maxConnectionsPerHost: the most simultaneous connections to one host; 0 for no limit.
         ///   - maxCachedConnections: how many idle connections to keep.
-        ///   - userAgent: the default `User-Agent`.
+        ///   - userAgent: the default `User-Agent`; nil for `Courier libcurl/<version>`.
         ///   - proxy: an explicit proxy; nil follows the environment.
         ///   - pinnedPublicKeys: public keys a TLS server must present one of.
         public init(
@@ -44,7 +44,7 @@ extension CurlTransport {
             preferHTTP2: Bool = true,
             maxConnectionsPerHost: Int = 8,
             maxCachedConnections: Int = 32,
-            userAgent: String = "Courier \(CurlInfo.version.split(separator: " ").first ?? "libcurl")",
+            userAgent: String? = nil,
             proxy: ProxySettings? = nil,
             pinnedPublicKeys: [PublicKeyPin] = []
         ) {
@@ -52,7 +52,8 @@ extension CurlTransport {
             self.preferHTTP2 = preferHTTP2
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxCachedConnections = maxCachedConnections
-            self.userAgent = userAgent
+            self.userAgent =
+                userAgent ?? "Courier \(CurlInfo.version.split(separator: " ").first ?? "libcurl")"
             self.proxy = proxy
             self.pinnedPublicKeys = pinnedPublicKeys
         }

@@ -166,32 +166,29 @@ public final class CurlTransport: Transport {
     public var executor: any TaskExecutor { loop }
 
     /// What the transport has done so far: transfers finished by libcurl and the
-    /// connections they had to open (the rest reused a kept-alive connection).
-    public var statistics: Statistics { loop.statistics }
+    /// connections they had to open (the rest reused a kept-alive connection): for benchmarks.
+    package var statistics: Statistics { loop.statistics }
 
     /// Counters of a transport's work.
-    public struct Statistics: Sendable, Hashable {
+    package struct Statistics: Sendable, Hashable {
         /// Transfers libcurl finished, successfully or not (cancelled ones are not counted).
-        public var transfersCompleted = 0
+        package var transfersCompleted = 0
         /// New connections opened (`CURLINFO_NUM_CONNECTS` summed over transfers).
-        public var connectionsOpened = 0
+        package var connectionsOpened = 0
         /// Times the loop thread woke from waiting for its sockets: for a response, a
         /// timeout, or work another thread queued. A request sent while the loop waits is
         /// started by its caller and needs no wake-up of its own; an idle transport wakes at
         /// most about once a second.
-        public var loopWakeups = 0
-
-        /// Creates zeroed counters.
-        public init() {}
+        package var loopWakeups = 0
     }
 }
 
 /// libcurl's identity.
-public enum CurlInfo {
+package enum CurlInfo {
     /// libcurl's version string, such as "libcurl/7.88.1 OpenSSL/3.0.11 zlib/1.2.13 nghttp2/1.52.0".
     ///
     /// Read once: libcurl builds it by asking each library it links for its version (LDAP's
     /// initialisation alone is some 7 million instructions), and every default
     /// `CurlTransport.Configuration` names it in its User-Agent.
-    public static let version = String(cString: ccurl_version())
+    package static let version = String(cString: ccurl_version())
 }

@@ -16,3 +16,8 @@ public protocol TokenProvider: Sendable {
     ///   carrying this error as its cause.
     func refreshToken() async throws -> String
 }
+
+extension CourierError.Code {
+    /// The token provider could not supply a token for the request (an invalid-request code).
+    public static let authenticationFailed = CourierError.Code("authenticationFailed", .invalidRequest)
+}

@@ -84,3 +84,11 @@ extension ResponseStream {
         }
     }
 }
+
+extension TransferOptions {
+    /// Whether the caller would like the response body as a stream (`ResponseBody.stream`,
+    /// returned once the head has arrived) rather than whole in memory (`ResponseBody.data`):
+    /// true for a call that writes the body on (`stream`, `events`, `download`), false for one
+    /// that holds it in memory anyway (`send`). Either answer is correct; this is the fast path.
+    public var prefersStreamedBody: Bool { delivery == .streamed }
+}

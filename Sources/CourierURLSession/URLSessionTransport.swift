@@ -152,7 +152,7 @@ public final class URLSessionTransport: Transport {
         // FoundationNetworking hands the method and header lines to libcurl as they are: a CR, LF or
         // space in them would put a second request on the wire. The manager checks them before the
         // first hop; this guards a caller that uses the transport alone, as CurlTransport's plan does.
-        try RequestBuilding.validateForSending(request)
+        try request.validateForSending()
         if request.method == .get, !Redirects.isEmpty(request.body) {
             throw CourierError(
                 .invalidBody,

@@ -11,7 +11,7 @@ final class OutsideTransport: Transport {
         var headers = HTTPHeaders()
         headers.add(name: "Set-Cookie", value: "session=1; Path=/")
         _ = request.headers["Cookie"]
-        guard request.options.delivery == .streamed else {
+        guard request.options.prefersStreamedBody else {
             return TransportResponse(status: 200, headers: headers, body: .data(Data("whole".utf8)))
         }
         let (body, producer) = ResponseStream.makeStream(

@@ -37,8 +37,8 @@ struct ConnectionReuseTests {
                 for path in ["a", "b", "c"] {
                     var request = URLRequest(url: server.baseURL.appendingPathComponent(path))
                     request.httpMethod = "POST"
-                    let sent = TransportRequest(
-                        urlRequest: request, body: .data(Data(repeating: 65, count: 200)))
+                    request.httpBody = Data(repeating: 65, count: 200)
+                    let sent = request
                     let outcome = try await withDeadline(seconds: 20) { () -> String in
                         do {
                             return "\(try await manager.sendRaw(sent).status)"

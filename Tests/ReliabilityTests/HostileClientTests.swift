@@ -23,9 +23,9 @@ enum HostileEndpoint: APIConfigurable {
         switch self {
         case .header: "/items"
         case .rawPath(let value): EndpointPath("/items/" + value)
-        case .segment(let value): "/items/\(segment: value)"
+        case .segment(let value): "/items/\(value)"
         case .component(let value):
-            (try? PathComponent(value)).map { "/items/\($0)" } ?? "/items/\(segment: value)"
+            (try? PathComponent(value)).map { "/items/\($0)" } ?? "/items/\(value)"
         }
     }
 
@@ -65,7 +65,7 @@ struct HostileClientTests {
                 code: .invalidHeader)
         }
 
-    /// A raw CR, LF or NUL in an endpoint's path: `RequestBuilding.url` refuses it.
+    /// A raw CR, LF or NUL in an endpoint's path: `URL.joining(path:base:)` refuses it.
     static let rawPathCases: [HostileCase] = injections.map {
         .init(
             name: "raw path \($0.debugDescription)", endpoint: HostileEndpoint.rawPath($0), code: .invalidURL)

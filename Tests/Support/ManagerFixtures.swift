@@ -39,7 +39,7 @@ public enum TestEndpoint: APIConfigurable {
 
     public var path: EndpointPath {
         switch self {
-        case .post(let id), .delete(let id): "/posts/\(segment: id)"
+        case .post(let id), .delete(let id): "/posts/\(id)"
         case .feed: "/feed"
         case .create: "/posts"
         }

@@ -53,7 +53,8 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         /// The broad class the code belongs to.
         public let category: Category
 
-        private init(_ name: String, _ category: Category) {
+        /// A code; modules above Courier add the codes only they throw.
+        package init(_ name: String, _ category: Category) {
             self.name = name
             self.category = category
         }
@@ -71,8 +72,6 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         public static let invalidBody = Code("invalidBody", .invalidRequest)
         /// The configuration is missing or malformed.
         public static let invalidConfiguration = Code("invalidConfiguration", .invalidRequest)
-        /// The token provider could not supply a token for the request.
-        public static let authenticationFailed = Code("authenticationFailed", .invalidRequest)
         /// An interceptor failed with an error of its own before the request was sent.
         public static let interceptorFailed = Code("interceptorFailed", .invalidRequest)
 

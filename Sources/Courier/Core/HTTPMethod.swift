@@ -23,7 +23,6 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let patch: HTTPMethod = "PATCH"
     public static let delete: HTTPMethod = "DELETE"
     public static let options: HTTPMethod = "OPTIONS"
-    public static let trace: HTTPMethod = "TRACE"
 
     // The classic spellings, as enums of request types name them (`var type: RequestType { .POST }`).
     public static let GET = get
@@ -33,7 +32,6 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let PATCH = patch
     public static let DELETE = delete
     public static let OPTIONS = options
-    public static let TRACE = trace
 
     /// Whether repeating the request has the same effect as sending it once (RFC 9110 §9.2.2).
     public var isIdempotent: Bool {

@@ -4,24 +4,38 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A value that can become a `URLRequest`.
+/// A value that can become a request: a `URLRequest`, or (in `CourierContract`) an
+/// `APIConfigurable` enum.
 ///
-/// `asURLRequest()` throws a `CourierError` saying what was wrong rather than returning `nil`.
+/// `NetworkManager` sends what `makeRequest(baseURL:)` builds, and building throws a
+/// `CourierError` saying what was wrong rather than returning `nil`. A request may choose its
+/// own validation and decoder; by default it takes the manager's.
 public protocol URLRequestConvertible: Sendable {
-    /// Builds the request.
+    /// Builds the request that `NetworkManager` sends, resolving a relative path against `baseURL`.
+    /// - Parameter baseURL: the manager's base URL; `nil` leaves a relative path relative.
     /// - Throws: `CourierError` with an invalid-request code.
-    func asURLRequest() throws -> URLRequest
+    func makeRequest(baseURL: URL?) throws -> TransportRequest
+    /// Which responses count as success for this request; `nil` (the default) uses the manager's.
+    var validation: Validation? { get }
+    /// The decoder for this request's response body; `nil` (the default) uses the manager's.
+    var decoder: (any ResponseBodyDecoder)? { get }
 }
 
-/// A request that builds Courier's own `TransportRequest` itself, rather than a `URLRequest`:
-/// its path resolved against the manager's base URL, a body that streams from a file, and
-/// its own choice of validation and decoder.
-///
-/// `APIConfigurable` enums and declared endpoint calls (both in `CourierContract`) reach
-/// `NetworkManager` this way; a request type of your own can too.
-public protocol TransportRequestConvertible: URLRequestConvertible {
+extension URLRequestConvertible {
+    public var validation: Validation? { nil }
+    public var decoder: (any ResponseBodyDecoder)? { nil }
+
+    /// The request built without a base URL, as a Foundation `URLRequest`, with an in-memory
+    /// body in `httpBody` (a file or stream body is not copied).
+    /// - Throws: `CourierError` with an invalid-request code.
+    public func asURLRequest() throws -> URLRequest { try makeRequest(baseURL: nil).flattenedURLRequest }
+}
+
+/// A request that builds itself and chooses its own validation and decoder without being a
+/// `URLRequestConvertible`: how a declared endpoint, whose `send` decodes its own response
+/// type, reaches `NetworkManager`.
+package protocol TransportRequestConvertible: Sendable {
     /// Builds the request, resolving a relative path against `baseURL`.
-    /// - Parameter baseURL: the manager's base URL; `nil` leaves a relative path relative.
     /// - Throws: `CourierError` with an invalid-request code.
     func makeRequest(baseURL: URL?) throws -> TransportRequest
     /// Which responses count as success for this request; `nil` uses the manager's.
@@ -30,21 +44,18 @@ public protocol TransportRequestConvertible: URLRequestConvertible {
     var decoder: (any ResponseBodyDecoder)? { get }
 }
 
-extension TransportRequestConvertible {
-    public var validation: Validation? { nil }
-    public var decoder: (any ResponseBodyDecoder)? { nil }
-
-    /// The request built without a base URL, with an in-memory body in `httpBody` (a file
-    /// or stream body is not copied).
-    public func asURLRequest() throws -> URLRequest { try makeRequest(baseURL: nil).flattenedURLRequest }
-}
-
 extension URLRequest: URLRequestConvertible {
-    /// Returns the request itself.
-    public func asURLRequest() throws -> URLRequest { self }
-}
+    /// The request's method, URL, headers, timeout and body, with a relative URL resolved
+    /// against `baseURL`.
+    /// - Throws: `CourierError` `.invalidURL` for a relative URL that cannot be resolved.
+    public func makeRequest(baseURL: URL?) throws -> TransportRequest {
+        var request = TransportRequest(urlRequest: self)
+        if request.url.scheme == nil {
+            request.url = try URL.joining(path: request.url.absoluteString, base: baseURL)
+        }
+        return request
+    }
 
-extension TransportRequest: URLRequestConvertible {
-    /// Returns the head with an in-memory body in `httpBody`.
-    public func asURLRequest() throws -> URLRequest { flattenedURLRequest }
+    /// Returns the request itself.
+    public func asURLRequest() -> URLRequest { self }
 }

@@ -53,7 +53,7 @@ package enum Redaction {
 
     /// `name=value` pairs joined with `&` (a query, a form body) with the values of sensitive
     /// names (`isSensitive(field:)`, percent- and `+`-decoded) replaced by `replacement`.
-    static func redact(pairs text: String, with replacement: String) -> String {
+    package static func redact(pairs text: String, with replacement: String) -> String {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = parts[0].replacingOccurrences(of: "+", with: " ")
@@ -67,13 +67,13 @@ package enum Redaction {
     /// text (or JSON cut short) has `"key": "value"` and `key=value` pairs with sensitive
     /// names replaced.
     package static func redact(body: Data) -> String {
-        if let json = CURLRendering.redactJSON(body) { return json }
+        if let json = redactJSON(body) { return json }
         return redactPairs(in: String(decoding: body, as: UTF8.self))
     }
 
     /// Replaces the values of `"name": "value"`, `"name": number` and `name=value` pairs
     /// whose names are sensitive.
-    static func redactPairs(in text: String) -> String {
+    package static func redactPairs(in text: String) -> String {
         var result = text
         let patterns = [
             #"("([^"\\]+)"\s*:\s*)("(?:[^"\\]|\\.)*"|[^\s,}\]]+)"#,
@@ -96,5 +96,40 @@ package enum Redaction {
             result = output
         }
         return result
+    }
+
+    /// A JSON body with the values of sensitive keys replaced at any depth, keys sorted; nil
+    /// when `data` is not JSON.
+    package static func redactJSON(_ data: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return nil
+        }
+        let redacted = redactJSONValue(object)
+        guard
+            let output = try? JSONSerialization.data(
+                withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+        else { return nil }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func redactJSONValue(_ value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            var result: [String: Any] = [:]
+            for (key, child) in object {
+                result[key] =
+                    isSensitive(field: key) ? placeholder : redactJSONValue(child)
+            }
+            return result
+        }
+        if let array = value as? [Any] { return array.map(redactJSONValue) }
+        return value
+    }
+
+    /// Whether a body field or query name holds a secret: the sensitive query names, or
+    /// any name containing "token", "secret" or "password".
+    package static func isSensitive(field name: String) -> Bool {
+        let lower = name.lowercased()
+        return sensitiveQueryNames.contains(lower) || lower.contains("token") || lower.contains("secret")
+            || lower.contains("password")
     }
 }

@@ -18,10 +18,4 @@ extension CookieJar {
         }
         self.init(file: file, holding: cookies)
     }
-
-    /// Stores the `Set-Cookie` fields of a response from `url`; refused cookies are ignored,
-    /// and a cookie that arrives already expired removes the one it names.
-    public func store(from headers: HTTPHeaders, for url: URL) {
-        store(setCookie: headers.values(for: "Set-Cookie"), for: url)
-    }
 }

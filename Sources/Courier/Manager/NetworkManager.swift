@@ -32,11 +32,9 @@ public final class NetworkManager: Sendable {
     /// Everything but the transport, as one value (see `Settings`).
     public let settings: Settings
 
-    /// The base URL that relative endpoint paths resolve against.
-    public var baseURL: URL? { settings.baseURL }
-    /// The cookies kept between this manager's requests, redirects included; `nil` keeps none.
-    public var cookieJar: CookieJar? { settings.cookieJar }
     // The manager's own shorthands for its settings.
+    package var baseURL: URL? { settings.baseURL }
+    package var cookieJar: CookieJar? { settings.cookieJar }
     package var transferOptions: TransferOptions { settings.transferOptions }
     package var interceptors: [any Interceptor] { settings.interceptors }
     package var validation: Validation { settings.validation }
@@ -166,29 +164,20 @@ public final class NetworkManager: Sendable {
         request: TransportRequest, validation: Validation?, decoder: (any ResponseBodyDecoder)?
     )
 
-    /// The request for `endpoint` (see `makeRequest`), and what it chose: one look at what
-    /// `endpoint` is, for all three.
+    /// The request for `endpoint` (see `makeRequest`), and the validation and decoder it chose.
     /// - Throws: `CourierError` with an invalid-request code.
     func prepare(_ endpoint: some URLRequestConvertible) throws -> Prepared {
-        if let built = endpoint as? any TransportRequestConvertible { return try prepare(built: built) }
         var request: TransportRequest
-        if let given = endpoint as? TransportRequest {
-            request = given
-        } else {
-            do {
-                request = TransportRequest(urlRequest: try endpoint.asURLRequest())
-            } catch {
-                throw Self.buildFailure(error)
-            }
-        }
-        if request.url.scheme == nil {
-            request.url = try RequestBuilding.url(path: request.url.absoluteString, base: baseURL)
+        do {
+            request = try endpoint.makeRequest(baseURL: baseURL)
+        } catch {
+            throw Self.buildFailure(error)
         }
         try finishPreparing(&request)
-        return (request, nil, nil)
+        return (request, endpoint.validation, endpoint.decoder)
     }
 
-    /// `prepare` for a request that builds itself against the base URL.
+    /// `prepare` for a declared endpoint, which is not a `URLRequestConvertible`.
     /// - Throws: `CourierError` with an invalid-request code.
     func prepare(built endpoint: some TransportRequestConvertible) throws -> Prepared {
         var request: TransportRequest
@@ -217,7 +206,7 @@ public final class NetworkManager: Sendable {
                 .invalidURL, "the URL \(request.url.absoluteString) \(problem)", request: request)
         }
         for field in defaultHeaders where !request.headers.contains(field.name) {
-            try RequestBuilding.validateHeader(name: field.name, value: field.value)
+            try HTTPHeaders.validate(name: field.name, value: field.value)
             request.headers.add(name: field.name, value: field.value)
         }
     }

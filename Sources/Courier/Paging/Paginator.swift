@@ -21,12 +21,10 @@ import Foundation
 /// for try await batch in notes { shown += batch.map(\.id) }
 /// ```
 public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.ID: Sendable {
-    /// One page and the token for the next, `nil` at the end.
-    public typealias Fetch = @Sendable (_ token: String?) async throws -> (items: [Item], next: String?)
-
     public typealias Element = [Item]
 
-    private let fetch: Fetch
+    /// Fetches one page and the token for the next, `nil` at the end.
+    private let fetch: @Sendable (_ token: String?) async throws -> (items: [Item], next: String?)
     private var token: String?
     private var finished = false
     private var seen: Set<Item.ID> = []
@@ -41,7 +39,11 @@ public actor Paginator<Item: Identifiable & Sendable>: AsyncSequence where Item.
 
     /// Creates a paginator.
     /// - Parameter fetch: fetches the page for a token (`nil` for the first page).
-    public init(fetch: @escaping Fetch) { self.fetch = fetch }
+    public init(
+        fetch: @escaping @Sendable (_ token: String?) async throws -> (items: [Item], next: String?)
+    ) {
+        self.fetch = fetch
+    }
 
     /// The next page of new items, or `nil` once the end was reached.
     /// - Throws: what the fetch throws, or `CancellationError` when the task is cancelled while

@@ -90,7 +90,7 @@ package enum Redirects {
         _ request: TransportRequest, cookieJar: CookieJar? = nil,
         hop: nonisolated(nonsending) (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
-        try RequestBuilding.validateForSending(request)
+        try request.validateForSending()
         if request.method == .head, !isEmpty(request.body) {
             throw CourierError(
                 .invalidBody, "a HEAD request cannot carry a body", request: request)
@@ -232,5 +232,13 @@ package enum Redirects {
         timings.firstByte = timings.firstByte.map { $0 + offset }
         timings.redirect = offset
         return timings
+    }
+}
+
+extension CookieJar {
+    /// Stores the `Set-Cookie` fields of a response from `url`, as each hop does; refused
+    /// cookies are ignored, and a cookie that arrives already expired removes the one it names.
+    package func store(from headers: HTTPHeaders, for url: URL) {
+        store(setCookie: headers.values(for: "Set-Cookie"), for: url)
     }
 }

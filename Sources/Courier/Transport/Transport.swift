@@ -26,9 +26,10 @@ public protocol Transport: Sendable {
     /// Makes one exchange: sends `request` and returns the response head with its body.
     ///
     /// The body is `.data`, whole in memory (at most `maxResponseBytes`), or `.stream`, read
-    /// as it arrives under backpressure. `request.options.delivery` says which the caller
-    /// prefers: `.whole` for a body it will hold in memory anyway, `.streamed` for one it
-    /// writes on (a file, a consumer). Either answer is correct: `NetworkManager` takes both.
+    /// as it arrives under backpressure. `request.options.prefersStreamedBody` (in
+    /// `CourierTransportKit`) says which the caller prefers: whole for a body it will hold in
+    /// memory anyway, streamed for one it writes on (a file, a consumer). Either answer is
+    /// correct: `NetworkManager` takes both.
     /// A transport that can only collect returns `.data`; one that only streams, `.stream`.
     ///
     /// - Parameter request: what to send.
@@ -221,11 +222,12 @@ public struct TransferOptions: Sendable, Hashable {
     public var streamBufferBytes: Int = 1 << 20
     /// How the caller would like the response body: whole in memory, or as a stream. Set by
     /// `NetworkManager` for each call: `.whole` for `send`, `.streamed` for `stream`, `events`
-    /// and `download`.
-    public var delivery: BodyDelivery = .whole
+    /// and `download`. A transport written outside Courier reads it as `prefersStreamedBody`
+    /// (in `CourierTransportKit`).
+    package var delivery: BodyDelivery = .whole
 
     /// How a transport hands over a response body.
-    public enum BodyDelivery: Sendable, Hashable {
+    package enum BodyDelivery: Sendable, Hashable {
         /// Read whole into memory, up to `maxResponseBytes`, before the response is returned
         /// (`ResponseBody.data`): the fast path for a body that will be held in memory anyway.
         case whole
@@ -302,7 +304,7 @@ public struct TransportResponse: Sendable {
     public var status: Int
     /// The response header fields, in order.
     public var headers: HTTPHeaders
-    /// The body: whole in memory, or a stream (see `TransferOptions.delivery`).
+    /// The body: whole in memory, or a stream, as the transport chose.
     public var body: ResponseBody
     /// The URL that answered, after any redirects.
     public var url: URL?

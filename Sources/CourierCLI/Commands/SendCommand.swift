@@ -1,6 +1,7 @@
 import Courier
 import CourierCookies
 import CourierCurl
+import CourierInterceptors
 import CourierTool
 import Foundation
 
@@ -76,7 +77,7 @@ enum SendCommand: Command {
         guard parsed.positionals.count == 2 else {
             throw UsageError("send needs METHOD and URL (see 'courier send --help')")
         }
-        let request = try SendRequestBuilder(parsed: parsed).build()
+        let request = BuiltRequest(request: try SendRequestBuilder(parsed: parsed).build())
         let output = parsed.value(Options.output).map { URL(fileURLWithPath: $0) }
         var settings = try ClientSettings(parsed: parsed)
         if let maxBytes = try parsed.int(Options.maxBytes) {
@@ -157,5 +158,19 @@ struct VerboseMonitor: EventMonitor {
         case .failed:
             break
         }
+    }
+}
+
+/// The request `send` built from its arguments, sent as it is: its body may stream from a file,
+/// which a `URLRequest` cannot carry.
+private struct BuiltRequest: URLRequestConvertible {
+    let request: TransportRequest
+
+    func makeRequest(baseURL: URL?) throws -> TransportRequest {
+        var request = self.request
+        if request.url.scheme == nil {
+            request.url = try URL.joining(path: request.url.absoluteString, base: baseURL)
+        }
+        return request
     }
 }

@@ -31,7 +31,7 @@ struct SendRequestBuilder {
             let name = header[..<colon].trimmingCharacters(in: .whitespaces)
             let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             do {
-                try RequestBuilding.validateHeader(name: name, value: value)
+                try HTTPHeaders.validate(name: name, value: value)
             } catch let error as CourierError {
                 throw UsageError(error.message)
             }

@@ -11,13 +11,13 @@ extension APIConfigurable {
         let path = self.path.endpointPath
         if let problem = path.problem { throw CourierError(.invalidURL, problem) }
         let method = self.method
-        if method != .get { try RequestBuilding.validateMethod(method.rawValue) }
+        if method != .get { try HTTPMethod.validate(method.rawValue) }
         var request = TransportRequest(
-            method: method, url: try RequestBuilding.url(path: path.text, base: baseURL ?? base))
+            method: method, url: try URL.joining(path: path.text, base: baseURL ?? base))
         if let timeout { request.options.idleTimeout = timeout }
         try encodeParameters(into: &request)
         for field in headerFields {
-            try RequestBuilding.validateHeader(name: field.name, value: field.value)
+            try HTTPHeaders.validate(name: field.name, value: field.value)
             request.headers.replaceOrAdd(name: field.name, value: field.value)
         }
         return request

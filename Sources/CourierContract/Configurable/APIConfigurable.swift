@@ -61,7 +61,7 @@ import Foundation
 /// against production and a mock server on port 0; `baseURL` pins an endpoint to one host.
 /// A `parameters`, `headers`, `path` or `type` of a type Courier cannot read does not compile
 /// (the conformance fails), so no property is ever silently ignored.
-public protocol APIConfigurable: TransportRequestConvertible {
+public protocol APIConfigurable: URLRequestConvertible {
     /// The type of `path`: `EndpointPath` or `String`.
     associatedtype PathRepresentation: EndpointPathConvertible
     /// The type of `parameters`: a `ParameterConvertible` (or `any ParameterConvertible`), or a
@@ -130,7 +130,7 @@ extension APIConfigurable where ParameterRepresentation == any ParameterConverti
 
 extension APIConfigurable where ParameterRepresentation: ParameterDictionary {
     public func encodeParameters(into request: inout TransportRequest) throws {
-        try parameters.parameterValues().encode(into: &request)
+        try DictionaryParameters(parameters.parameterValues()).encode(into: &request)
     }
 }
 

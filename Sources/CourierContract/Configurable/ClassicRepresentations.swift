@@ -46,32 +46,31 @@ extension Optional: HeaderFieldsConvertible where Wrapped: HeaderFieldsConvertib
 public protocol ParameterDictionary {
     /// The parameters as typed values.
     /// - Throws: `CourierError` with code `.invalidParameters` for a value of no known kind.
-    func parameterValues() throws -> DictionaryParameters
+    func parameterValues() throws -> [String: ParameterValue]
 }
 
 extension Dictionary: ParameterDictionary where Key == String {
-    public func parameterValues() throws -> DictionaryParameters {
+    public func parameterValues() throws -> [String: ParameterValue] {
         var values: [String: ParameterValue] = [:]
         for (key, value) in self { values[key] = try ParameterValue(loose: value, at: key) }
-        return DictionaryParameters(values)
+        return values
     }
 }
 
 extension Optional: ParameterDictionary where Wrapped: ParameterDictionary {
-    public func parameterValues() throws -> DictionaryParameters {
-        try self?.parameterValues() ?? DictionaryParameters([:])
+    public func parameterValues() throws -> [String: ParameterValue] {
+        try self?.parameterValues() ?? [:]
     }
 }
 
 /// Parameters from a dictionary: the query of a `GET`, `HEAD` or `DELETE`, else a JSON body.
-public struct DictionaryParameters: ParameterConvertible {
+struct DictionaryParameters: ParameterConvertible {
     /// The values by name.
-    public let values: [String: ParameterValue]
+    let values: [String: ParameterValue]
 
-    /// Creates the parameters.
-    public init(_ values: [String: ParameterValue]) { self.values = values }
+    init(_ values: [String: ParameterValue]) { self.values = values }
 
-    public func encode(into request: inout TransportRequest) throws {
+    func encode(into request: inout TransportRequest) throws {
         switch request.method {
         case .get, .head, .delete: try URLQuery(values).encode(into: &request)
         default: try JSONBody(ParameterValue.object(values)).encode(into: &request)

@@ -148,15 +148,10 @@ public protocol EndpointDescribing: Sendable {
     /// Builds the request against `baseURL`.
     /// - Throws: `CourierError` with an invalid-request code.
     func makeRequest(baseURL: URL?) throws -> TransportRequest
-    /// Which responses count as success for this call; `nil` (the default) uses the manager's.
+    /// Which responses count as success for this call; `nil` uses the manager's.
     var validation: Validation? { get }
-    /// The decoder for this call's response body; `nil` (the default) uses the manager's.
+    /// The decoder for this call's response body; `nil` uses the manager's.
     var decoder: (any ResponseBodyDecoder)? { get }
-}
-
-extension EndpointDescribing {
-    public var validation: Validation? { nil }
-    public var decoder: (any ResponseBodyDecoder)? { nil }
 }
 
 /// One call of a declared operation, carrying its response type.
@@ -260,12 +255,12 @@ public struct Endpoint<Response: Decodable & Sendable>: EndpointDescribing {
             }
         }
         let path = PathTemplate.fill(declaration.path, with: segments)
-        var request = TransportRequest(method: method, url: try RequestBuilding.url(path: path, base: base))
+        var request = TransportRequest(method: method, url: try URL.joining(path: path, base: base))
         // Lists as OpenAPI's default query style (form, exploded) writes them: `tags=a&tags=b`.
         if !query.isEmpty { try URLQuery(query, arrays: .repeatedKeys).encode(into: &request) }
         try body?.encode(into: &request)
         for field in headers {
-            try RequestBuilding.validateHeader(name: field.name, value: field.value)
+            try HTTPHeaders.validate(name: field.name, value: field.value)
             request.headers.replaceOrAdd(name: field.name, value: field.value)
         }
         return request

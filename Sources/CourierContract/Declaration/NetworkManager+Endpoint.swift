@@ -15,7 +15,7 @@ extension NetworkManager {
     public func send<Value>(
         _ endpoint: Endpoint<Value>, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<Value> {
-        try await perform(built: EndpointRequest(endpoint: endpoint), as: Value.self, progress: progress)
+        try await perform(built: endpoint, as: Value.self, progress: progress)
     }
 
     /// Sends a declared endpoint and returns the body undecoded (after validation).
@@ -104,10 +104,13 @@ extension NetworkManager {
     }
 }
 
-/// An endpoint's request in the form the manager's pipeline takes. Generic rather than holding
-/// `any EndpointDescribing`: an `Endpoint` does not fit an existential's inline buffer, so that
-/// was an allocation a call.
-struct EndpointRequest<Described: EndpointDescribing>: TransportRequestConvertible {
+/// A declared endpoint builds its own request and chooses its validation and decoder.
+extension Endpoint: TransportRequestConvertible {}
+
+/// An endpoint's request in the form the completion-handler calls take, which send any
+/// `URLRequestConvertible`. Generic rather than holding `any EndpointDescribing`: an `Endpoint`
+/// does not fit an existential's inline buffer, so that was an allocation a call.
+struct EndpointRequest<Described: EndpointDescribing>: TransportRequestConvertible, URLRequestConvertible {
     let endpoint: Described
 
     func makeRequest(baseURL: URL?) throws -> TransportRequest { try endpoint.makeRequest(baseURL: baseURL) }

@@ -14,7 +14,7 @@ public struct CombinedParameters: ParameterConvertible {
     public init(_ parts: any ParameterConvertible...) { self.parts = parts }
 
     /// Combines parameter sets from an array.
-    public init(_ parts: [any ParameterConvertible]) { self.parts = parts }
+    package init(_ parts: [any ParameterConvertible]) { self.parts = parts }
 
     /// Applies every part in order.
     /// - Throws: the first part's `CourierError`.

@@ -17,10 +17,10 @@ import Foundation
 /// form.appendFile(at: URL(fileURLWithPath: "clip.mp4"), name: "video", contentType: "video/mp4")
 /// ```
 public struct MultipartForm: ParameterConvertible {
-    /// One part of the form.
-    public struct Part: Sendable {
+    /// One part of the form: made by the `append` methods.
+    package struct Part: Sendable {
         /// Where a part's content comes from.
-        public enum Content: Sendable {
+        package enum Content: Sendable {
             /// Bytes in memory.
             case data(Data)
             /// A file, streamed when the body is sent.
@@ -28,16 +28,15 @@ public struct MultipartForm: ParameterConvertible {
         }
 
         /// The form field name.
-        public var name: String
+        package var name: String
         /// The file name, sent as `filename=` in `Content-Disposition`.
-        public var filename: String?
+        package var filename: String?
         /// The part's media type, sent as its `Content-Type`.
-        public var contentType: String?
+        package var contentType: String?
         /// The content.
-        public var content: Content
+        package var content: Content
 
-        /// Creates a part.
-        public init(name: String, filename: String? = nil, contentType: String? = nil, content: Content) {
+        package init(name: String, filename: String? = nil, contentType: String? = nil, content: Content) {
             self.name = name
             self.filename = filename
             self.contentType = contentType
@@ -48,19 +47,22 @@ public struct MultipartForm: ParameterConvertible {
     /// The boundary between parts.
     public var boundary: String
     /// The parts, in order.
-    public var parts: [Part]
+    package var parts: [Part]
 
-    /// Creates a form.
-    /// - Parameters:
-    ///   - boundary: the boundary; default a fresh random one.
-    ///   - parts: the parts, in order.
-    public init(boundary: String = MultipartForm.randomBoundary(), parts: [Part] = []) {
-        self.boundary = boundary
+    /// Creates an empty form; add its fields with `append` and `appendFile`.
+    /// - Parameter boundary: the boundary; nil (the default) for a fresh random one.
+    public init(boundary: String? = nil) {
+        self.init(boundary: boundary, parts: [])
+    }
+
+    /// Creates a form of `parts`, in order.
+    package init(boundary: String? = nil, parts: [Part]) {
+        self.boundary = boundary ?? Self.randomBoundary()
         self.parts = parts
     }
 
     /// A random boundary: `courier-` and 32 hexadecimal digits.
-    public static func randomBoundary() -> String {
+    package static func randomBoundary() -> String {
         var generator = SystemRandomNumberGenerator()
         let high = generator.next() as UInt64
         let low = generator.next() as UInt64

@@ -65,8 +65,8 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
     /// Why a segment was refused, if one was.
     package let problem: String?
 
-    /// A path from text taken as it is.
-    public init(_ text: String) {
+    /// A path from text taken as it is: a `String` path is read this way.
+    package init(_ text: String) {
         self.text = text
         problem = nil
     }
@@ -92,16 +92,13 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
         public mutating func appendLiteral(_ literal: String) { text += literal }
 
         /// A checked, percent-encoded path segment.
-        public mutating func appendInterpolation(segment: String) {
+        mutating func appendSegment(_ segment: String) {
             if let refused = PathComponent.problem(with: segment) {
                 problem = problem ?? refused
             } else {
                 text += PercentEncoding.pathSegment(segment)
             }
         }
-
-        /// An integer path segment.
-        public mutating func appendInterpolation(segment: Int) { text += String(segment) }
 
         /// A checked segment, already encoded.
         public mutating func appendInterpolation(_ component: PathComponent) { text += component.encoded }
@@ -111,7 +108,7 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
         /// value that would walk or add to the path (`..`, `a/b`) fails the request with
         /// `.invalidURL`. Write `\(raw: text)` to insert text as it is.
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
-            appendInterpolation(segment: value.description)
+            appendSegment(value.description)
         }
 
         /// Text inserted as it is, unchecked and unencoded: for a part of the path that is yours,

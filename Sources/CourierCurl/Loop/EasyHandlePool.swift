@@ -115,7 +115,7 @@ final class EasyHandlePool: Sendable {
         self.capacity = max(0, capacity)
         var agentLine: UnsafeMutablePointer<curl_slist>?
         if let agent, !agent.isEmpty,
-            (try? RequestBuilding.validateHeader(name: "User-Agent", value: agent)) != nil
+            (try? HTTPHeaders.validate(name: "User-Agent", value: agent)) != nil
         {
             agentLine = curl_slist_append(nil, "User-Agent: \(agent)")
         }

@@ -131,7 +131,7 @@ struct CurlRequestPlan: Sendable, Equatable {
         let methodName = request.method.rawValue
         do {
             // The header fields are checked by `headerLines` below.
-            try RequestBuilding.validateMethod(methodName)
+            try HTTPMethod.validate(methodName)
         } catch var error as CourierError {
             error.request = request
             throw error
@@ -223,7 +223,7 @@ struct CurlRequestPlan: Sendable, Equatable {
         var lines: [String] = []
         var present = Set<String>()
         for (name, value) in fields {
-            try RequestBuilding.validateHeader(name: name, value: value)
+            try HTTPHeaders.validate(name: name, value: value)
             let lower = name.lowercased()
             // The transport owns framing: it sets Content-Length or chunked coding itself.
             if lower == "content-length" || lower == "transfer-encoding" { continue }

@@ -168,7 +168,7 @@ struct RequestEdit {
             values[parameter.name] = encoded
         }
         let path = PathTemplate.fill(operation.path, with: values)
-        guard let url = try? RequestBuilding.url(path: path, base: baseURL),
+        guard let url = try? URL.joining(path: path, base: baseURL),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return nil }
         components.percentEncodedQuery =

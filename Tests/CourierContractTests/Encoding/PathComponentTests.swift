@@ -15,7 +15,7 @@ struct PathComponentTests {
     ])
     func encodesSegments(raw: String, encoded: String) throws {
         #expect(try PathComponent(raw).encoded == encoded)
-        #expect(("/posts/\(segment: raw)" as EndpointPath).text == "/posts/" + encoded)
+        #expect(("/posts/\(raw)" as EndpointPath).text == "/posts/" + encoded)
         // Plain interpolation is the same safe segment; only `raw:` inserts text as it is.
         #expect(("/posts/\(raw)" as EndpointPath).text == "/posts/" + encoded)
     }
@@ -41,7 +41,7 @@ struct PathComponentTests {
     struct Endpoint: APIConfigurable {
         let id: String
         var method: HTTPMethod { .get }
-        var path: EndpointPath { "/posts/\(segment: id)/comments" }
+        var path: EndpointPath { "/posts/\(id)/comments" }
     }
 
     @Test(arguments: ["..", "", "a/b", "x\r\ny", "nul\u{0}"])
@@ -63,7 +63,7 @@ struct PathComponentTests {
 
     @Test func literalDotSegmentsInPathsAreRefused() {
         #expect(throws: CourierError.self) {
-            try RequestBuilding.url(path: "/posts/../admin", base: URL(string: "https://api.test"))
+            try URL.joining(path: "/posts/../admin", base: URL(string: "https://api.test"))
         }
     }
 
@@ -77,7 +77,7 @@ struct PathComponentTests {
         ("https://api.test/v1/", "/posts", "https://api.test/v1/posts"),
     ])
     func aBaseURLsQueryFollowsThePath(base: String, path: String, expected: String) throws {
-        #expect(try RequestBuilding.url(path: path, base: URL(string: base)).absoluteString == expected)
+        #expect(try URL.joining(path: path, base: URL(string: base)).absoluteString == expected)
     }
 
     @Test func joinsPaths() throws {

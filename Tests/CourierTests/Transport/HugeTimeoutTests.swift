@@ -1,4 +1,5 @@
 import Courier
+import CourierInterceptors
 import Foundation
 import Testing
 

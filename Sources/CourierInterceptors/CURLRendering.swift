@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -60,7 +61,7 @@ package enum CURLRendering {
         guard let contentType else { return "--data-binary " + quote(text) }
         if contentType == "application/json" || contentType.hasSuffix("+json") {
             // JSON that does not parse (cut short, or mislabelled) is still redacted, pair by pair.
-            shown = redactJSON(data) ?? Redaction.redactPairs(in: text)
+            shown = Redaction.redactJSON(data) ?? Redaction.redactPairs(in: text)
         } else if contentType == MediaType.form {
             shown = Redaction.redact(pairs: text, with: Redaction.placeholder)
         } else {
@@ -96,44 +97,9 @@ package enum CURLRendering {
         return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 
-    static func redactJSON(_ data: Data) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-            return nil
-        }
-        let redacted = redactJSONValue(object)
-        guard
-            let output = try? JSONSerialization.data(
-                withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
-        else { return nil }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    private static func redactJSONValue(_ value: Any) -> Any {
-        if let object = value as? [String: Any] {
-            var result: [String: Any] = [:]
-            for (key, child) in object {
-                result[key] =
-                    Redaction.isSensitive(field: key) ? Redaction.placeholder : redactJSONValue(child)
-            }
-            return result
-        }
-        if let array = value as? [Any] { return array.map(redactJSONValue) }
-        return value
-    }
-
     /// Quotes `text` for a POSIX shell.
     package static func quote(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-}
-
-extension Redaction {
-    /// Whether a body field or query name holds a secret: the sensitive query names, or
-    /// any name containing "token", "secret" or "password".
-    package static func isSensitive(field name: String) -> Bool {
-        let lower = name.lowercased()
-        return sensitiveQueryNames.contains(lower) || lower.contains("token") || lower.contains("secret")
-            || lower.contains("password")
     }
 }
 
