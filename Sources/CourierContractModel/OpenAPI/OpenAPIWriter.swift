@@ -113,8 +113,15 @@ public enum OpenAPIWriter {
             }
             responses[String(response.status)] = .object(entry)
         }
-        result["responses"] = .object(responses)
+        // An operation that states no response has none written (OpenAPI 3.1 allows it).
+        if !responses.isEmpty { result["responses"] = .object(responses) }
         return .object(result)
+    }
+
+    /// A bound as JSON: a whole number as an integer (`0`, not `0.0`).
+    private static func number(_ value: Double) -> JSONValue {
+        if value.rounded() == value, abs(value) < 9.0e15 { return .int(Int64(value)) }
+        return .double(value)
     }
 
     /// Whether a media type is JSON: `application/json` or a `+json` type such as
@@ -182,8 +189,15 @@ public enum OpenAPIWriter {
             return .object([:])
         case .boolean:
             return .object(["type": .string("boolean")])
-        case .number:
-            return .object(["type": .string("number")])
+        case .number(let minimum, let maximum):
+            var result: [String: JSONValue] = ["type": .string("number")]
+            if let minimum { result["minimum"] = number(minimum) }
+            if let maximum { result["maximum"] = number(maximum) }
+            return .object(result)
+        case .anyOf(let branches):
+            return .object(["anyOf": .array(branches.map { json($0, &components) })])
+        case .oneOf(let branches):
+            return .object(["oneOf": .array(branches.map { json($0, &components) })])
         case .enumeration(let values):
             return .object(["type": .string("string"), "enum": .array(values.map(JSONValue.string))])
         case .integer(let minimum, let maximum):
