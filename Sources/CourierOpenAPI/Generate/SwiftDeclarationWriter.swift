@@ -35,12 +35,14 @@ struct PropertyDeclaration {
 enum ModelDeclaration {
     case structure(name: String, properties: [PropertyDeclaration], summary: String?)
     case stringEnum(name: String, cases: [(name: String, raw: String)], summary: String?)
-    case alternatives(name: String, cases: [(name: String, type: SwiftType)], summary: String?)
+    /// An `anyOf` (or, `exclusive`, a `oneOf`): an enum with a case per branch.
+    case alternatives(
+        name: String, cases: [(name: String, type: SwiftType)], exclusive: Bool, summary: String?)
     case alias(name: String, type: SwiftType, summary: String?)
 
     var name: String {
         switch self {
-        case .structure(let name, _, _), .stringEnum(let name, _, _), .alternatives(let name, _, _),
+        case .structure(let name, _, _), .stringEnum(let name, _, _), .alternatives(let name, _, _, _),
             .alias(let name, _, _):
             name
         }
@@ -141,18 +143,6 @@ final class SwiftDeclarationWriter {
                 report(
                     PointerText.join(pointer, key), "the schema's \(key) is not declared", documentation: true
                 )
-            }
-        }
-        let types = Set(
-            (schema["type"].map { [$0] } ?? []).flatMap { value -> [String] in
-                if case .array(let list) = value { return list.compactMap(\.stringValue) }
-                return value.stringValue.map { [$0] } ?? []
-            })
-        if types.contains("number"), !types.contains("integer") {
-            for key in ["minimum", "maximum"] where schema[key] != nil {
-                report(
-                    PointerText.join(pointer, key),
-                    "'\(key)' of a number is not declared: only integers have bounds")
             }
         }
     }
@@ -297,10 +287,18 @@ final class SwiftDeclarationWriter {
                 PointerText.join(pointer, "const"), "a constant other than a string is declared as its type")
         }
         if types.count > 1 {
-            report(
-                PointerText.join(pointer, "type"),
-                "a value of several types (\(types.joined(separator: ", "))) is declared as JSONValue")
-            return (.builtin("JSONValue"), nullable)
+            // A value of several types is one of several schemas, one per type, the schema's other keywords
+            // kept in each (those of other types hold nothing).
+            let branches = types.enumerated().map { index, type in
+                var branch = schema
+                branch["type"] = .string(type)
+                branch["nullable"] = nil
+                return (JSONValue.object(branch), PointerText.join(pointer, "type", String(index)))
+            }
+            return (
+                try alternatives(branches, keyword: "anyOf", at: pointer, naming: naming, summary: summary),
+                nullable
+            )
         }
         let format = schema["format"]?.stringValue
         switch types.first {
@@ -315,8 +313,9 @@ final class SwiftDeclarationWriter {
             }
         case "integer":
             switch format {
-            case "int32": return (.builtin("Int32"), nullable)
-            case "int64": return (.builtin("Int64"), nullable)
+            // A width format is the Swift integer of that width, whose bounds its schema says.
+            case let width? where SchemaLiteral.integerTypes[width] != nil:
+                return (.builtin(SchemaLiteral.integerTypes[width] ?? "Int"), nullable)
             default: return (.builtin("Int"), nullable)
             }
         case "number": return (.builtin(format == "float" ? "Float" : "Double"), nullable)
@@ -392,10 +391,6 @@ final class SwiftDeclarationWriter {
                 PointerText.join(pointer, "discriminator"),
                 "the discriminator is not declared: the branches are tried in order")
         }
-        report(
-            PointerText.join(pointer, keyword),
-            "\(keyword) is declared as an enum with a case per branch; the schema derived from it describes the first branch only"
-        )
         var taken: Set<String> = []
         var cases: [(name: String, type: SwiftType)] = []
         for (index, (part, partPointer)) in branches.enumerated() {
@@ -405,7 +400,7 @@ final class SwiftDeclarationWriter {
             if caseName.isEmpty { caseName = "option" }
             cases.append((SwiftNames.unique(caseName, in: &taken), type))
         }
-        add(.alternatives(name: name, cases: cases, summary: summary))
+        add(.alternatives(name: name, cases: cases, exclusive: keyword == "oneOf", summary: summary))
         return .named(name)
     }
 
