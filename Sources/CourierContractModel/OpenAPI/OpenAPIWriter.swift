@@ -135,12 +135,14 @@ public enum OpenAPIWriter {
         switch body {
         case .json(let schema):
             return .object(["application/json": .object(["schema": json(schema, &components)])])
-        case .binary(let types):
+        case .binary(let types, let base64):
             var content: [String: JSONValue] = [:]
             for type in types {
-                content[type] = .object([
-                    "schema": .object(["type": .string("string"), "contentMediaType": .string(type)])
-                ])
+                var schema: [String: JSONValue] = [
+                    "type": .string("string"), "contentMediaType": .string(type),
+                ]
+                if base64 { schema["contentEncoding"] = .string("base64") }
+                content[type] = .object(["schema": .object(schema)])
             }
             return .object(content)
         case .form(let schema):

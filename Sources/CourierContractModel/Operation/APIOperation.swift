@@ -118,8 +118,9 @@ extension APIOperation {
     public enum Body: Sendable, Hashable {
         /// A JSON document of this schema.
         case json(Schema)
-        /// Raw bytes of one of these media types.
-        case binary(contentTypes: [String])
+        /// Raw bytes of one of these media types; `base64`, the bytes written as base64 text (a
+        /// schema's `contentEncoding: base64`, or `format: base64` in OpenAPI 3.0).
+        case binary(contentTypes: [String], base64: Bool = false)
         /// A multipart form with one file field.
         case multipartFile(field: String, contentTypes: [String])
         /// An `application/x-www-form-urlencoded` form: the fields of this object schema.
@@ -132,7 +133,7 @@ extension APIOperation {
         public var contentTypes: [String] {
             switch self {
             case .json: ["application/json"]
-            case .binary(let types): types
+            case .binary(let types, _): types
             case .multipartFile, .multipart: ["multipart/form-data"]
             case .form: ["application/x-www-form-urlencoded"]
             }

@@ -367,8 +367,20 @@ extension SwiftDeclarationWriter {
         guard let first = binary.first else { return }
         let file = SwiftNames.unique("file", in: &labels)
         let contentType = SwiftNames.unique("contentType", in: &labels)
+        // Bytes written as base64 text (`format: base64`, or 3.1's `contentEncoding: base64`) in every type.
+        var base64 = true
+        for type in binary {
+            let schemaPointer = PointerText.join(location, "content", type, "schema")
+            guard let raw = content[type]?["schema"] else {
+                base64 = false
+                continue
+            }
+            let schema = try document.resolve(raw, at: schemaPointer).value
+            let encoding = schema["contentEncoding"]?.stringValue ?? schema["format"]?.stringValue
+            if encoding?.lowercased() != "base64" { base64 = false }
+        }
         declaration.parts.append(
-            "FileUpload(\(file), contentType: \(contentType), accepted: [\(binary.map(SwiftNames.literal).joined(separator: ", "))])"
+            "FileUpload(\(file), contentType: \(contentType), accepted: [\(binary.map(SwiftNames.literal).joined(separator: ", "))]\(base64 ? ", base64: true" : ""))"
         )
         declaration.arguments += [
             .init(label: file, type: "URL", optional: false, sample: "URL(fileURLWithPath: \"upload\")"),

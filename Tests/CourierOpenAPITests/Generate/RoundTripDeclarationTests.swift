@@ -109,6 +109,9 @@ import Testing
         #expect(orders.contains("static var errorSchema: Schema? { .of(Problem.self) }"))
         #expect(orders.contains(#"errors: [404], errorSchemas: [404: .of(Missing.self)])"#))
         #expect(orders.contains(#"Query("minimumScore", minimumScore, .number(minimum: 0.0, maximum: 1.5))"#))
+        #expect(
+            orders.contains(
+                #"FileUpload(file, contentType: contentType, accepted: ["image/jpeg"], base64: true)"#))
         let models = try #require(generated.files["Models.swift"])
         #expect(models.contains("extension Payment: SchemaAlternatives {"), "\(models)")
         #expect(
