@@ -28,7 +28,13 @@ enum SchemaLiteral {
     /// its type.
     private static func scalar(_ schema: JSONValue, type: SwiftType) -> String? {
         switch type {
-        case .builtin("String"):
+        case .builtin("String"), .builtin("URL"):
+            // A URL's format is its type's; its length and pattern are rules the type does not say.
+            if type == .builtin("URL"),
+                ["minLength", "maxLength", "pattern"].allSatisfy({ schema[$0] == nil })
+            {
+                return nil
+            }
             var arguments: [String] = []
             if let value = schema["minLength"]?.intValue, value > 0 {
                 arguments.append("minLength: \(value)")
@@ -64,8 +70,8 @@ enum SchemaLiteral {
     }
 
     /// The `Schema` of a property or a parameter when its rules say more than its Swift type: a
-    /// string's length, format or pattern, a number's or an integer's bounds, or such a value in an
-    /// array.
+    /// string's (or a URL's) length, format or pattern, a number's or an integer's bounds, or such a
+    /// value in an array or as a map's values.
     /// - Parameters:
     ///   - schema: the value's schema, its array items' references already followed.
     ///   - type: the value's Swift type.
@@ -74,6 +80,12 @@ enum SchemaLiteral {
         _ schema: JSONValue, type: SwiftType, underlying: (SwiftType) -> SwiftType = { $0 }
     ) -> String? {
         if let rules = scalar(schema, type: type) { return rules }
+        if case .dictionary(let value) = type, case .object(let members)? = schema["additionalProperties"],
+            members["$ref"] == nil,
+            let rules = refinement(.object(members), type: underlying(value), underlying: underlying)
+        {
+            return ".map(\(rules))"
+        }
         if case .array(let item) = type, let items = schema["items"],
             let rules = refinement(items, type: underlying(item), underlying: underlying)
         {
