@@ -243,7 +243,18 @@ final class SwiftDeclarationWriter {
             types.removeAll { $0 == "null" }
         }
         let summary = schema["description"]?.stringValue
-        for keyword in ["oneOf", "anyOf"] {
+        // Branches that are each one constant (`{const: "crimson", title: CRIMSON}`) are an enumeration.
+        if let (keyword, constants) = constantBranches(schema, at: pointer) {
+            if constants.contains(.null) { nullable = true }
+            let strings = constants.compactMap(\.stringValue)
+            if !strings.isEmpty, strings.count == constants.filter({ $0 != .null }).count {
+                return (stringEnum(strings, naming: naming, summary: summary), nullable)
+            }
+            report(
+                PointerText.join(pointer, keyword),
+                "an enumeration of values other than strings is declared as its type, without the list")
+        }
+        for keyword in ["oneOf", "anyOf"] where constantBranches(schema, at: pointer) == nil {
             guard case .array(let parts)? = schema[keyword] else { continue }
             var branches: [(JSONValue, String)] = []
             for (index, part) in parts.enumerated() {
@@ -371,6 +382,35 @@ final class SwiftDeclarationWriter {
         default:
             return .dictionary(.builtin("JSONValue"))
         }
+    }
+
+    /// The constants of a `oneOf` or `anyOf` whose every branch is one constant (`const`, or an `enum` of
+    /// one value) with nothing but a title or a description beside it; nil for any other schema.
+    private func constantBranches(_ schema: [String: JSONValue], at pointer: String) -> (String, [JSONValue])?
+    {
+        for keyword in ["oneOf", "anyOf"] {
+            guard case .array(let parts)? = schema[keyword], !parts.isEmpty else { continue }
+            var constants: [JSONValue] = []
+            for (index, part) in parts.enumerated() {
+                let resolved =
+                    (try? document.resolve(part, at: PointerText.join(pointer, keyword, String(index))).value)
+                    ?? part
+                guard case .object(let members) = resolved,
+                    Set(members.keys).isSubset(of: ["const", "enum", "title", "description", "type"])
+                else { return nil }
+                if let constant = members["const"] {
+                    constants.append(constant)
+                } else if case .array(let values)? = members["enum"], values.count == 1,
+                    let value = values.first
+                {
+                    constants.append(value)
+                } else {
+                    return nil
+                }
+            }
+            return (keyword, constants)
+        }
+        return nil
     }
 
     private func stringEnum(_ values: [String], naming: Naming, summary: String?) -> SwiftType {

@@ -122,6 +122,7 @@ import Testing
             models.contains("static var alternativeTypes: [any Decodable.Type] { [String.self, Int.self] }"))
         #expect(models.contains(#""score": .number(minimum: 0.0, maximum: 10.0)"#))
         #expect(models.contains("var quantity: UInt8?"))
+        #expect(models.contains("enum OrderPalette: String, Codable, Sendable, CaseIterable {"))
         #expect(models.contains(#""receiptUrl": .string(.init(maxLength: 2048, format: "uri"))"#))
         #expect(models.contains(#""labels": .map(.string(.init(minLength: 1, maxLength: 100)))"#))
         #expect(models.contains(#""change": .integer(minimum: -100, maximum: 32767)"#))
