@@ -2,8 +2,8 @@
 SWIFT ?= swift
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 # The share of the OpenAPI corpus (scripts/corpus-check.sh) that must round-trip with no breaking change: the
-# figure reached so far, which only rises; the target is 90.
-CORPUS_MIN_CLEAN ?= 66
+# figure reached so far (22 of 24), which only rises; the target is 90.
+CORPUS_MIN_CLEAN ?= 91
 
 .PHONY: demo test build lint deps-build deps-test contract corpus bench bench-server clean
 

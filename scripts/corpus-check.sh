@@ -16,7 +16,8 @@
 # clone; with none, it says so and stops.
 # Usage: scripts/corpus-check.sh [DOCUMENT…]   (after `swift build`; env: CORPUS=dir, MODULES=.build/debug/Modules,
 #        MAX_EXAMPLES=2, MOCK=0 to leave out the mock, MOCK_SECONDS=240 for each document's mock check, MIN_CLEAN=90,
-#        TABLE=file to also write the table there)
+#        TABLE=file to also write the table there, KEEP=dir to keep each document's declarations, written
+#        document, diff and mock log there)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -47,7 +48,11 @@ if [ $# -gt 0 ]; then documents=("$@"); else
 fi
 
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+keep() {
+  if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/ && rm -rf "$KEEP/package/.build"; fi
+  rm -rf "$work"
+}
+trap keep EXIT
 package="$work/package"
 mkdir -p "$package/Sources/PrintDocuments" "$work/results"
 
@@ -75,7 +80,7 @@ done
 # write_package MODULE…: the package of those modules and a program that writes each one's document.
 write_package() {
   local objects=() module
-  for library in Courier CourierContract CourierContractModel CourierPrimitives CourierJSON CourierCookies; do
+  for library in Courier CourierContract CourierContractModel CourierSchema CourierPrimitives CourierJSON CourierCookies; do
     objects+=("$build/$library.build"/*.o)
   done
   {

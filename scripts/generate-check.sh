@@ -7,7 +7,9 @@
 # unordered lists of OpenAPI — required, enum, tags, parameters, security — compared without order).
 # Prints, per document, its operations and what the generator could not declare. The declarations
 # generated from generate/round-trip.yaml (media types, formats through $ref, security schemes, forms,
-# servers) must write a document that `courier contract diff` finds no breaking change in against it.
+# servers) and from generate/round-trip-responses.yaml (responses absent, error-only and redirect-only operations,
+# several success statuses, an error model per operation, anyOf and oneOf models, number bounds) must each
+# write a document that `courier contract diff` finds no breaking change in against it.
 # Usage: scripts/generate-check.sh   (after `swift build`; env: MODULES=.build/debug/Modules)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,9 +69,9 @@ rules = collections.Counter(change["rule"] for change in report["breaking"])
 listed = ", ".join(f"{rule} {count}" for rule, count in sorted(rules.items())) or "none"
 print(f"generate-check: {name}: the declarations against the document: breaking {listed}; "
       f"{len(report['harmless'])} harmless")
-if name == "round-trip":
+if name.startswith("round-trip"):
     for change in report["breaking"]:
-        print(f"generate-check: round-trip: {change['operation']} [{change['rule']}] {change['message']}")
+        print(f"generate-check: {name}: {change['operation']} [{change['rule']}] {change['message']}")
     sys.exit(1 if report["breaking"] else 0)
 PY
       then

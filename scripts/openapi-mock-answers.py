@@ -76,8 +76,20 @@ def main():
 
     document = load(args.document)
     served = args.base_url.rstrip("/") + base_path(document)
-    # openapi-core matches requests to the servers: point them at the mock.
+    # openapi-core matches requests to the servers: point them at the mock, a path item's and an
+    # operation's own servers too (each keeps its path).
     local = dict(document, servers=[{"url": served}])
+    local["paths"] = {}
+    for path, item in (document.get("paths") or {}).items():
+        if isinstance(item, dict):
+            item = dict(item)
+            if item.get("servers"):
+                item["servers"] = [{"url": args.base_url.rstrip("/") + base_path(item)}]
+            for method in ("get", "put", "post", "delete", "options", "head", "patch", "trace"):
+                if isinstance(item.get(method), dict) and item[method].get("servers"):
+                    item[method] = dict(item[method],
+                                        servers=[{"url": args.base_url.rstrip("/") + base_path(item[method])}])
+        local["paths"][path] = item
     # openapi-core reads only application/json as JSON: the document's +json types (application/problem+json)
     # are JSON too.
     structured = {name: json.loads for name in json_media_types(document)}

@@ -42,6 +42,12 @@ struct ResponseBuilder {
     func respond(to request: ServerRequest, _ operation: OpenAPIOperation) -> ServerResponse {
         let preferences = Preferences(request.headers["Prefer"])
         guard let (key, status) = chooseStatus(operation, preferences.code) else {
+            // An operation that declares no response (OpenAPI 3.1 allows it) promises nothing: no content.
+            if preferences.code == nil, operation.responses.isEmpty {
+                var headers = ServerHeaders()
+                headers.add(name: ServerResponse.exampleAnswerHeader, value: "example")
+                return ServerResponse(status: 204, headers: headers, body: .empty)
+            }
             return problem(
                 preferences.code == nil ? 500 : 404, "no_response",
                 preferences.code.map { "the operation declares no response with status \($0)" }

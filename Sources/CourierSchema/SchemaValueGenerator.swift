@@ -293,7 +293,9 @@ private struct Generation {
         }
         let start = low ?? (high.map { min($0 - 100, 1) } ?? 1)
         let end = high ?? (start + 1000)
-        guard start <= end, abs(start) < 9e15, abs(end) < 9e15 else { return nil }
+        // Integers a double holds exactly: up to 2^53, the bounds JavaScript's safe integers reach.
+        let exact = 9_007_199_254_740_992.0
+        guard start <= end, abs(start) <= exact, abs(end) <= exact else { return nil }
         if let divisor = flat["multipleOf"]?.doubleValue, divisor > 0 {
             let first = (start / divisor).rounded(.up)
             let last = (end / divisor).rounded(.down)

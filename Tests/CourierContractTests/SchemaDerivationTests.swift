@@ -41,7 +41,7 @@ struct SchemaDerivationTests {
         #expect(byName["id"] == .anyString)
         #expect(byName["text"] == .text(1, 500), "SchemaDescribing refines a property")
         #expect(byName["stars"] == .integer())
-        #expect(byName["score"] == .number)
+        #expect(byName["score"] == .number())
         #expect(byName["done"] == .boolean)
         #expect(byName["created"] == .dateTime)
         #expect(byName["link"] == .uri)

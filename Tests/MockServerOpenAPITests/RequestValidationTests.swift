@@ -292,6 +292,29 @@ import Testing
     }
 }
 
+/// An operation with no responses (OpenAPI 3.1) is answered with no content, not a server error.
+@Suite struct NoResponsesTests {
+    static let yaml = """
+        openapi: 3.1.0
+        info: {title: Silent, version: '1'}
+        paths:
+          /ping:
+            get:
+              summary: Declares no response
+        """
+
+    @Test func anOperationWithNoResponsesIsAnsweredWithNoContent() async throws {
+        let handler = OpenAPIHandler(document: try Fixtures.document(Self.yaml))
+        try await Fixtures.serve(handler) { client, _ in
+            let answer = try await client.send("GET", "/ping")
+            #expect(answer.status == 204)
+            #expect(answer.body.isEmpty)
+            let preferred = try await client.send("GET", "/ping", headers: ["Prefer": "code=200"])
+            #expect(preferred.status == 404, "a status the operation does not declare is still refused")
+        }
+    }
+}
+
 /// XML bodies checked by their schema's `xml` objects.
 @Suite struct XMLBodyTests {
     static let yaml = """

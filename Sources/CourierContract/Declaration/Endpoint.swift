@@ -108,7 +108,11 @@ extension API {
     ///   - method: the HTTP method.
     ///   - path: the path template; each `{name}` is filled by a `Path` part.
     ///   - summary: one line on what the operation does.
-    ///   - status: the success status. Default 200.
+    ///   - status: the success status, whose body `Response` decodes. Default 200; `nil` for an
+    ///     operation that states no success response (one answered only with errors or a redirect,
+    ///     or whose document lists no responses).
+    ///   - otherStatuses: further success statuses, answered with the same body (a `200` beside a
+    ///     `201`).
     ///   - auth: whether the operation needs a bearer token (401 is then declared too).
     ///   - security: the ways the operation takes credentials, any one of them (401 is then declared
     ///     too); `auth: true` adds `.bearer`.
@@ -117,20 +121,28 @@ extension API {
     ///     declared for any operation with parameters or a body, 415 for any operation with a body).
     ///   - emptyErrors: error statuses it answers with no body, declared without the API's
     ///     `errorSchema` (a 401 with no body beside a 422 with one).
+    ///   - errorSchemas: error statuses whose body has a model other than the API's `errorSchema`,
+    ///     with that model. Evaluated once per operation, when its description is first made.
     ///   - function: the declaring function's name (filled in by the compiler), which names the
     ///     operation.
     ///   - parts: the parameters (`Path`, `Query`, `Header`) and the body (`Body`,
     ///     `FileUpload`, `MultipartFile`), each with this call's value.
     public static func endpoint<Response: Decodable & Sendable>(
-        _ method: HTTPMethod, _ path: String, _ summary: String, status: Int = 200, auth: Bool = false,
-        security: [SecurityScheme] = [], contentType: String = "application/json", errors: [Int] = [],
-        emptyErrors: [Int] = [], function: String = #function, @EndpointBuilder _ parts: () -> [EndpointPart]
+        _ method: HTTPMethod, _ path: String, _ summary: String, status: Int? = 200,
+        otherStatuses: [Int] = [],
+        auth: Bool = false, security: [SecurityScheme] = [], contentType: String = "application/json",
+        errors: [Int] = [], emptyErrors: [Int] = [],
+        errorSchemas: @autoclosure @escaping @Sendable () -> [Int: Schema] = [:],
+        function: String = #function,
+        @EndpointBuilder _ parts: () -> [EndpointPart]
     ) -> Endpoint<Response> {
         Endpoint(
             declaration: .init(
                 api: Self.self, function: function, method: method, path: path, summary: summary,
-                status: status, security: (auth && !security.contains(.bearer) ? [.bearer] : []) + security,
-                contentType: contentType, errors: errors, emptyErrors: emptyErrors),
+                statuses: status.map { [$0] + otherStatuses } ?? [],
+                security: (auth && !security.contains(.bearer) ? [.bearer] : []) + security,
+                contentType: contentType, errors: errors, emptyErrors: emptyErrors, errorSchemas: errorSchemas
+            ),
             parts: parts())
     }
 }

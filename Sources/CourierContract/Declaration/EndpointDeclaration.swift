@@ -13,12 +13,16 @@ struct EndpointDeclaration: Sendable, Hashable {
     let method: HTTPMethod
     let path: String
     let summary: String
-    let status: Int
+    /// The success statuses, the first the one the response type decodes; empty for none.
+    let statuses: [Int]
     let security: [SecurityScheme]
     let contentType: String
     let errors: [Int]
     /// Error statuses answered with no body: declared without the API's error schema.
     let emptyErrors: [Int]
+    /// Error statuses whose body has its own model, not the API's error schema; evaluated when the
+    /// operation is described.
+    let errorSchemas: @Sendable () -> [Int: Schema]
 
     /// The operation id: `group.name`, where `name` is the declaring function's name.
     var id: String { "\(api.group).\(function.prefix { $0 != "(" })" }
@@ -36,22 +40,25 @@ struct EndpointDeclaration: Sendable, Hashable {
         let hasInput = !parameters.isEmpty || body != nil
         // A body of another media type is refused with 415, so every operation with a body declares it.
         let auth = !security.isEmpty
-        var statuses =
+        var errorStatuses =
             api.declaresRefusals
             ? (hasInput ? [400] : []) + (auth ? [401] : []) + (body != nil ? [415] : []) + errors
                 + emptyErrors
             : errors + emptyErrors
-        statuses = statuses.reduce(into: []) { unique, status in
+        errorStatuses = errorStatuses.reduce(into: []) { unique, status in
             if !unique.contains(status) { unique.append(status) }
         }
         let errorSchema = api.errorSchema
         let errorContentType = api.errorContentType
+        let ownSchemas = errorSchemas()
         return APIOperation(
             id: id, method: method, path: path, summary: summary, security: security, parameters: parameters,
-            body: body, success: .init(status, summary, responseSchema, contentType: contentType),
-            errors: statuses.map {
+            body: body,
+            successes: statuses.map { .init($0, summary, responseSchema, contentType: contentType) },
+            errors: errorStatuses.map {
                 .init(
-                    $0, HTTPStatus.reason(for: $0), emptyErrors.contains($0) ? nil : errorSchema,
+                    $0, HTTPStatus.reason(for: $0),
+                    emptyErrors.contains($0) ? nil : ownSchemas[$0] ?? errorSchema,
                     contentType: errorContentType)
             })
     }

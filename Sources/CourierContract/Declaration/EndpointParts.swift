@@ -245,9 +245,14 @@ public struct FileUpload: EndpointComponent {
     ///   - file: the file to send; it is read as it is sent.
     ///   - contentType: this file's media type.
     ///   - accepted: every media type the operation accepts (documented and validated).
-    public init(_ file: URL, contentType: String, accepted: [String]) {
+    ///   - base64: whether the body is the file's bytes as base64 text, as an operation whose schema
+    ///     says `contentEncoding: base64` (`format: base64` in OpenAPI 3.0) takes them. The file is
+    ///     then read whole when the request is built.
+    public init(_ file: URL, contentType: String, accepted: [String], base64: Bool = false) {
         part = EndpointPart(
-            kind: .body({ .binary(contentTypes: accepted) }, FileBody(file, contentType: contentType)))
+            kind: .body(
+                { .binary(contentTypes: accepted, base64: base64) },
+                FileBody(file, contentType: contentType, base64: base64)))
     }
 }
 
@@ -274,17 +279,28 @@ public struct MultipartFile: EndpointComponent {
 struct FileBody: ParameterConvertible {
     var file: URL
     var contentType: String
+    /// Whether the bytes are sent as base64 text.
+    var base64: Bool
 
-    init(_ file: URL, contentType: String) {
+    init(_ file: URL, contentType: String, base64: Bool = false) {
         self.file = file
         self.contentType = contentType
+        self.base64 = base64
     }
 
     func encode(into request: inout TransportRequest) throws {
         guard FileManager.default.isReadableFile(atPath: file.path) else {
             throw CourierError(.invalidBody, "cannot read \(file.path)")
         }
-        request.body = .file(file)
+        if base64 {
+            do {
+                request.body = .data(try Data(contentsOf: file).base64EncodedData())
+            } catch {
+                throw CourierError(.invalidBody, "cannot read \(file.path)", underlying: error)
+            }
+        } else {
+            request.body = .file(file)
+        }
         request.headers.replaceOrAdd(name: "Content-Type", value: contentType)
     }
 }

@@ -121,8 +121,10 @@ package struct OperationCall: APIConfigurable {
             if case .json = operation.body {
                 line("body", nil, ["the whole JSON body instead of the properties"], "<json>")
             }
-        case .binary(let types):
-            line("file", nil, ["the body, as \(types.joined(separator: " or "))"], "<path>")
+        case .binary(let types, let base64):
+            line(
+                "file", nil, ["the body, as \(types.joined(separator: " or "))\(base64 ? " in base64" : "")"],
+                "<path>")
         case .multipartFile(let field, let types):
             line(
                 field, nil, ["a file sent as \(types.joined(separator: " or ")) in a multipart form"],
@@ -186,13 +188,13 @@ package struct OperationCall: APIConfigurable {
                     "--\(violation.path.isEmpty ? "body" : violation.path) \(violation.message)", operation)
             }
             return JSONBody(value)
-        case .binary(let types):
+        case .binary(let types, let base64):
             guard let path = arguments.removeValue(forKey: "file") else {
                 throw problem("--file is required", operation)
             }
             let contentType =
                 arguments.removeValue(forKey: "contentType") ?? types.first ?? "application/octet-stream"
-            return FileBody(URL(fileURLWithPath: path), contentType: contentType)
+            return FileBody(URL(fileURLWithPath: path), contentType: contentType, base64: base64)
         case .form(let schema):
             var values: [String: ParameterValue] = [:]
             for (name, text, schema) in try fields(of: schema, from: &arguments, operation) {

@@ -113,8 +113,15 @@ public enum OpenAPIWriter {
             }
             responses[String(response.status)] = .object(entry)
         }
-        result["responses"] = .object(responses)
+        // An operation that states no response has none written (OpenAPI 3.1 allows it).
+        if !responses.isEmpty { result["responses"] = .object(responses) }
         return .object(result)
+    }
+
+    /// A bound as JSON: a whole number as an integer (`0`, not `0.0`).
+    private static func number(_ value: Double) -> JSONValue {
+        if value.rounded() == value, abs(value) < 9.0e15 { return .int(Int64(value)) }
+        return .double(value)
     }
 
     /// Whether a media type is JSON: `application/json` or a `+json` type such as
@@ -128,12 +135,14 @@ public enum OpenAPIWriter {
         switch body {
         case .json(let schema):
             return .object(["application/json": .object(["schema": json(schema, &components)])])
-        case .binary(let types):
+        case .binary(let types, let base64):
             var content: [String: JSONValue] = [:]
             for type in types {
-                content[type] = .object([
-                    "schema": .object(["type": .string("string"), "contentMediaType": .string(type)])
-                ])
+                var schema: [String: JSONValue] = [
+                    "type": .string("string"), "contentMediaType": .string(type),
+                ]
+                if base64 { schema["contentEncoding"] = .string("base64") }
+                content[type] = .object(["schema": .object(schema)])
             }
             return .object(content)
         case .form(let schema):
@@ -182,8 +191,15 @@ public enum OpenAPIWriter {
             return .object([:])
         case .boolean:
             return .object(["type": .string("boolean")])
-        case .number:
-            return .object(["type": .string("number")])
+        case .number(let minimum, let maximum):
+            var result: [String: JSONValue] = ["type": .string("number")]
+            if let minimum { result["minimum"] = number(minimum) }
+            if let maximum { result["maximum"] = number(maximum) }
+            return .object(result)
+        case .anyOf(let branches):
+            return .object(["anyOf": .array(branches.map { json($0, &components) })])
+        case .oneOf(let branches):
+            return .object(["oneOf": .array(branches.map { json($0, &components) })])
         case .enumeration(let values):
             return .object(["type": .string("string"), "enum": .array(values.map(JSONValue.string))])
         case .integer(let minimum, let maximum):

@@ -33,7 +33,7 @@ extension APIOperation {
     ///   - status: the status that arrived.
     ///   - contentType: its `Content-Type`, if any.
     ///   - body: its body.
-    ///   - expected: the statuses this request should get; default the success status.
+    ///   - expected: the statuses this request should get; default the success statuses.
     ///   - undeclared: whether a body member the schema does not list is a violation.
     /// - Returns: a status violation when `status` is not expected (or not declared at all); then,
     ///   when the status is declared with a body schema, a content-type violation, an invalid-JSON
@@ -41,7 +41,7 @@ extension APIOperation {
     package func responseViolations(
         status: Int, contentType: String?, body: Data, expected: Set<Int>? = nil, undeclared: Bool = false
     ) -> [ResponseViolation] {
-        let expected = expected ?? [successStatus]
+        let expected = expected ?? successStatuses
         var found: [ResponseViolation] = []
         let declared = responses.map(\.status)
         if !expected.contains(status) {

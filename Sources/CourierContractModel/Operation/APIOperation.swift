@@ -2,8 +2,8 @@ import Courier
 import Foundation
 
 /// One operation of an API, as its declaration states it: the id, method and path template,
-/// the parameters, the request body, the response and its success status, and the error
-/// statuses it may answer with.
+/// the parameters, the request body, the success responses, and the error statuses it may
+/// answer with.
 ///
 /// You do not build one by hand: `Endpoint` declarations produce it (see `API`), and from
 /// it come the request the client sends, the OpenAPI document, the `courier call` catalog,
@@ -23,15 +23,19 @@ public struct APIOperation: Sendable, Hashable, Identifiable {
     public var parameters: [Parameter]
     /// The request body, if any.
     public var body: Body?
-    /// The success response: its status and the model it carries.
-    public var success: ResponseSpec
+    /// The success responses, each with its status and the model it carries: usually one; more
+    /// when the operation answers success in several ways (`200` or `202`); none when its
+    /// declaration states none (a document's operation without responses, or with only errors
+    /// and redirects).
+    public var successes: [ResponseSpec]
     /// The error statuses the operation may answer with, each with the error model.
     public var errors: [ResponseSpec]
 
     /// Creates an operation.
     package init(
         id: String, method: HTTPMethod, path: String, summary: String, security: [SecurityScheme],
-        parameters: [Parameter] = [], body: Body? = nil, success: ResponseSpec, errors: [ResponseSpec] = []
+        parameters: [Parameter] = [], body: Body? = nil, successes: [ResponseSpec],
+        errors: [ResponseSpec] = []
     ) {
         self.id = id
         self.method = method
@@ -40,18 +44,27 @@ public struct APIOperation: Sendable, Hashable, Identifiable {
         self.security = security
         self.parameters = parameters
         self.body = body
-        self.success = success
+        self.successes = successes
         self.errors = errors
     }
 
     /// Whether the operation needs credentials.
     public var requiresAuth: Bool { !security.isEmpty }
 
-    /// Every declared response: the success, then the errors.
-    public var responses: [ResponseSpec] { [success] + errors }
+    /// The first success response: the one the response type decodes. An operation that states no
+    /// success response gives a 200 with no body, the status a call of it is checked against.
+    public var success: ResponseSpec {
+        successes.first ?? ResponseSpec(200, summary, nil)
+    }
 
-    /// The status a successful call answers with.
+    /// Every declared response: the successes, then the errors.
+    public var responses: [ResponseSpec] { successes + errors }
+
+    /// The status a successful call answers with: the first success response's.
     public var successStatus: Int { success.status }
+
+    /// Every status that counts as success: the success responses', or 200 when none is stated.
+    public var successStatuses: Set<Int> { Set(successes.isEmpty ? [200] : successes.map(\.status)) }
 
     /// The part of the id before the dot, such as `notes`.
     public var group: String { String(id.prefix { $0 != "." }) }
@@ -105,8 +118,9 @@ extension APIOperation {
     public enum Body: Sendable, Hashable {
         /// A JSON document of this schema.
         case json(Schema)
-        /// Raw bytes of one of these media types.
-        case binary(contentTypes: [String])
+        /// Raw bytes of one of these media types; `base64`, the bytes written as base64 text (a
+        /// schema's `contentEncoding: base64`, or `format: base64` in OpenAPI 3.0).
+        case binary(contentTypes: [String], base64: Bool = false)
         /// A multipart form with one file field.
         case multipartFile(field: String, contentTypes: [String])
         /// An `application/x-www-form-urlencoded` form: the fields of this object schema.
@@ -119,7 +133,7 @@ extension APIOperation {
         public var contentTypes: [String] {
             switch self {
             case .json: ["application/json"]
-            case .binary(let types): types
+            case .binary(let types, _): types
             case .multipartFile, .multipart: ["multipart/form-data"]
             case .form: ["application/x-www-form-urlencoded"]
             }

@@ -5,8 +5,8 @@ public indirect enum Schema: Sendable, Hashable {
     case string(StringRules)
     /// An integer with optional bounds.
     case integer(minimum: Int? = nil, maximum: Int? = nil)
-    /// Any JSON number.
-    case number
+    /// A JSON number with optional bounds.
+    case number(minimum: Double? = nil, maximum: Double? = nil)
     /// `true` or `false`.
     case boolean
     /// One of these strings.
@@ -19,6 +19,10 @@ public indirect enum Schema: Sendable, Hashable {
     case map(Schema)
     /// Any JSON value.
     case any
+    /// A value that matches at least one of these schemas (JSON Schema's `anyOf`).
+    case anyOf([Schema])
+    /// A value that matches exactly one of these schemas (JSON Schema's `oneOf`).
+    case oneOf([Schema])
     /// A named model: the OpenAPI writer lists it once under `components` and refers to it.
     case model(String, Schema)
     /// A reference to a named model defined elsewhere in the same document (a recursive model).

@@ -18,6 +18,29 @@ public protocol SchemaDescribing {
     static var propertySchemas: [String: Schema] { get }
 }
 
+/// A type decoded from one of several schemas (JSON Schema's `anyOf` or `oneOf`), such as an enum
+/// with a case per branch whose initializer tries each branch in turn. Its derived schema lists
+/// every branch, where recording its initializer would see only the first one it asks for.
+///
+/// ```swift
+/// enum PaymentSource: Codable, SchemaAlternatives {
+///     case card(Card)
+///     case bankAccount(BankAccount)
+///     static var alternativeTypes: [any Decodable.Type] { [Card.self, BankAccount.self] }
+/// }
+/// ```
+public protocol SchemaAlternatives {
+    /// The types of the branches, in the order they are tried.
+    static var alternativeTypes: [any Decodable.Type] { get }
+    /// Whether a value matches exactly one branch (`oneOf`) rather than at least one (`anyOf`).
+    /// Default: false.
+    static var exclusiveAlternatives: Bool { get }
+}
+
+extension SchemaAlternatives {
+    public static var exclusiveAlternatives: Bool { false }
+}
+
 extension Schema {
     /// The schema of `type`, found by recording what its `init(from:)` asks of a decoder:
     /// which keys, of which types, required (`decode`) or optional (`decodeIfPresent`).
@@ -62,6 +85,15 @@ final class SchemaRecorder {
             value = try T(from: decoder)
         } catch {
             throw Partial(schema: finish(decoder.shape, type: type))
+        }
+        if let alternatives = type as? any SchemaAlternatives.Type {
+            // Each branch is described by this recorder, so a branch that holds this type refers to it.
+            // allowed: `describe` throws nothing of its own (recursion and partial shapes are schemas).
+            let branches = alternatives.alternativeTypes.map { branch in
+                (try? describe(branch))?.schema ?? .any
+            }
+            let schema: Schema = alternatives.exclusiveAlternatives ? .oneOf(branches) : .anyOf(branches)
+            return (.model(Self.name(of: type), schema), value)
         }
         return (finish(decoder.shape, type: type), value)
     }
@@ -130,9 +162,9 @@ final class SchemaRecorder {
         case is UInt16.Type: return make(.integer(minimum: 0, maximum: Int(UInt16.max)), UInt16(0))
         case is UInt32.Type: return make(.integer(minimum: 0, maximum: Int(UInt32.max)), UInt32(0))
         case is UInt64.Type: return make(.integer(minimum: 0), UInt64(0))
-        case is Double.Type: return make(.number, 0.0)
-        case is Float.Type: return make(.number, Float(0))
-        case is Decimal.Type: return make(.number, Decimal(0))
+        case is Double.Type: return make(.number(), 0.0)
+        case is Float.Type: return make(.number(), Float(0))
+        case is Decimal.Type: return make(.number(), Decimal(0))
         case is Date.Type: return make(.dateTime, Date(timeIntervalSince1970: 0))
         case is URL.Type: return make(.uri, URL(string: "https://example.com")!)  // a valid literal
         case is UUID.Type: return make(.string(Schema.StringRules(format: "uuid")), UUID())

@@ -58,7 +58,7 @@ extension DocumentComparison {
     }
 
     /// The operation's parameters by key: a path parameter by its place in the template, another by
-    /// where it goes and its name (a header's in lowercase).
+    /// where it goes and its name (a header's in lowercase). The headers OpenAPI ignores are left out.
     private func parameters(_ found: Found, in document: ReferencedDocument) throws(OpenAPIDocumentError)
         -> [String: (value: JSONValue, pointer: String)]
     {
@@ -77,6 +77,11 @@ extension DocumentComparison {
             guard let name = parameter["name"]?.stringValue, let location = parameter["in"]?.stringValue
             else {
                 throw .at(pointer, "a parameter needs 'name' and 'in'")
+            }
+            // OpenAPI: a header parameter named Accept, Content-Type or Authorization "SHALL be ignored"
+            // (the media types and the security schemes say them).
+            if location == "header", ["accept", "content-type", "authorization"].contains(name.lowercased()) {
+                continue
             }
             let key: String
             if location == "path", let index = templateNames.firstIndex(of: name) {

@@ -42,18 +42,27 @@ extension DocumentComparison {
         return types.allSatisfy { allowed.contains($0) || ($0 == "integer" && allowed.contains("number")) }
     }
 
+    /// The bounds each integer format stands for (`uint64` has no maximum a bound here can say).
+    private static let widths: [String: (minimum: Double, maximum: Double?)] = [
+        "int8": (Double(Int8.min), Double(Int8.max)), "int16": (Double(Int16.min), Double(Int16.max)),
+        "int32": (Double(Int32.min), Double(Int32.max)), "uint8": (0, Double(UInt8.max)),
+        "uint16": (0, Double(UInt16.max)), "uint32": (0, Double(UInt32.max)), "uint64": (0, nil),
+    ]
+
     /// Whether `values` fit the integer or number format `format` without saying it: an integer within
-    /// the bounds of `int32` or `int64`, a number for `float` or `double` (a precision, not a rule).
+    /// the bounds of its width (`int8`…`uint64`) or any integer for `int64`, a number for `float` or
+    /// `double` (a precision, not a rule).
     private static func fitsWidth(_ format: String, _ values: SchemaView) -> Bool {
         guard let types = values.types, !types.isEmpty, values.format == nil else { return false }
         switch format {
         case "float", "double": return types.isSubset(of: ["number", "integer"])
         case "int64": return types == ["integer"]
-        case "int32":
-            let range = Double(Int32.min)...Double(Int32.max)
-            return types == ["integer"] && values.minimum.map(range.contains) == true
-                && values.maximum.map(range.contains) == true
-        default: return false
+        default:
+            guard let width = widths[format], types == ["integer"], let minimum = values.minimum,
+                minimum >= width.minimum
+            else { return false }
+            guard let maximum = width.maximum else { return true }
+            return values.maximum.map { $0 <= maximum } == true
         }
     }
 

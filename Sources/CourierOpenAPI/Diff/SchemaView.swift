@@ -42,7 +42,10 @@ struct SchemaView {
             break
         }
         if members["nullable"]?.boolValue == true { nullable = true }
-        format = members["format"]?.stringValue
+        // 3.1's `contentEncoding: base64` is 3.0's `format: base64`.
+        format =
+            members["format"]?.stringValue
+            ?? (members["contentEncoding"]?.stringValue?.lowercased() == "base64" ? "base64" : nil)
         if case .array(let values)? = members["enum"] {
             nullable = nullable || values.contains(.null)
             enumValues = values.filter { $0 != .null }

@@ -12,7 +12,10 @@ struct OperationDeclaration {
     var summary: String
     var method: String
     var path: String
-    var status: Int
+    /// The success status whose body the response type decodes; nil when the document states none.
+    var status: Int?
+    /// Further success statuses with the same body.
+    var otherStatuses: [Int] = []
     /// The `SecurityScheme` expressions of the schemes it takes, any one of them: `.basic`.
     var security: [String]
     /// The success response's media type, when it is not `application/json`.
@@ -23,8 +26,9 @@ struct OperationDeclaration {
     var parts: [String]
     var response: String
     var documentation: String?
-    /// Each error response's model (nil for none) and media type, by status, for the group's
-    /// `errorSchema` and `errorContentType`.
+    /// Each error response's model (nil for none) and media type, by status: the group's
+    /// `errorSchema` and `errorContentType` are the most common, and a model other than the
+    /// group's is declared for its operation.
     var errorModels: [(status: String, pointer: String, model: String?, contentType: String?)]
 }
 

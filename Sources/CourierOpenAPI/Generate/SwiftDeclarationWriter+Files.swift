@@ -125,7 +125,8 @@ extension SwiftDeclarationWriter {
         }
     }
 
-    /// The model most of a group's error responses carry; the others are reported.
+    /// The model most of a group's error responses carry; the others are declared operation by
+    /// operation.
     private func errorModel(of group: GroupDeclaration) -> String? {
         var counts: [String: Int] = [:]
         for operation in group.operations {
@@ -133,19 +134,9 @@ extension SwiftDeclarationWriter {
                 if let model = error.model { counts[model, default: 0] += 1 }
             }
         }
-        let chosen = counts.max { lhs, rhs in
+        return counts.max { lhs, rhs in
             lhs.value == rhs.value ? lhs.key > rhs.key : lhs.value < rhs.value
         }?.key
-        for operation in group.operations {
-            // An answer with no body is declared as such (`emptyErrors`), whatever the group's model.
-            for error in operation.errorModels where error.model != chosen && error.model != nil {
-                report(
-                    error.pointer,
-                    "one error model per group is declared: this response is declared with \(chosen ?? "no body")"
-                )
-            }
-        }
-        return chosen
     }
 
     /// The media type most of a group's error bodies have, when it is not `application/json`; the
@@ -197,7 +188,7 @@ extension SwiftDeclarationWriter {
                     ? "    case \(code)\n" : "    case \(code) = \(SwiftNames.literal(item.raw))\n"
             }
             out += "}\n"
-        case .alternatives(let name, let cases, let summary):
+        case .alternatives(let name, let cases, let exclusive, let summary):
             let recursive = cycles.contains(name)
             out += documentation(summary, indent: "")
             out += "\(modifier)\(recursive ? "indirect " : "")enum \(name): Codable, Sendable {\n"
@@ -218,6 +209,12 @@ extension SwiftDeclarationWriter {
                 out += "        case .\(SwiftNames.code(item.name))(let value): try container.encode(value)\n"
             }
             out += "        }\n    }\n}\n"
+            // The derived schema lists every branch, as the document does.
+            out += "\nextension \(name): SchemaAlternatives {\n"
+            out +=
+                "    \(modifier)static var alternativeTypes: [any Decodable.Type] { [\(cases.map { "\($0.type.code).self" }.joined(separator: ", "))] }\n"
+            if exclusive { out += "    \(modifier)static var exclusiveAlternatives: Bool { true }\n" }
+            out += "}\n"
         case .structure(let name, let properties, let summary):
             let isClass = cycles.contains(name)
             out += documentation(summary, indent: "")
@@ -275,7 +272,7 @@ extension SwiftDeclarationWriter {
             case .structure(let name, let properties, _):
                 edges[name] = Set(
                     properties.compactMap { if case .named(let other) = $0.type { other } else { nil } })
-            case .alternatives(let name, let cases, _):
+            case .alternatives(let name, let cases, _, _):
                 edges[name] = Set(
                     cases.compactMap { if case .named(let other) = $0.type { other } else { nil } })
             case .alias(let name, let type, _):
@@ -323,7 +320,11 @@ extension SwiftDeclarationWriter {
                 "    \(modifier)static func \(SwiftNames.code(operation.functionName))(\(arguments.joined(separator: ", "))) -> Endpoint<\(operation.response)> {\n"
             var call =
                 ".\(operation.method), \(SwiftNames.literal(operation.path)), \(SwiftNames.literal(operation.summary))"
-            if operation.status != 200 { call += ", status: \(operation.status)" }
+            if operation.status != 200 { call += ", status: \(operation.status.map(String.init) ?? "nil")" }
+            if !operation.otherStatuses.isEmpty {
+                call +=
+                    ", otherStatuses: [\(operation.otherStatuses.map(String.init).joined(separator: ", "))]"
+            }
             if operation.security == [".bearer"] {
                 call += ", auth: true"
             } else if !operation.security.isEmpty {
@@ -343,6 +344,11 @@ extension SwiftDeclarationWriter {
             if !withoutBody.isEmpty {
                 call += ", emptyErrors: [\(withoutBody.map(String.init).joined(separator: ", "))]"
             }
+            // An error body whose model is not the group's is declared with its own.
+            let own = operation.errorModels.compactMap { error in
+                error.model.flatMap { $0 == group.errorModel ? nil : "\(error.status): .of(\($0).self)" }
+            }
+            if !own.isEmpty { call += ", errorSchemas: [\(own.joined(separator: ", "))]" }
             out += "        endpoint(\(call)) {"
             out +=
                 operation.parts.isEmpty

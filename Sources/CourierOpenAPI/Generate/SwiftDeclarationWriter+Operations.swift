@@ -257,8 +257,7 @@ extension SwiftDeclarationWriter {
     private func defaultLiteral(_ value: JSONValue, type: SwiftType) -> String? {
         switch (type, value) {
         case (.builtin("String"), .string(let text)): return SwiftNames.literal(text)
-        case (.builtin("Int"), .int(let number)), (.builtin("Int64"), .int(let number)),
-            (.builtin("Int32"), .int(let number)):
+        case (.builtin, .int(let number)) where SchemaLiteral.isInteger(type):
             return String(number)
         case (.builtin("Double"), _), (.builtin("Float"), _): return value.doubleValue.map { String($0) }
         case (.builtin("Bool"), .bool(let flag)): return String(flag)
@@ -368,8 +367,20 @@ extension SwiftDeclarationWriter {
         guard let first = binary.first else { return }
         let file = SwiftNames.unique("file", in: &labels)
         let contentType = SwiftNames.unique("contentType", in: &labels)
+        // Bytes written as base64 text (`format: base64`, or 3.1's `contentEncoding: base64`) in every type.
+        var base64 = true
+        for type in binary {
+            let schemaPointer = PointerText.join(location, "content", type, "schema")
+            guard let raw = content[type]?["schema"] else {
+                base64 = false
+                continue
+            }
+            let schema = try document.resolve(raw, at: schemaPointer).value
+            let encoding = schema["contentEncoding"]?.stringValue ?? schema["format"]?.stringValue
+            if encoding?.lowercased() != "base64" { base64 = false }
+        }
         declaration.parts.append(
-            "FileUpload(\(file), contentType: \(contentType), accepted: [\(binary.map(SwiftNames.literal).joined(separator: ", "))])"
+            "FileUpload(\(file), contentType: \(contentType), accepted: [\(binary.map(SwiftNames.literal).joined(separator: ", "))]\(base64 ? ", base64: true" : ""))"
         )
         declaration.arguments += [
             .init(label: file, type: "URL", optional: false, sample: "URL(fileURLWithPath: \"upload\")"),
@@ -514,7 +525,7 @@ extension SwiftDeclarationWriter {
     ) throws(OpenAPIDocumentError) {
         let responsesPointer = pointer + "/responses"
         guard case .object(let responses)? = operation["responses"] else {
-            report(pointer, "no responses: the operation is declared as answering 200 with no body")
+            declaration.status = nil
             return
         }
         let numeric = responses.keys.compactMap { Int($0) }.sorted()
@@ -524,25 +535,36 @@ extension SwiftDeclarationWriter {
                 "'\(key)' responses are not declared: only single statuses are")
         }
         let successes = numeric.filter { (200..<300).contains($0) }
-        if let success = successes.first {
-            declaration.status = success
+        // No 2xx (only errors, or a redirect): the operation is declared with no success status.
+        declaration.status = successes.first
+        var first: (type: String, contentType: String?)?
+        for success in successes {
             let (response, location) = try document.resolve(
                 responses[String(success)] ?? .null, at: PointerText.join(responsesPointer, String(success)))
-            let body = try responseType(response, location, typePrefix + "Response", error: false)
-            declaration.response = body?.type ?? "EmptyResponse"
-            declaration.contentType = body?.contentType
+            let body = try responseType(
+                response, location,
+                typePrefix + "Response" + (success == successes[0] ? "" : String(success)),
+                error: false)
             if let text = response["description"]?.stringValue, text != declaration.summary {
                 report(
                     PointerText.join(location, "description"),
                     "the success response's description is the operation's summary", documentation: true)
             }
-        } else {
-            report(responsesPointer, "no 2xx status: the operation is declared as answering 200 with no body")
-        }
-        for extra in successes.dropFirst() {
-            report(
-                PointerText.join(responsesPointer, String(extra)),
-                "only one success status is declared: \(declaration.status)")
+            guard success != successes[0] else {
+                first = body
+                declaration.response = body?.type ?? "EmptyResponse"
+                declaration.contentType = body?.contentType
+                continue
+            }
+            // Another success status is declared when its body is the first's.
+            if body?.type == first?.type, body?.contentType == first?.contentType {
+                declaration.otherStatuses.append(success)
+            } else {
+                report(
+                    PointerText.join(responsesPointer, String(success)),
+                    "a success status whose body differs from the first's is not declared: \(successes[0]) is"
+                )
+            }
         }
         for status in numeric where !(200..<300).contains(status) {
             let (response, location) = try document.resolve(

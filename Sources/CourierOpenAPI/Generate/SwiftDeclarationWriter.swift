@@ -35,12 +35,14 @@ struct PropertyDeclaration {
 enum ModelDeclaration {
     case structure(name: String, properties: [PropertyDeclaration], summary: String?)
     case stringEnum(name: String, cases: [(name: String, raw: String)], summary: String?)
-    case alternatives(name: String, cases: [(name: String, type: SwiftType)], summary: String?)
+    /// An `anyOf` (or, `exclusive`, a `oneOf`): an enum with a case per branch.
+    case alternatives(
+        name: String, cases: [(name: String, type: SwiftType)], exclusive: Bool, summary: String?)
     case alias(name: String, type: SwiftType, summary: String?)
 
     var name: String {
         switch self {
-        case .structure(let name, _, _), .stringEnum(let name, _, _), .alternatives(let name, _, _),
+        case .structure(let name, _, _), .stringEnum(let name, _, _), .alternatives(let name, _, _, _),
             .alias(let name, _, _):
             name
         }
@@ -143,18 +145,6 @@ final class SwiftDeclarationWriter {
                 )
             }
         }
-        let types = Set(
-            (schema["type"].map { [$0] } ?? []).flatMap { value -> [String] in
-                if case .array(let list) = value { return list.compactMap(\.stringValue) }
-                return value.stringValue.map { [$0] } ?? []
-            })
-        if types.contains("number"), !types.contains("integer") {
-            for key in ["minimum", "maximum"] where schema[key] != nil {
-                report(
-                    PointerText.join(pointer, key),
-                    "'\(key)' of a number is not declared: only integers have bounds")
-            }
-        }
     }
 
     /// The type a generated alias stands for (through aliases of aliases), or `type` itself: a
@@ -253,7 +243,18 @@ final class SwiftDeclarationWriter {
             types.removeAll { $0 == "null" }
         }
         let summary = schema["description"]?.stringValue
-        for keyword in ["oneOf", "anyOf"] {
+        // Branches that are each one constant (`{const: "crimson", title: CRIMSON}`) are an enumeration.
+        if let (keyword, constants) = constantBranches(schema, at: pointer) {
+            if constants.contains(.null) { nullable = true }
+            let strings = constants.compactMap(\.stringValue)
+            if !strings.isEmpty, strings.count == constants.filter({ $0 != .null }).count {
+                return (stringEnum(strings, naming: naming, summary: summary), nullable)
+            }
+            report(
+                PointerText.join(pointer, keyword),
+                "an enumeration of values other than strings is declared as its type, without the list")
+        }
+        for keyword in ["oneOf", "anyOf"] where constantBranches(schema, at: pointer) == nil {
             guard case .array(let parts)? = schema[keyword] else { continue }
             var branches: [(JSONValue, String)] = []
             for (index, part) in parts.enumerated() {
@@ -297,10 +298,18 @@ final class SwiftDeclarationWriter {
                 PointerText.join(pointer, "const"), "a constant other than a string is declared as its type")
         }
         if types.count > 1 {
-            report(
-                PointerText.join(pointer, "type"),
-                "a value of several types (\(types.joined(separator: ", "))) is declared as JSONValue")
-            return (.builtin("JSONValue"), nullable)
+            // A value of several types is one of several schemas, one per type, the schema's other keywords
+            // kept in each (those of other types hold nothing).
+            let branches = types.enumerated().map { index, type in
+                var branch = schema
+                branch["type"] = .string(type)
+                branch["nullable"] = nil
+                return (JSONValue.object(branch), PointerText.join(pointer, "type", String(index)))
+            }
+            return (
+                try alternatives(branches, keyword: "anyOf", at: pointer, naming: naming, summary: summary),
+                nullable
+            )
         }
         let format = schema["format"]?.stringValue
         switch types.first {
@@ -315,8 +324,9 @@ final class SwiftDeclarationWriter {
             }
         case "integer":
             switch format {
-            case "int32": return (.builtin("Int32"), nullable)
-            case "int64": return (.builtin("Int64"), nullable)
+            // A width format is the Swift integer of that width, whose bounds its schema says.
+            case let width? where SchemaLiteral.integerTypes[width] != nil:
+                return (.builtin(SchemaLiteral.integerTypes[width] ?? "Int"), nullable)
             default: return (.builtin("Int"), nullable)
             }
         case "number": return (.builtin(format == "float" ? "Float" : "Double"), nullable)
@@ -374,6 +384,35 @@ final class SwiftDeclarationWriter {
         }
     }
 
+    /// The constants of a `oneOf` or `anyOf` whose every branch is one constant (`const`, or an `enum` of
+    /// one value) with nothing but a title or a description beside it; nil for any other schema.
+    private func constantBranches(_ schema: [String: JSONValue], at pointer: String) -> (String, [JSONValue])?
+    {
+        for keyword in ["oneOf", "anyOf"] {
+            guard case .array(let parts)? = schema[keyword], !parts.isEmpty else { continue }
+            var constants: [JSONValue] = []
+            for (index, part) in parts.enumerated() {
+                let resolved =
+                    (try? document.resolve(part, at: PointerText.join(pointer, keyword, String(index))).value)
+                    ?? part
+                guard case .object(let members) = resolved,
+                    Set(members.keys).isSubset(of: ["const", "enum", "title", "description", "type"])
+                else { return nil }
+                if let constant = members["const"] {
+                    constants.append(constant)
+                } else if case .array(let values)? = members["enum"], values.count == 1,
+                    let value = values.first
+                {
+                    constants.append(value)
+                } else {
+                    return nil
+                }
+            }
+            return (keyword, constants)
+        }
+        return nil
+    }
+
     private func stringEnum(_ values: [String], naming: Naming, summary: String?) -> SwiftType {
         let name = claim(naming)
         var taken: Set<String> = []
@@ -392,10 +431,6 @@ final class SwiftDeclarationWriter {
                 PointerText.join(pointer, "discriminator"),
                 "the discriminator is not declared: the branches are tried in order")
         }
-        report(
-            PointerText.join(pointer, keyword),
-            "\(keyword) is declared as an enum with a case per branch; the schema derived from it describes the first branch only"
-        )
         var taken: Set<String> = []
         var cases: [(name: String, type: SwiftType)] = []
         for (index, (part, partPointer)) in branches.enumerated() {
@@ -405,7 +440,7 @@ final class SwiftDeclarationWriter {
             if caseName.isEmpty { caseName = "option" }
             cases.append((SwiftNames.unique(caseName, in: &taken), type))
         }
-        add(.alternatives(name: name, cases: cases, summary: summary))
+        add(.alternatives(name: name, cases: cases, exclusive: keyword == "oneOf", summary: summary))
         return .named(name)
     }
 

@@ -48,7 +48,7 @@ extension MatchingRules {
         switch schema {
         case .model(_, let inner):
             derive(inner, value, path: path, into: &rules)
-        case .ref, .any:
+        case .ref, .any, .anyOf, .oneOf:
             rules[path] = RuleList([.type])
         case .array(let item):
             rules[path] = RuleList([.typeBounded(min: 0, max: nil)])
@@ -97,7 +97,7 @@ extension MatchingRules {
         case .boolean: return .boolean
         case .enumeration(let values):
             return .regex(values.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|"))
-        case .array, .object, .map, .any, .ref: return value == .null ? nil : .type
+        case .array, .object, .map, .any, .ref, .anyOf, .oneOf: return value == .null ? nil : .type
         }
     }
 

@@ -23,7 +23,7 @@ struct PlannedCase {
         if operation.requiresAuth, let token {
             base.headers.replaceOrAdd(name: "Authorization", value: "Bearer \(token)")
         }
-        let success: Set<Int> = [operation.successStatus]
+        let success = operation.successStatuses
         // A generated variation of the sample is valid input, so it must not be refused as input
         // (400, 422); but against a server with data it may meet a declared answer about that data:
         // a repeated write may conflict (409), and made-up credentials in the body of an operation

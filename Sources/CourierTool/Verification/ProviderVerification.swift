@@ -72,7 +72,8 @@ public struct ProviderVerification: Sendable {
                 cases.append(
                     VerificationReport.Case(
                         operation: operation.id, name: "sample", method: operation.method.rawValue,
-                        url: baseURL.absoluteString + operation.path, expected: [operation.successStatus],
+                        url: baseURL.absoluteString + operation.path,
+                        expected: operation.successStatuses.sorted(),
                         violations: [
                             .init(rule: "request", path: "request", message: "cannot be built: \(error)")
                         ]))

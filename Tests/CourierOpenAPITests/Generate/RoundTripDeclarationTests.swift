@@ -89,6 +89,47 @@ import Testing
         #expect(!reported.contains { $0.hasSuffix("/content") && !$0.contains("/2/") }, "\(reported)")
     }
 
+    /// `generate/round-trip-responses.yaml`: what its responses and models say is declared, not reported.
+    /// (`scripts/generate-check.sh` checks that its declarations' document has no breaking change against it.)
+    @Test func responsesAndModelsAreDeclaredAsTheDocumentSaysThem() throws {
+        let document = try OpenAPIDocument.load(
+            from: DeclarationGeneratorTests.fixtures.appendingPathComponent(
+                "generate/round-trip-responses.yaml"))
+        let generated = try DeclarationGenerator.generate(document)
+        let pings = try #require(generated.files["PingsAPI.swift"])
+        // No responses, only an error, only a redirect: no success status.
+        #expect(
+            pings.contains(#"endpoint(.get, "/ping", "Answers with anything, or nothing", status: nil) {}"#),
+            "\(pings)")
+        #expect(pings.contains(#""Always refused", status: nil, emptyErrors: [401])"#))
+        #expect(pings.contains(#"status: nil, errors: [400], emptyErrors: [303])"#))
+        let orders = try #require(generated.files["OrdersAPI.swift"])
+        // A second success status with the same body; an error model that is not the group's.
+        #expect(orders.contains(#"otherStatuses: [202], errors: [400, 409])"#), "\(orders)")
+        #expect(orders.contains("static var errorSchema: Schema? { .of(Problem.self) }"))
+        #expect(orders.contains(#"errors: [404], errorSchemas: [404: .of(Missing.self)])"#))
+        #expect(orders.contains(#"Query("minimumScore", minimumScore, .number(minimum: 0.0, maximum: 1.5))"#))
+        #expect(
+            orders.contains(
+                #"FileUpload(file, contentType: contentType, accepted: ["image/jpeg"], base64: true)"#))
+        let models = try #require(generated.files["Models.swift"])
+        #expect(models.contains("extension Payment: SchemaAlternatives {"), "\(models)")
+        #expect(
+            models.contains(
+                "static var alternativeTypes: [any Decodable.Type] { [Card.self, BankAccount.self] }"))
+        #expect(models.contains("static var exclusiveAlternatives: Bool { true }"))
+        #expect(
+            models.contains("static var alternativeTypes: [any Decodable.Type] { [String.self, Int.self] }"))
+        #expect(models.contains(#""score": .number(minimum: 0.0, maximum: 10.0)"#))
+        #expect(models.contains("var quantity: UInt8?"))
+        #expect(models.contains("enum OrderPalette: String, Codable, Sendable, CaseIterable {"))
+        #expect(models.contains(#""receiptUrl": .string(.init(maxLength: 2048, format: "uri"))"#))
+        #expect(models.contains(#""labels": .map(.string(.init(minLength: 1, maxLength: 100)))"#))
+        #expect(models.contains(#""change": .integer(minimum: -100, maximum: 32767)"#))
+        let reported = generated.undeclared.filter { !$0.isDocumentation }
+        #expect(reported.isEmpty, "\(reported)")
+    }
+
     @Test func serversWithVariablesAreBaseURLs() throws {
         let namespace = try Self.file("MuseumDocument.swift")
         #expect(

@@ -42,11 +42,12 @@ import Testing
         Node: {type: object, required: [value], properties: {value: {type: integer}, next: {$ref: '#/components/schemas/Node'}}}
         Map: {type: object, minProperties: 2, additionalProperties: {type: integer, minimum: 10, maximum: 12}}
         Either: {oneOf: [{type: integer, maximum: 5}, {type: integer, minimum: 3}]}
+        Int53: {type: integer, format: int64, minimum: -9007199254740991, maximum: 9007199254740991}
         """
 
     @Test(
         "generated values validate",
-        arguments: ["Pet", "Animal", "Named", "Node", "Map", "Either"])
+        arguments: ["Pet", "Animal", "Named", "Node", "Map", "Either", "Int53"])
     func everyValueValidates(name: String) throws {
         let document = try SchemaFixtures.document("3.0.3", schemas: Self.schemas)
         let validator = SchemaValidator(document: document)

@@ -12,7 +12,7 @@ import Testing
         .object(
             [
                 .init("id", .identifier), .init("title", .text(1, 100)), .init("tags", .array(.anyString)),
-                .init("created", .dateTime), .init("views", .integer()), .init("score", .number),
+                .init("created", .dateTime), .init("views", .integer()), .init("score", .number()),
                 .init("pinned", .boolean), .init("state", .enumeration(["draft", "published"])),
                 .init("link", .uri), .init("owner", .object([.init("email", .email)], required: ["email"])),
                 .init("extra", .map(.integer())), .init("archivedAt", .dateTime),
