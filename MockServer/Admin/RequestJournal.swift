@@ -48,21 +48,25 @@ final class RequestJournal: Sendable {
             request.body = Data(request.body.prefix(Self.maxBodyBytes))
             bodyTruncated = true
         }
-        request.bodyFile = nil
+        // Set only when there is one: setting it works the body's memo out again.
+        if request.bodyFile != nil { request.bodyFile = nil }
         let loggedAt = Date()
-        state.withLock { state in
+        // The entry it replaces is freed after the lock is released: the other loops wait less.
+        _ = state.withLock { state -> Entry? in
             state.sequence &+= 1
-            let entry = Entry(
+            var entry = Entry(
                 uuid: Self.uuid(prefix: idPrefix, sequence: state.sequence), request: request,
                 loggedAt: loggedAt,
                 wasMatched: wasMatched, stubID: stubID, status: status, bodyTruncated: bodyTruncated)
             if state.ring.count < limit {
                 state.ring.append(entry)
-            } else {
-                state.ring[state.start] = entry
-                state.start = (state.start + 1) % limit
-                state.dropped += 1
+                return nil
             }
+            let oldest = state.start
+            swap(&entry, &state.ring[oldest])
+            state.start = (oldest + 1) % limit
+            state.dropped += 1
+            return entry
         }
     }
 

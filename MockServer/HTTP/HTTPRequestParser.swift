@@ -320,16 +320,33 @@ struct HTTPRequestParser: Sendable {
         guard !targetRange.isEmpty, targetRange.allSatisfy({ buffer[$0] > 32 && buffer[$0] < 127 }) else {
             throw .malformed("invalid request target")
         }
-        var method = String(decoding: buffer[methodRange], as: UTF8.self)
-        if methodRange.contains(where: { (97...122).contains(buffer[$0]) }) { method = method.uppercased() }
+        var method: String
+        if bytes(methodRange, equal: Self.get) {
+            method = "GET"
+        } else {
+            method = String(decoding: buffer[methodRange], as: UTF8.self)
+            if methodRange.contains(where: { (97...122).contains(buffer[$0]) }) {
+                method = method.uppercased()
+            }
+        }
         let target = String(decoding: buffer[targetRange], as: UTF8.self)
         let version =
-            buffer[versionRange].elementsEqual(Self.http11)
+            bytes(versionRange, equal: Self.http11)
             ? "HTTP/1.1" : String(decoding: buffer[versionRange], as: UTF8.self)
         return (method, target, version)
     }
 
+    /// Whether the buffer's bytes in `range` are `literal`'s.
+    private func bytes(_ range: Range<Int>, equal literal: [UInt8]) -> Bool {
+        guard range.count == literal.count else { return false }
+        for (offset, byte) in literal.enumerated() where buffer[range.lowerBound + offset] != byte {
+            return false
+        }
+        return true
+    }
+
     private static let http11: [UInt8] = Array("HTTP/1.1".utf8)
+    private static let get: [UInt8] = Array("GET".utf8)
 
     private func parseField(_ line: Range<Int>) throws(HTTPParseError) -> (name: String, value: String) {
         guard let first = line.first else { throw .malformed("empty header line") }

@@ -71,7 +71,7 @@ final class RequestRouter: Sendable {
                 response = TemplatedResponse.response(
                     for: installed.stub, templated, view: view, filesDirectory: store.filesDirectory)
             } else {
-                response = installed.stub.response.makeResponse(filesDirectory: store.filesDirectory)
+                response = installed.answer(filesDirectory: store.filesDirectory)
             }
             applyGlobalDelay(to: &response, stub: installed.stub)
         } else if let injected = chaos?.apply(next: { runHandlers(request) ?? notFound(view) }) {
@@ -106,11 +106,14 @@ final class RequestRouter: Sendable {
     /// with ``respond(to:)``.
     func respondOnLoop(_ request: ServerRequest) -> ServerResponse? {
         guard handlers.isEmpty, chaos == nil, recorder.target == nil, !Self.isAdmin(request.path),
-            store.answersOnLoop, case .matched(let installed) = store.match(RequestView(request))
+            let match = store.matchOnLoop(RequestView(request))
         else { return nil }
-        var response = installed.stub.response.makeResponse(filesDirectory: store.filesDirectory)
-        applyGlobalDelay(to: &response, stub: installed.stub)
-        journal.record(request, wasMatched: true, stubID: installed.stub.id, status: response.status)
+        let installed = match.installed
+        var response = installed.answer(filesDirectory: store.filesDirectory)
+        Self.applyGlobalDelay(
+            to: &response, ownFixedDelay: installed.hasOwnFixedDelay, fixedDelay: match.fixedDelay,
+            distribution: match.delayDistribution)
+        journal.record(request, wasMatched: true, stubID: installed.id, status: response.status)
         observer?(request, response)
         return response
     }
@@ -136,9 +139,18 @@ final class RequestRouter: Sendable {
     /// The `/__admin/settings` delays: the fixed one for stubs without their own, the distribution always.
     private func applyGlobalDelay(to response: inout ServerResponse, stub: StubMapping) {
         let settings = store.settings
+        Self.applyGlobalDelay(
+            to: &response, ownFixedDelay: stub.response.fixedDelayMilliseconds != 0,
+            fixedDelay: settings.fixedDelay, distribution: settings.delayDistribution)
+    }
+
+    private static func applyGlobalDelay(
+        to response: inout ServerResponse, ownFixedDelay: Bool, fixedDelay: Double?,
+        distribution: ResponseDefinition.DelayDistribution?
+    ) {
         var extra: Double = 0
-        if let fixed = settings.fixedDelay, stub.response.fixedDelayMilliseconds == 0 { extra += fixed }
-        if let distribution = settings.delayDistribution {
+        if let fixed = fixedDelay, !ownFixedDelay { extra += fixed }
+        if let distribution {
             var generator = SystemRandomNumberGenerator()
             extra += ResponseDefinition.sample(distribution, using: &generator)
         }

@@ -174,7 +174,7 @@ extension Connection {
             return
         }
         let response = slot.response
-        if let prepared = response.prepared, activate(prepared, slot: slot) { return }
+        if let prepared = response.prepared, activate(prepared, slot: slot, response: response) { return }
         switch response.fault {
         case .emptyResponse?:
             finishAndClose(.abrupt)
@@ -212,7 +212,7 @@ extension Connection {
             source = .bytes(data, offset: 0, end: data.count)
             length = Int64(data.count)
         case .file(let url):
-            if let opened = openBodyFile(url.path) {
+            if let opened = openBodyFile(url.path, arrivedWith: slot.arrivedWith) {
                 rangeable = true
                 (source, length) = opened
             } else {
@@ -320,20 +320,28 @@ extension Connection {
     }
 
     private func appendContentLength(_ length: Int64) {
+        Self.appendContentLength(length, to: &out)
+    }
+
+    private static func appendContentLength(_ length: Int64, to bytes: inout [UInt8]) {
         // "Content-Length: "
-        out.append(contentsOf: [67, 111, 110, 116, 101, 110, 116, 45, 76, 101, 110, 103, 116, 104, 58, 32])
-        ResponseEncoding.appendDecimal(length, to: &out)
-        out.append(contentsOf: [13, 10])
+        bytes.append(contentsOf: [67, 111, 110, 116, 101, 110, 116, 45, 76, 101, 110, 103, 116, 104, 58, 32])
+        ResponseEncoding.appendDecimal(length, to: &bytes)
+        bytes.append(contentsOf: [13, 10])
     }
 
     /// A body file: from this loop's cache when kept and unchanged, else opened (and kept when small and
     /// settled); nil when it cannot be opened as a regular file.
-    private func openBodyFile(_ path: String) -> (source: BodySource, length: Int64)? {
-        if let data = loop.fileCache.cached(path: path) {
+    private func openBodyFile(_ path: String, arrivedWith: UInt64) -> (source: BodySource, length: Int64)? {
+        let loop = self.loop
+        if let data = loop.fileCache.cached(path: path, arrivedWith: arrivedWith, reads: loop.readsCompleted)
+        {
             return (.bytes(data, offset: 0, end: data.count), Int64(data.count))
         }
         guard let opened = SocketSystem.openRegularFile(path) else { return nil }
-        if let data = loop.fileCache.keep(path: path, fd: opened.fd, size: opened.size) {
+        if let data = loop.fileCache.keep(
+            path: path, fd: opened.fd, size: opened.size, reads: loop.readsCompleted)
+        {
             SocketSystem.closeDescriptor(opened.fd)
             return (.bytes(data, offset: 0, end: data.count), Int64(data.count))
         }
@@ -343,8 +351,7 @@ extension Connection {
     /// Starts a stub's response from its prepared head, when nothing of this exchange needs the general
     /// path (a range, HEAD, a fault, a dribble, an event stream, a missing body file); false otherwise,
     /// with nothing written.
-    private func activate(_ prepared: PreparedResponse, slot: Slot) -> Bool {
-        let response = slot.response
+    private func activate(_ prepared: PreparedResponse, slot: Slot, response: ServerResponse) -> Bool {
         guard slot.rangeHeader == nil, slot.method != "HEAD", response.fault == nil, response.dribble == nil,
             response.eventStream == nil, response.status == prepared.status,
             response.headers.count == prepared.headerCount
@@ -357,18 +364,29 @@ extension Connection {
         case .data(let data):
             (source, length) = (.bytes(data, offset: 0, end: data.count), Int64(data.count))
         case .file(let path):
-            guard let opened = openBodyFile(path) else { return false }
+            guard let opened = openBodyFile(path, arrivedWith: slot.arrivedWith) else { return false }
             (source, length) = opened
         }
         let keepAlive = slot.keepAlive && !serverStopping
-        out.append(contentsOf: prepared.head)
-        if !prepared.hasDate { appendDate() }
+        // Written into a local array taken from `out` and put back: one access to the connection's
+        // output instead of one per piece.
+        var bytes: [UInt8] = []
+        swap(&bytes, &out)
+        bytes.append(contentsOf: prepared.head)
+        if !prepared.hasDate { bytes.append(contentsOf: loop.dateCache.currentLine()) }
         if case .file = prepared.body, !prepared.hasAcceptRanges {
-            out.append(contentsOf: Self.acceptRangesBytes)
+            bytes.append(contentsOf: Self.acceptRangesBytes)
         }
-        appendContentLength(length)
-        out.append(contentsOf: keepAlive ? Self.keepAliveEnd : Self.closeEnd)
-        active = Active(source: source, closeAfter: keepAlive ? nil : .graceful)
+        Self.appendContentLength(length, to: &bytes)
+        bytes.append(contentsOf: keepAlive ? Self.keepAliveEnd : Self.closeEnd)
+        var rest = source
+        if case .bytes(let data, _, _) = source, data.count <= Self.outputBudget {
+            // A small body joins its head here, in the same pass.
+            data.withUnsafeBytes { bytes.append(contentsOf: $0) }
+            rest = .none
+        }
+        swap(&bytes, &out)
+        active = Active(source: rest, closeAfter: keepAlive ? nil : .graceful)
         responseDeadline = SocketSystem.monotonicNanos() &+ settings.responseTimeout
         return true
     }

@@ -31,6 +31,9 @@ final class Connection {
         var keepAlive: Bool
         let interim: Bool
         var ready: Bool
+        /// The loop's read that brought the request: a kept body file checked after it is fresh enough
+        /// (none known: checked again).
+        var arrivedWith = UInt64.max
 
         init(
             method: String, rangeHeader: String?, response: ServerResponse, keepAlive: Bool, interim: Bool,
@@ -79,6 +82,9 @@ final class Connection {
     /// it is answered, so a connection's requests reach the handlers one at a time, in order.
     var handling = false
     var readEOF = false
+    /// The number of the loop's read that last brought this connection bytes (see
+    /// ``EventLoop/completeRead()``).
+    var lastRead: UInt64 = 0
     var closed = false
     var lingering = false
     var lingerDeadline: UInt64 = 0
@@ -119,30 +125,32 @@ final class Connection {
 
     // MARK: - Events
 
-    func handle(readable: Bool, writable: Bool) {
-        if writable && !closed { drive() }
-        if readable && !closed { onReadable() }
-    }
-
-    private func onReadable() {
+    /// The first half of a readiness event: reads what arrived, and answers nothing yet. The loop reads
+    /// every ready connection before it answers any (``finishEvent()``), so that the requests of one
+    /// poll share the checks of a kept body file made after they all arrived. Returns whether
+    /// ``finishEvent()`` has work to do.
+    func readEvent(readable: Bool, writable: Bool) -> Bool {
+        guard !closed else { return false }
+        guard readable else { return writable }
         let scratch = loop.scratch
         if lingering {
             for _ in 0..<16 {
                 let count = SocketSystem.receive(fd, scratch)
                 if count > 0 { continue }
-                if count < 0 && SocketSystem.lastErrorIsTransient { return }
+                if count < 0 && SocketSystem.lastErrorIsTransient { return false }
                 close(.abrupt)
-                return
+                return false
             }
-            return
+            return false
         }
         let count = SocketSystem.receive(fd, scratch)
         if count > 0 {
+            lastRead = loop.completeRead()
             let now = SocketSystem.monotonicNanos()
             lastActivity = now
             if requestStartedAt == 0 && head == nil && !parser.isInsideRequest { requestStartedAt = now }
             parser.append(UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-            drive()
+            return true
         } else if count == 0 {
             readEOF = true
             if head != nil || parser.isInsideRequest {
@@ -151,10 +159,17 @@ final class Connection {
                 body.discard()
                 head = nil
             }
-            drive()
+            return true
         } else if !SocketSystem.lastErrorIsTransient {
             close(.abrupt)
+            return false
         }
+        return writable
+    }
+
+    /// The second half of a readiness event: answers what was read and writes what can be written.
+    func finishEvent() {
+        drive()
     }
 
     /// Parses, answers and writes as far as possible, then updates the poller interest.
@@ -224,8 +239,15 @@ final class Connection {
 
     private func processInput() -> (parsed: Bool, blocked: Bool) {
         var parsed = false
+        var bodyless: RequestHead?
+        defer {
+            // Never left pending (its end always follows), but a head must not be lost if it were.
+            if let bodyless, !closed, !stopParsing, head == nil { head = bodyless }
+        }
         while !stopParsing && !closed && !handling {
-            if head == nil && queue.count >= settings.maxPipelinedRequests { return (parsed, true) }
+            if head == nil && bodyless == nil && queue.count >= settings.maxPipelinedRequests {
+                return (parsed, true)
+            }
             let event: HTTPRequestParser.Event?
             do {
                 event = try parser.next()
@@ -236,6 +258,9 @@ final class Connection {
             guard let event else { break }
             parsed = true
             switch event {
+            case .head(let newHead) where newHead.framing == .none && head == nil:
+                // No body: its end is the next event. Until then the head is held here, not stored.
+                bodyless = newHead
             case .head(let newHead):
                 head = newHead
                 body = BodyCollector()
@@ -255,17 +280,24 @@ final class Connection {
                     return (true, false)
                 }
             case .end(let trailers):
-                finishRequest(trailers: trailers)
+                if let bodylessHead = bodyless {
+                    bodyless = nil
+                    finishRequest(bodylessHead, body: (Data(), nil), trailers: trailers)
+                    continue
+                }
+                guard let head else { break }
+                self.head = nil
+                let collected = body.finish()
+                body = BodyCollector()
+                finishRequest(head, body: collected, trailers: trailers)
             }
         }
         return (parsed, false)
     }
 
-    private func finishRequest(trailers: ServerHeaders) {
-        guard let head else { return }
-        self.head = nil
-        let collected = body.finish()
-        body = BodyCollector()
+    private func finishRequest(
+        _ head: RequestHead, body collected: (data: Data, file: URL?), trailers: ServerHeaders
+    ) {
         requestStartedAt = parser.isInsideRequest ? SocketSystem.monotonicNanos() : 0
         let request = ServerRequest(
             method: head.method, target: head.target, headers: head.headers, body: collected.data,
@@ -274,6 +306,7 @@ final class Connection {
             method: head.method, rangeHeader: head.headers["Range"], response: ServerResponse(status: 200),
             keepAlive: head.keepAlive && !serverStopping, interim: false, ready: false)
         slot.ifRangeHeader = head.headers["If-Range"]
+        slot.arrivedWith = lastRead
         queue.append(slot)
         let context = loop.context
         if collected.file == nil, let quick = context.respondOnLoop(request) {

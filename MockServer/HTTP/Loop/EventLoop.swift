@@ -41,6 +41,11 @@ final class EventLoop: @unchecked Sendable {
     var dateCache = HTTPDateCache()
     /// Small body files this loop has served, kept while unchanged.
     var fileCache = FileBodyCache()
+    /// How many reads brought bytes on this loop's connections: a body file checked when this was n is
+    /// fresh for every request read by the nth read or earlier.
+    private(set) var readsCompleted: UInt64 = 0
+    /// Connections with a readiness event of the current poll, answered once all are read.
+    private var eventful: [Connection] = []
 
     init(index: Int, context: HTTPServerContext) throws {
         self.index = index
@@ -76,6 +81,12 @@ final class EventLoop: @unchecked Sendable {
             poller.wake()
             return true
         }
+    }
+
+    /// Counts a read that brought bytes, and returns its number.
+    func completeRead() -> UInt64 {
+        readsCompleted &+= 1
+        return readsCompleted
     }
 
     /// Runs `action` on the loop thread after `delay`; call on the loop thread only.
@@ -159,10 +170,14 @@ final class EventLoop: @unchecked Sendable {
                     for task in tasks { task() }
                 } else if event.fd == listenFD {
                     acceptPending()
-                } else if let connection = connections[event.fd] {
-                    connection.handle(readable: event.readable, writable: event.writable)
+                } else if let connection = connections[event.fd],
+                    connection.readEvent(readable: event.readable, writable: event.writable)
+                {
+                    eventful.append(connection)
                 }
             }
+            for connection in eventful { connection.finishEvent() }
+            eventful.removeAll(keepingCapacity: true)
         }
         for connection in Array(connections.values) { connection.close(.abrupt) }
         connections.removeAll()

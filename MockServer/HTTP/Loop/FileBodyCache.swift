@@ -53,9 +53,18 @@ struct FileBodyCache {
         }
     }
 
-    private struct Entry {
-        var signature: Signature
-        var data: Data
+    /// A class, so that noting a check does not write the dictionary again.
+    private final class Entry {
+        let signature: Signature
+        let data: Data
+        /// The loop's read count when the file was last found unchanged.
+        var checkedAfter: UInt64
+
+        init(signature: Signature, data: Data, checkedAfter: UInt64) {
+            self.signature = signature
+            self.data = data
+            self.checkedAfter = checkedAfter
+        }
     }
 
     /// The largest file kept; larger ones are streamed from disk.
@@ -64,22 +73,41 @@ struct FileBodyCache {
     static let maxEntries = 64
 
     private var entries: [String: Entry] = [:]
+    /// The entry found last, and its path: most requests ask for the file the one before asked for,
+    /// and comparing a path with the same string costs less than hashing it.
+    private var lastPath = ""
+    private var lastEntry: Entry?
 
     /// The content of the regular file at `path` when it is kept and unchanged; nil otherwise (the
-    /// caller opens the file, and may offer it with ``keep(_:path:fd:)``).
-    mutating func cached(path: String) -> Data? {
-        guard let entry = entries[path] else { return nil }
+    /// caller opens the file, and may offer it with ``keep(path:fd:size:reads:)``).
+    ///
+    /// A request brought by the loop's read number `arrivedWith` is answered without a `stat` when the
+    /// file was found unchanged after that read (the loop's count of reads was `arrivedWith` or more
+    /// then): a change made before the request was sent was made before that check. `reads` is the
+    /// loop's count of reads now.
+    mutating func cached(path: String, arrivedWith: UInt64, reads: UInt64) -> Data? {
+        let entry: Entry
+        if let last = lastEntry, lastPath == path {
+            entry = last
+        } else {
+            guard let found = entries[path] else { return nil }
+            (entry, lastPath, lastEntry) = (found, path, found)
+        }
+        if entry.checkedAfter >= arrivedWith { return entry.data }
         var info = stat()
         guard stat(path, &info) == 0, let signature = Signature(info), signature == entry.signature else {
             entries[path] = nil
+            lastEntry = nil
             return nil
         }
+        entry.checkedAfter = reads
         return entry.data
     }
 
     /// Reads and keeps the file open at `fd` (of `size` bytes, opened from `path`) when it is small and
     /// settled; returns its content then, nil otherwise (the descriptor is left open and unread).
-    mutating func keep(path: String, fd: Int32, size: Int64) -> Data? {
+    /// `reads` is the loop's count of reads now (the file was opened after them).
+    mutating func keep(path: String, fd: Int32, size: Int64, reads: UInt64) -> Data? {
         guard size <= Self.maxFileBytes else { return nil }
         var info = stat()
         guard fstat(fd, &info) == 0, let signature = Signature(info), signature.size == size,
@@ -100,7 +128,8 @@ struct FileBodyCache {
         var after = stat()
         guard complete, fstat(fd, &after) == 0, Signature(after) == signature else { return nil }
         if entries.count >= Self.maxEntries { entries.removeAll(keepingCapacity: true) }
-        entries[path] = Entry(signature: signature, data: data)
+        entries[path] = Entry(signature: signature, data: data, checkedAfter: reads)
+        lastEntry = nil
         return data
     }
 }

@@ -43,10 +43,36 @@ final class StubStore: Sendable {
     /// An installed stub, shared by reference with the requests it answers.
     final class Installed: Sendable {
         let stub: StubMapping
+        /// The stub's id and pattern, read on every match without copying the whole stub.
+        let id: String
+        let request: RequestPattern
+        /// The response of a stub that answers on an event loop and whose response is the same on every
+        /// request (no delay distribution to sample); nil otherwise, and the response is made per request.
+        let fixedAnswer: ServerResponse?
+        /// Whether the stub sets its own fixed delay (then the global fixed delay does not apply).
+        let hasOwnFixedDelay: Bool
 
-        init(_ stub: StubMapping) {
+        init(_ stub: StubMapping, filesDirectory: URL?) {
             self.stub = stub
+            self.id = stub.id
+            self.request = stub.request
+            self.hasOwnFixedDelay = stub.response.fixedDelayMilliseconds != 0
+            self.fixedAnswer =
+                stub.isCheap && stub.response.delayDistribution == nil
+                ? stub.response.makeResponse(filesDirectory: filesDirectory) : nil
         }
+
+        /// The stub's response to one request.
+        func answer(filesDirectory: URL?) -> ServerResponse {
+            fixedAnswer ?? stub.response.makeResponse(filesDirectory: filesDirectory)
+        }
+    }
+
+    /// What an event loop needs to answer a request from a stub: the stub, and the global delays.
+    struct LoopMatch {
+        var installed: Installed
+        var fixedDelay: Double?
+        var delayDistribution: ResponseDefinition.DelayDistribution?
     }
 
     /// The outcome of matching a request against the stubs.
@@ -108,8 +134,7 @@ final class StubStore: Sendable {
     func match(_ view: RequestView) -> MatchResult {
         while true {
             let (stubs, scenarios, version) = state.withLock { state in
-                let installed = state.installed ?? state.stubs.map(Installed.init)
-                state.installed = installed
+                let installed = installedStubs(&state)
                 return (installed, state.scenarios, state.scenarioVersion)
             }
             var found: Installed?
@@ -120,7 +145,7 @@ final class StubStore: Sendable {
                 {
                     continue
                 }
-                guard candidate.stub.request.matches(view) else { continue }
+                guard candidate.request.matches(view) else { continue }
                 found = candidate
                 break
             }
@@ -136,6 +161,29 @@ final class StubStore: Sendable {
             guard committed else { continue }
             return .matched(found)
         }
+    }
+
+    /// The boxed stubs, made again after a change of `stubs`.
+    private func installedStubs(_ state: inout State) -> [Installed] {
+        if let installed = state.installed { return installed }
+        let installed = state.stubs.map { Installed($0, filesDirectory: filesDirectory) }
+        state.installed = installed
+        return installed
+    }
+
+    /// The stub that answers `view` when every stub answers on an event loop (see ``answersOnLoop``),
+    /// with the global delays, all read under the lock once; nil when a stub does not answer on a loop,
+    /// or when none matches. Such stubs have no scenario, so matching moves none.
+    func matchOnLoop(_ view: RequestView) -> LoopMatch? {
+        let snapshot = state.withLock {
+            state -> ([Installed], Double?, ResponseDefinition.DelayDistribution?)? in
+            guard state.answersOnLoop else { return nil }
+            return (installedStubs(&state), state.settings.fixedDelay, state.settings.delayDistribution)
+        }
+        guard let (stubs, fixedDelay, delayDistribution) = snapshot,
+            let found = stubs.first(where: { $0.request.matches(view) })
+        else { return nil }
+        return LoopMatch(installed: found, fixedDelay: fixedDelay, delayDistribution: delayDistribution)
     }
 
     /// One stub that did not match a request, how far it was (0 to 1) and what differed.
