@@ -139,7 +139,7 @@ extension API {
         Endpoint(
             declaration: .init(
                 api: Self.self, function: function, method: method, path: path, summary: summary,
-                statuses: status.map { [$0] + otherStatuses } ?? [],
+                status: status, otherStatuses: otherStatuses,
                 security: (auth && !security.contains(.bearer) ? [.bearer] : []) + security,
                 contentType: contentType, errors: errors, emptyErrors: emptyErrors, errorSchemas: errorSchemas
             ),

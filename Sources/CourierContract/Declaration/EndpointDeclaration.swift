@@ -13,8 +13,11 @@ struct EndpointDeclaration: Sendable, Hashable {
     let method: HTTPMethod
     let path: String
     let summary: String
-    /// The success statuses, the first the one the response type decodes; empty for none.
-    let statuses: [Int]
+    /// The success status the response type decodes; nil for none.
+    let status: Int?
+    /// Further success statuses, answered with the same body. Kept apart from `status` so that a
+    /// call, which keeps its declaration, makes no list of them.
+    let otherStatuses: [Int]
     let security: [SecurityScheme]
     let contentType: String
     let errors: [Int]
@@ -54,7 +57,9 @@ struct EndpointDeclaration: Sendable, Hashable {
         return APIOperation(
             id: id, method: method, path: path, summary: summary, security: security, parameters: parameters,
             body: body,
-            successes: statuses.map { .init($0, summary, responseSchema, contentType: contentType) },
+            successes: (status.map { [$0] + otherStatuses } ?? []).map {
+                .init($0, summary, responseSchema, contentType: contentType)
+            },
             errors: errorStatuses.map {
                 .init(
                     $0, HTTPStatus.reason(for: $0),

@@ -23,6 +23,9 @@ public protocol SchemaDescribing {
 /// every branch, where recording its initializer would see only the first one it asks for.
 ///
 /// ```swift
+/// struct Card: Codable { var number: String }
+/// struct BankAccount: Codable { var iban: String }
+///
 /// enum PaymentSource: Codable, SchemaAlternatives {
 ///     case card(Card)
 ///     case bankAccount(BankAccount)
