@@ -198,19 +198,7 @@ memory_run() {
     local per_thread=$(( (REQUESTS + THREADS - 1) / THREADS ))
     # A thread that has had its share stops and says so in a file; wrk's main thread only wakes at the end
     # of -d or on SIGINT, so the script sends SIGINT once every thread has said so.
-    : > "$WORK/stopped.txt"
-    cat > "$WORK/stop.lua" <<LUA
-local count = 0
-function response()
-    count = count + 1
-    if count == $per_thread then
-        local file = io.open("$WORK/stopped.txt", "a")
-        file:write("stopped\\n")
-        file:close()
-        wrk.thread:stop()
-    end
-end
-LUA
+    write_stop_script "$per_thread"
     local before
     before="$(rss_kib "$MOCK_PID")"
     : > "$WORK/rss.txt"

@@ -85,19 +85,7 @@ URL="$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$WORK/mock.log" | head -1
 # Sends exactly $1 requests (wrk stops each thread after its share) and prints wrk's figures.
 drive() {
     local per_thread=$(( ($1 + THREADS - 1) / THREADS ))
-    : > "$WORK/stopped.txt"
-    cat > "$WORK/stop.lua" <<LUA
-local count = 0
-function response()
-    count = count + 1
-    if count == $per_thread then
-        local file = io.open("$WORK/stopped.txt", "a")
-        file:write("stopped\\n")
-        file:close()
-        wrk.thread:stop()
-    end
-end
-LUA
+    write_stop_script "$per_thread"
     wrk -t"$THREADS" -c"$CONNECTIONS" -d600s -s "$WORK/stop.lua" "$URL/hello.json" > "$WORK/wrk.txt" &
     local wrk_pid=$!
     while kill -0 "$wrk_pid" 2>/dev/null && [ "$(wc -l < "$WORK/stopped.txt")" -lt "$THREADS" ]; do sleep 0.05; done

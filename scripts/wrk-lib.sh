@@ -1,4 +1,4 @@
-# What scripts/wrk-bench.sh and scripts/wrk-mixed.sh share; sourced by them, not run.
+# What scripts/wrk-bench.sh, wrk-mixed.sh and wrk-count.sh share; sourced by them, not run.
 
 # Sets COURIER to the release build of courier under $ROOT, building it first when $BUILD is 1, and checks
 # that wrk and the --baseline build ($BASELINE, if any) are there.
@@ -29,4 +29,23 @@ parse_wrk() {
         /Non-2xx or 3xx responses:/ { non2xx = $5 }
         END { printf "%s %s %d %d %d\n", rate + 0, p99 + 0, errors + 0, non2xx + 0, requests + 0 }
     '
+}
+
+# Writes $WORK/stop.lua, with which each wrk thread stops after $1 responses and says so in
+# $WORK/stopped.txt (emptied here): wrk's main thread only wakes at the end of -d or on SIGINT, so the
+# caller sends SIGINT once every thread has said so.
+write_stop_script() {
+    : > "$WORK/stopped.txt"
+    cat > "$WORK/stop.lua" <<LUA
+local count = 0
+function response()
+    count = count + 1
+    if count == $1 then
+        local file = io.open("$WORK/stopped.txt", "a")
+        file:write("stopped\\n")
+        file:close()
+        wrk.thread:stop()
+    end
+end
+LUA
 }
