@@ -219,8 +219,11 @@ extension Array: TapeDecodedArray where Element: Decodable {
     static func decodeElements(of container: inout UnkeyedTapeContainer) throws -> [Element] {
         // Written in place: `append`, generic code that is not specialized for the element type,
         // cost more per element than decoding a small one.
-        try [Element](unsafeUninitializedCapacity: container.count ?? 0) { buffer, initialized in
-            while !container.isAtEnd {
+        // The tape knows the count. An empty array is the shared empty storage, into which the
+        // initializer would write its count (a race between threads, which ThreadSanitizer reports).
+        guard let count = container.count, count > 0 else { return [] }
+        return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while !container.isAtEnd, initialized < buffer.count {
                 (buffer.baseAddress! + initialized).initialize(to: try container.decode(Element.self))
                 initialized += 1
             }
