@@ -106,7 +106,7 @@ extension Configuration {
             do {
                 try HTTPHeaders.validate(name: name, value: value)
             } catch {
-                fail("defaultHeaders.\(name)", (error as? CourierError)?.message ?? "\(error)")
+                fail("defaultHeaders.\(name)", error.message)
             }
         }
         return problems

@@ -75,6 +75,10 @@ public final class CurlTransport: Transport {
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let plan = try CurlRequestPlan.make(
             for: request, configuration: configuration, environmentNamesProxy: environmentNamesProxy)
+        if plan.offersUserAgent, var problem = loop.handles.userAgentProblem {
+            problem.request = request
+            throw problem
+        }
         if Task.isCancelled {
             throw CourierError(.cancelled, "the request was cancelled", request: request)
         }

@@ -160,7 +160,7 @@ extension HTTPMethod {
 extension HTTPHeaders {
     /// Refuses header names that are not RFC 9110 tokens, and values with CR, LF or NUL.
     /// - Throws: `CourierError.Code.invalidHeader`.
-    package static func validate(name: String, value: String) throws {
+    package static func validate(name: String, value: String) throws(CourierError) {
         let nameIsToken = !name.isEmpty && name.utf8.allSatisfy(\.isTokenCharacter)
         guard nameIsToken else {
             throw CourierError(.invalidHeader, "header name \(name.debugDescription) is not a valid token")

@@ -32,7 +32,7 @@ struct SendRequestBuilder {
             let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             do {
                 try HTTPHeaders.validate(name: name, value: value)
-            } catch let error as CourierError {
+            } catch {
                 throw UsageError(error.message)
             }
             request.headers.replaceOrAdd(name: name, value: value)

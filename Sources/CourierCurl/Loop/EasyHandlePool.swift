@@ -103,9 +103,12 @@ final class EasyHandlePool: Sendable {
     /// after every handle (a handle in use keeps the pool alive through its transfer).
     nonisolated(unsafe) private let acceptEncodingThenUserAgent: UnsafeMutablePointer<curl_slist>?
     nonisolated(unsafe) private let acceptEncoding: UnsafeMutablePointer<curl_slist>?
-    /// The `User-Agent` line; nil when there is none to send, or it is not a valid field line
-    /// (`CURLOPT_USERAGENT` then carries it).
+    /// The `User-Agent` line; nil when there is none to send, or it is not a valid field line.
     nonisolated(unsafe) let userAgent: UnsafeMutablePointer<curl_slist>?
+    /// Why the transport's `User-Agent` cannot be sent (a CR, LF or NUL in it), if it cannot: a
+    /// request that would carry it is refused with this (`CurlTransport.send`), so it never reaches
+    /// `CURLOPT_USERAGENT`, which libcurl writes into the head as it is.
+    let userAgentProblem: CourierError?
 
     /// - Parameters:
     ///   - capacity: the most idle handles kept; more are freed.
@@ -114,12 +117,17 @@ final class EasyHandlePool: Sendable {
     init(capacity: Int, acceptEncoding encodings: String? = nil, userAgent agent: String? = nil) {
         self.capacity = max(0, capacity)
         var agentLine: UnsafeMutablePointer<curl_slist>?
-        if let agent, !agent.isEmpty,
-            (try? HTTPHeaders.validate(name: "User-Agent", value: agent)) != nil
-        {
-            agentLine = curl_slist_append(nil, "User-Agent: \(agent)")
+        var agentProblem: CourierError?
+        if let agent, !agent.isEmpty {
+            do {
+                try HTTPHeaders.validate(name: "User-Agent", value: agent)
+                agentLine = curl_slist_append(nil, "User-Agent: \(agent)")
+            } catch {
+                agentProblem = error
+            }
         }
         userAgent = agentLine
+        userAgentProblem = agentProblem
         if let encodings {
             let both = curl_slist_append(nil, "Accept-Encoding: \(encodings)")
             both?.pointee.next = agentLine

@@ -1,4 +1,5 @@
 import Courier
+import CourierPrimitives
 import CourierTesting
 import Foundation
 import MockServer
@@ -58,6 +59,40 @@ import Testing
             try await CurlTransport.with(configuration: .init(userAgent: "")) { transport in
                 let response = try await transport.send(try request(server))
                 #expect(text(response) == "ua= ae=\(offered)")
+            }
+        }
+    }
+
+    /// A transport `User-Agent` holding a line break is refused, with a typed error, on every request
+    /// that would carry it, before a byte is sent: libcurl writes `CURLOPT_USERAGENT` into the head as
+    /// it is, so it would have gone out as a second field. A request with its own `User-Agent` does
+    /// not carry it, and goes.
+    @Test func aUserAgentWithALineBreakIsRefusedNotSent() async throws {
+        let arrived = Locked<[String]>([])
+        let recording = ClosureHandler { request in
+            let names = request.headers.fields.map { $0.name.lowercased() }
+            arrived.withLock { $0.append(names.joined(separator: ",")) }
+            let agent = request.headers.fields.first { $0.name.lowercased() == "user-agent" }?.value ?? ""
+            return ServerResponse.text("ua=\(agent)", status: 200)
+        }
+        try await withMockServer(handlers: [recording]) { server in
+            let configuration = CurlTransport.Configuration(userAgent: "Evil/1\r\nX-Injected: yes")
+            try await CurlTransport.with(configuration: configuration) { transport in
+                await #expect(throws: CourierError.self) {
+                    _ = try await transport.send(try request(server))
+                }
+                do {
+                    _ = try await transport.send(try request(server))
+                    Issue.record("the request was sent")
+                } catch let error as CourierError {
+                    #expect(error.code == .invalidHeader)
+                    #expect(error.request != nil)
+                }
+                #expect(arrived.withLock { $0 }.isEmpty, "nothing reaches the server")
+                let own = try await transport.send(try request(server, ["User-Agent": "Mine/2"]))
+                #expect(text(own) == "ua=Mine/2")
+                #expect(arrived.withLock { $0 }.count == 1)
+                #expect(arrived.withLock { $0 }.allSatisfy { !$0.contains("x-injected") })
             }
         }
     }
