@@ -51,8 +51,9 @@ final class RequestJournal: Sendable {
         // Set only when there is one: setting it works the body's memo out again.
         if request.bodyFile != nil { request.bodyFile = nil }
         let loggedAt = Date()
-        // The entry it replaces is freed after the lock is released: the other loops wait less.
-        _ = state.withLock { state -> Entry? in
+        // The entry it replaces is freed after the lock is released, at the end of this function: the
+        // other loops wait less.
+        let replaced = state.withLock { state -> Entry? in
             state.sequence &+= 1
             var entry = Entry(
                 uuid: Self.uuid(prefix: idPrefix, sequence: state.sequence), request: request,
@@ -68,6 +69,7 @@ final class RequestJournal: Sendable {
             state.dropped += 1
             return entry
         }
+        withExtendedLifetime(replaced) {}
     }
 
     /// The entries, oldest first, and how many were dropped since the last clear.

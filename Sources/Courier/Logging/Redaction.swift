@@ -101,15 +101,17 @@ package enum Redaction {
     /// A JSON body with the values of sensitive keys replaced at any depth, keys sorted; nil
     /// when `data` is not JSON.
     package static func redactJSON(_ data: Data) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+        do {
+            let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            let redacted = redactJSONValue(object)
+            let output = try JSONSerialization.data(
+                withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+            return String(decoding: output, as: UTF8.self)
+        } catch {
+            // Not JSON: the nil this function answers, and the caller redacts the body as text. (What
+            // was read as JSON, with values replaced by strings, is written as JSON again.)
             return nil
         }
-        let redacted = redactJSONValue(object)
-        guard
-            let output = try? JSONSerialization.data(
-                withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
-        else { return nil }
-        return String(decoding: output, as: UTF8.self)
     }
 
     private static func redactJSONValue(_ value: Any) -> Any {

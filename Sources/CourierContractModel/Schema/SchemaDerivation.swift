@@ -91,9 +91,8 @@ final class SchemaRecorder {
         }
         if let alternatives = type as? any SchemaAlternatives.Type {
             // Each branch is described by this recorder, so a branch that holds this type refers to it.
-            // allowed: `describe` throws nothing of its own (recursion and partial shapes are schemas).
             let branches = alternatives.alternativeTypes.map { branch in
-                (try? describe(branch))?.schema ?? .any
+                (try? describe(branch))?.schema ?? .any  // allowed: recursion and partial shapes are schemas
             }
             let schema: Schema = alternatives.exclusiveAlternatives ? .oneOf(branches) : .anyOf(branches)
             return (.model(Self.name(of: type), schema), value)

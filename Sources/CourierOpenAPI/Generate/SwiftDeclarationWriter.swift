@@ -72,6 +72,18 @@ final class SwiftDeclarationWriter {
         self.access = access
     }
 
+    /// `part` with its `$ref` chain followed; `part` as written when the chain does not resolve. The
+    /// loader refuses a reference to nothing and an endless chain, so only a document made another
+    /// way gets here with one; such a part, a bare `$ref`, is then neither null nor a constant to the
+    /// callers, which declare it as they would an unknown schema.
+    private func resolvedOrAsWritten(_ part: JSONValue, at pointer: String) -> JSONValue {
+        do {
+            return try document.resolve(part, at: pointer).value
+        } catch {
+            return part
+        }
+    }
+
     func report(_ pointer: String, _ reason: String, documentation: Bool = false) {
         guard reported.insert(pointer + "\u{0}" + reason).inserted else { return }
         undeclared.append(UndeclaredFeature(pointer: pointer, reason: reason, isDocumentation: documentation))
@@ -180,9 +192,8 @@ final class SwiftDeclarationWriter {
         for keyword in ["anyOf", "oneOf"] {
             guard case .array(let parts)? = schema[keyword] else { continue }
             let others = parts.enumerated().compactMap { index, part -> JSONValue? in
-                let resolved =
-                    (try? document.resolve(part, at: PointerText.join(pointer, keyword, String(index))).value)
-                    ?? part
+                let resolved = resolvedOrAsWritten(
+                    part, at: PointerText.join(pointer, keyword, String(index)))
                 return Self.isNull(resolved) ? nil : resolved
             }
             if others.count == 1, others.count < parts.count, let only = others.first { return only }
@@ -392,9 +403,8 @@ final class SwiftDeclarationWriter {
             guard case .array(let parts)? = schema[keyword], !parts.isEmpty else { continue }
             var constants: [JSONValue] = []
             for (index, part) in parts.enumerated() {
-                let resolved =
-                    (try? document.resolve(part, at: PointerText.join(pointer, keyword, String(index))).value)
-                    ?? part
+                let resolved = resolvedOrAsWritten(
+                    part, at: PointerText.join(pointer, keyword, String(index)))
                 guard case .object(let members) = resolved,
                     Set(members.keys).isSubset(of: ["const", "enum", "title", "description", "type"])
                 else { return nil }

@@ -168,9 +168,13 @@ struct RequestEdit {
             values[parameter.name] = encoded
         }
         let path = PathTemplate.fill(operation.path, with: values)
-        guard let url = try? URL.joining(path: path, base: baseURL),
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { return nil }
+        let url: URL
+        do {
+            url = try URL.joining(path: path, base: baseURL)
+        } catch {
+            return nil  // a path that cannot be joined is a case that cannot be made, as documented
+        }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
         components.percentEncodedQuery =
             URLComponents(url: request.url, resolvingAgainstBaseURL: false)?
             .percentEncodedQuery
